@@ -1,0 +1,23 @@
+/* Shared declarations of the kcve command-line front end.
+ * Each subcommand lives in its own cmd_<name>.c and is listed in commands.def. */
+#ifndef KCVE_CLI_H
+#define KCVE_CLI_H
+
+#include <stdbool.h>
+
+/* Options given before the subcommand, with their environment fallbacks applied. */
+struct kcve_global {
+	const char *repo;   /* --repo DIR, else $KCVE_REPO, else "." */
+	const char *tree;   /* --tree DIR, else $KCVE_TREE, else NULL (commands discover it) */
+	const char *index;  /* --index FILE, else NULL (default location inside the git dir) */
+	bool verbose;
+};
+
+#define KCVE_CMD(name, summary) int cmd_##name(int argc, char **argv, struct kcve_global *g);
+#include "commands.def"
+#undef KCVE_CMD
+
+/* True if argv[i] is -h/--help. */
+bool cli_wants_help(int argc, char **argv);
+
+#endif

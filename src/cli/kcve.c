@@ -1,0 +1,108 @@
+/* kcve: the Linux kernel CVE Numbering Authority process in one tool.
+ * This file only parses the global options and dispatches to cmd_<name>(). */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int, char **, struct kcve_global *);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+#define KCVE_CMD(n, s) {#n, cmd_##n, s},
+#include "commands.def"
+#undef KCVE_CMD
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: kcve [--repo DIR] [--tree DIR] [--index FILE] [-v] <command> [args]\n\n"
+		     "Global options (before the command):\n"
+		     "  --repo DIR    kernel git repository (else $KCVE_REPO, else the current directory)\n"
+		     "  --tree DIR    CVE record tree (else $KCVE_TREE, else found upward from here)\n"
+		     "  --index FILE  history index (default: kcve-index.sqlite in the git dir)\n"
+		     "  -v            verbose diagnostics on stderr\n\n"
+		     "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nRun 'kcve <command> --help' for a command's options.\n");
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return false;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Take "--opt VALUE" or "--opt=VALUE" at argv[*i]; returns the value or NULL if not this opt. */
+static const char *take_opt(int argc, char **argv, int *i, const char *opt)
+{
+	size_t n = strlen(opt);
+	if (strncmp(argv[*i], opt, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc)
+		kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve --help'", opt);
+	return argv[++*i];
+}
+
+int cmd_version(int argc, char **argv, struct kcve_global *g)
+{
+	(void)argc;
+	(void)argv;
+	(void)g;
+	printf("kcve %s\n", KCVE_VERSION);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct kcve_global g = {0};
+	g.repo = getenv("KCVE_REPO");
+	g.tree = getenv("KCVE_TREE");
+	g.index = getenv("KCVE_INDEX");
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		const char *v;
+		if ((v = take_opt(argc, argv, &i, "--repo")))
+			g.repo = v;
+		else if ((v = take_opt(argc, argv, &i, "--tree")))
+			g.tree = v;
+		else if ((v = take_opt(argc, argv, &i, "--index")))
+			g.index = v;
+		else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
+			g.verbose = true;
+		else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--version") == 0) {
+			return cmd_version(0, NULL, &g);
+		} else {
+			kcve_die(KCVE_E_USAGE, "unknown global option '%s'; see 'kcve --help'", argv[i]);
+		}
+	}
+	if (!g.repo || !*g.repo)
+		g.repo = ".";
+	if (i >= argc) {
+		usage(stderr);
+		return KCVE_E_USAGE;
+	}
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+		if (strcmp(argv[i], commands[c].name) == 0)
+			return commands[c].fn(argc - i, argv + i, &g);
+	kcve_die(KCVE_E_USAGE, "unknown command '%s'; see 'kcve --help' for the list", argv[i]);
+}

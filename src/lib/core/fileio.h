@@ -1,0 +1,28 @@
+/* File helpers: whole-file reads and crash-safe writes.
+ *
+ * Every write to the record tree goes through atomic_write_file(): the content lands in a
+ * temporary file in the same directory, is fsync'd, renamed over the target, and the directory
+ * is fsync'd, so a crash leaves either the old or the new file, never a torn one. */
+#ifndef KCVE_CORE_FILEIO_H
+#define KCVE_CORE_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/strbuf.h"
+
+/* Read a whole file into sb (appends). Returns 0, or -1 with errno set. */
+int read_file(const char *path, struct strbuf *sb);
+/* Atomically replace path with data. mode is used for new files (existing mode is kept).
+ * Returns 0, or -1 with errno set (no temporary file is left behind). */
+int atomic_write_file(const char *path, const void *data, size_t len, int mode);
+/* fsync the directory containing path (after a rename). */
+int fsync_parent_dir(const char *path);
+/* mkdir -p; returns 0 or -1 with errno. */
+int mkdir_p(const char *path, int mode);
+bool path_exists(const char *path);
+bool is_dir(const char *path);
+/* Join two path parts with one '/'. Caller frees. */
+char *path_join(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,32 @@
+/* Growable byte buffer, always NUL-terminated. */
+#ifndef KCVE_CORE_STRBUF_H
+#define KCVE_CORE_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void sb_init(struct strbuf *sb);
+void sb_release(struct strbuf *sb);
+void sb_reset(struct strbuf *sb);
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const void *data, size_t len);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addc(struct strbuf *sb, char c);
+void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Remove trailing whitespace (space, tab, CR, LF, VT, FF). */
+void sb_rtrim(struct strbuf *sb);
+/* Hand the buffer to the caller (never NULL); sb is reset. */
+char *sb_detach(struct strbuf *sb);
+/* Current contents as a C string (never NULL). */
+const char *sb_str(const struct strbuf *sb);
+
+#endif

@@ -1,0 +1,149 @@
+#include "core/version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Parse an unsigned decimal that spans exactly [s, e); false if empty or not all digits. */
+static bool parse_uint(const char *s, const char *e, unsigned *out)
+{
+	if (s == e)
+		return false;
+	unsigned long v = 0;
+	for (const char *p = s; p < e; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		v = v * 10 + (unsigned)(*p - '0');
+		if (v > 0xffffffffUL)
+			return false;
+	}
+	*out = (unsigned)v;
+	return true;
+}
+
+void kver_parse(struct kver *v, const char *s)
+{
+	memset(v, 0, sizeof(*v));
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", s);
+
+	char *q = strstr(buf, "-queue");
+	if (q) {
+		v->queue = true;
+		memmove(q, q + 6, strlen(q + 6) + 1);
+	}
+	char *rc = strstr(buf, "-rc");
+	if (rc) {
+		v->rc = true;
+		const char *num = rc + 3;
+		unsigned n;
+		if (*num == '\0')
+			v->rcnum = 0;
+		else if (parse_uint(num, num + strlen(num), &n))
+			v->rcnum = (int)n;
+		else
+			v->rcnum = -1;
+		*rc = '\0';
+	}
+	const char *p = buf;
+	while (*p) {
+		const char *e = strchr(p, '.');
+		if (!e)
+			e = p + strlen(p);
+		unsigned n;
+		if (parse_uint(p, e, &n) && v->ncomp < KVER_MAXCOMP)
+			v->comp[v->ncomp++] = n;
+		p = *e ? e + 1 : e;
+	}
+}
+
+static bool old_era(const struct kver *v)
+{
+	return v->ncomp >= 2 && v->comp[0] == 2 && (v->comp[1] == 6 || v->comp[1] == 4);
+}
+
+bool kver_is_mainline(const struct kver *v)
+{
+	if (v->ncomp == 0 || v->comp[0] == 0)
+		return false;
+	if (v->rc)
+		return true;
+	if (v->queue)
+		return false;
+	if (old_era(v))
+		return v->ncomp == 3;
+	return v->ncomp == 2;
+}
+
+char *kver_major(const struct kver *v, char *out, size_t outsz)
+{
+	if (v->ncomp >= 3 && v->comp[0] == 2 && v->comp[1] == 6)
+		snprintf(out, outsz, "%u.%u.%u", v->comp[0], v->comp[1], v->comp[2]);
+	else if (v->ncomp >= 2)
+		snprintf(out, outsz, "%u.%u", v->comp[0], v->comp[1]);
+	else
+		out[0] = '\0';
+	return out;
+}
+
+bool kver_same_major(const struct kver *a, const struct kver *b)
+{
+	char ma[24], mb[24];
+	kver_major(a, ma, sizeof(ma));
+	kver_major(b, mb, sizeof(mb));
+	return ma[0] && mb[0] && strcmp(ma, mb) == 0;
+}
+
+int kver_cmp(const struct kver *a, const struct kver *b)
+{
+	if (kver_same_major(a, b)) {
+		bool ma = kver_is_mainline(a), mb = kver_is_mainline(b);
+		if (ma && !mb)
+			return -1;
+		if (!ma && mb)
+			return 1;
+	}
+	int n = a->ncomp > b->ncomp ? a->ncomp : b->ncomp;
+	for (int i = 0; i < n; i++) {
+		unsigned x = i < a->ncomp ? a->comp[i] : 0;
+		unsigned y = i < b->ncomp ? b->comp[i] : 0;
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	if (a->rc != b->rc)
+		return a->rc ? -1 : 1;
+	if (a->rc && a->rcnum != b->rcnum)
+		return a->rcnum < b->rcnum ? -1 : 1;
+	return 0;
+}
+
+int kver_cmp_str(const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		return 0;
+	struct kver x, y;
+	kver_parse(&x, a);
+	kver_parse(&y, b);
+	return kver_cmp(&x, &y);
+}
+
+bool kver_str_is_mainline(const char *s)
+{
+	struct kver v;
+	kver_parse(&v, s);
+	return kver_is_mainline(&v);
+}
+
+char *kver_str_major(const char *s, char *out, size_t outsz)
+{
+	struct kver v;
+	kver_parse(&v, s);
+	return kver_major(&v, out, outsz);
+}
+
+bool kver_str_same_major(const char *a, const char *b)
+{
+	struct kver x, y;
+	kver_parse(&x, a);
+	kver_parse(&y, b);
+	return kver_same_major(&x, &y);
+}

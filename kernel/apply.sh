@@ -19,7 +19,7 @@ else
 fi
 cd "$dest"
 if command -v git >/dev/null; then
-	git init -q && git add -A && git -c user.name=kcve -c user.email=kcve@example.org \
+	git init -q && git add -A -f && git -c user.name=kcve -c user.email=kcve@example.org \
 		commit -qm "linux-source-6.1 (Debian, pristine)"
 	git -c user.name=kcve -c user.email=kcve@example.org am -q "$here"/patches/*.patch
 else

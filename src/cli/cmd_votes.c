@@ -1,0 +1,189 @@
+/* kcve votes: tally the reviewers' vote files for a stable release range.
+ *   kcve votes RANGE [--min-agree N]     grouped report
+ *   kcve votes RANGE --emit [--min-agree N]   agreed upstream ids, for 'kcve create --batch -'
+ *   kcve votes RANGE --done              move the range's vote files to cve/review/done/vX.Y/ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/fileio.h"
+#include "core/xalloc.h"
+#include "history/history.h"
+#include "review/range.h"
+#include "review/tally.h"
+#include "store/tree.h"
+
+static const char usage[] =
+	"usage: kcve votes RANGE [--min-agree N] [--emit | --done]\n"
+	"  --min-agree N  votes needed for a commit to be agreed (default 2)\n"
+	"  --emit         print the agreed upstream ids without a CVE, one per line\n"
+	"  --done         move the range's vote files to cve/review/done/vX.Y/\n";
+
+static void names(const struct tally *t, unsigned long mask, char *out, size_t outsz)
+{
+	out[0] = '\0';
+	size_t len = 0;
+	for (size_t i = 0; i < t->nreviewers; i++)
+		if (mask & (1UL << i))
+			len += (size_t)snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s",
+						len ? " " : "", t->reviewers[i]);
+}
+
+static int cmp_mask(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+	int px = __builtin_popcountl(x), py = __builtin_popcountl(y);
+	if (px != py)
+		return py - px;
+	return x < y ? -1 : x > y;
+}
+
+static void report(const struct tally *t, const struct review_range *r, int min_agree)
+{
+	printf("Reviewers: ");
+	for (size_t i = 0; i < t->nreviewers; i++)
+		printf("%s%s", i ? " " : "", t->reviewers[i]);
+	printf("\n\nAlready assigned a CVE\n");
+	for (size_t i = 0; i < r->n; i++)
+		if (t->rows[i].cve[0] && t->rows[i].nvoters)
+			printf("  %s %.12s %s\n", t->rows[i].cve, r->v[i].upstream, r->v[i].subject);
+	/* distinct voter sets, largest first */
+	unsigned long *masks = xcalloc(r->n ? r->n : 1, sizeof(*masks));
+	size_t nm = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		unsigned long m = t->rows[i].voters;
+		if (!m || t->rows[i].cve[0])
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < nm && !seen; k++)
+			seen = masks[k] == m;
+		if (!seen)
+			masks[nm++] = m;
+	}
+	qsort(masks, nm, sizeof(*masks), cmp_mask);
+	unsigned long all = t->nreviewers >= 64 ? ~0UL : (1UL << t->nreviewers) - 1;
+	for (size_t k = 0; k < nm; k++) {
+		char who[1024];
+		names(t, masks[k], who, sizeof who);
+		int n = __builtin_popcountl(masks[k]);
+		if (masks[k] == all && n > 1)
+			printf("\nEveryone agrees (%s)%s\n", who, n >= min_agree ? " [agreed]" : "");
+		else if (n > 1)
+			printf("\n%s agree%s\n", who, n >= min_agree ? " [agreed]" : "");
+		else
+			printf("\n%s only%s\n", who, n >= min_agree ? " [agreed]" : "");
+		for (size_t i = 0; i < r->n; i++)
+			if (t->rows[i].voters == masks[k] && !t->rows[i].cve[0])
+				printf("  %.12s %s\n", r->v[i].upstream, r->v[i].subject);
+	}
+	free(masks);
+}
+
+static int move_done(struct cve_tree *tree, struct tally *t, const char *tag)
+{
+	unsigned a, b;
+	if (sscanf(tag, "v%u.%u", &a, &b) != 2)
+		kcve_die(KCVE_E_USAGE, "cannot tell the branch of tag '%s'; expected vX.Y or vX.Y.Z", tag);
+	char sub[64];
+	snprintf(sub, sizeof sub, "cve/review/done/v%u.%u", a, b);
+	char *dir = path_join(tree_root(tree), sub);
+	struct kcve_err err = {0};
+	if (tree_lock(tree, &err))
+		kcve_die(err.code, "%s", err.msg);
+	if (mkdir_p(dir, 0755) < 0)
+		kcve_die(KCVE_E_IO, "cannot create %s: %s", dir, strerror(errno));
+	size_t moved = 0;
+	for (size_t i = 0; i < t->nfiles; i++) {
+		if (!strstr(t->paths[i], "/cve/review/proposed/"))
+			continue;
+		const char *base = strrchr(t->paths[i], '/') + 1;
+		char *dst = path_join(dir, base);
+		if (rename(t->paths[i], dst) < 0)
+			kcve_die(KCVE_E_IO, "cannot move %s to %s: %s", t->paths[i], dst, strerror(errno));
+		printf("%s -> %s/%s\n", base, sub, base);
+		free(dst);
+		moved++;
+	}
+	fsync_parent_dir(t->paths[0]);
+	char *probe = path_join(dir, ".");
+	fsync_parent_dir(probe);
+	free(probe);
+	tree_unlock(tree);
+	free(dir);
+	fprintf(stderr, "kcve votes: %zu vote files marked done\n", moved);
+	return 0;
+}
+
+int cmd_votes(int argc, char **argv, struct kcve_global *g)
+{
+	static const struct option opts[] = {
+		{"min-agree", required_argument, NULL, 'n'}, {"emit", no_argument, NULL, 'e'},
+		{"done", no_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int min_agree = 2;
+	bool emit = false, done = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 32)
+				kcve_die(KCVE_E_USAGE, "--min-agree takes a number from 1 to 32, not '%s'", optarg);
+			min_agree = (int)v;
+			break;
+		}
+		case 'e': emit = true; break;
+		case 'd': done = true; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return KCVE_E_USAGE;
+		}
+	}
+	if (optind != argc - 1)
+		kcve_die(KCVE_E_USAGE, "Please supply a Git range such as v6.1.74..v6.1.75; see 'kcve votes --help'");
+	if (emit && done)
+		kcve_die(KCVE_E_USAGE, "--emit and --done do not go together");
+	const char *range = argv[optind];
+	const char *dots = strstr(range, "..");
+	if (!dots || !dots[2])
+		kcve_die(KCVE_E_USAGE, "Unrecognized argument '%s': expected a range A..B", range);
+	struct kcve_err err = {0};
+	struct cve_tree *tree = NULL;
+	if (tree_open(&tree, g->tree, &err))
+		kcve_die(err.code, "%s", err.msg);
+	struct tally t;
+	if (tally_load(&t, tree_root(tree), dots + 2, false, &err))
+		kcve_die(err.code, "%s", err.msg);
+	if (done) {
+		int rc = move_done(tree, &t, dots + 2);
+		tally_release(&t);
+		tree_close(tree);
+		return rc;
+	}
+	struct history *h = NULL;
+	if (history_open(&h, g->repo, g->index, &err))
+		kcve_die(err.code, "%s", err.msg);
+	struct review_range r;
+	if (review_range_load(h, range, false, &r, &err))
+		kcve_die(err.code, "%s", err.msg);
+	tally_compute(&t, &r, tree);
+	if (emit) {
+		for (size_t i = 0; i < r.n; i++)
+			if (t.rows[i].nvoters >= min_agree && !t.rows[i].cve[0])
+				printf("%s %s\n", r.v[i].upstream, r.v[i].subject);
+	} else {
+		report(&t, &r, min_agree);
+	}
+	review_range_release(&r);
+	tally_release(&t);
+	history_close(h);
+	tree_close(tree);
+	return 0;
+}

@@ -26,7 +26,11 @@ static const char *const risk_words[] = {
 	"illegal access", "wild pointer", "dangling", "stale", "missing lock", "double lock",
 	"unbalanced", "sleeping in atomic", "scheduling while atomic", "invalid free",
 	"bad free", "memory corruption", "heap", "bounds", "out of range", "truncation",
-	"sign extension", "signedness", "toctou", "spectre", "mitigation",
+	"sign extension", "signedness", "toctou", "spectre", "mitigation", "mitigations",
+	"null", "zeroize", "zero-initialize", "wipe", "initialize", "initialise",
+	"under lock", "lock", "locking", "mutex", "spinlock", "rcu", "reference", "timeout",
+	"stuck", "errata", "erratum", "enforce", "enforcement", "permissions", "disallow",
+	"sanitise", "secure", "fault", "invalid", "malformed", "untrusted", "user-controlled",
 };
 
 /* Words saying the change repairs something. */
@@ -37,7 +41,9 @@ static const char *const fix_words[] = {
 	"ensure", "protect", "guard", "reject", "restore", "revert", "bail out", "release",
 	"free", "cleanup on error", "unwind", "fail", "failure", "failed", "wrong", "incorrect",
 	"broken", "break", "regression", "limit", "clamp", "bound", "zero-length", "unlock",
-	"put", "drop", "disable", "workaround", "quirk",
+	"put", "drop", "disable", "workaround", "quirk", "skip", "stop", "block", "tolerate",
+	"require", "always", "wait", "reset", "zero", "adjust", "keep", "hold",
+	"recycle", "discard", "mask", "close", "re-enable",
 };
 
 /* Markers of changes that are not bug fixes. */
@@ -207,7 +213,12 @@ void classify_commit(const struct classify_input *in, struct classify_result *ou
 		add(out, 1, "fix word '%s' in body", w);
 	if (strncasecmp(msg, "revert \"", 8) == 0 || strncasecmp(msg, "revert '", 8) == 0)
 		add(out, 1, "%s", "revert");
-	if ((w = find_in(msg, subj_end, benign_subject_words, COUNT(benign_subject_words))))
+	/* "Fix cleanup path" is still a fix: the benign subject penalty does not apply when the
+	 * subject names a defect or literally says it fixes something. */
+	static const char *const fix_literal[] = {"fix", "fixes"};
+	if (!find_in(msg, subj_end, risk_words, COUNT(risk_words)) &&
+	    !find_in(msg, subj_end, fix_literal, COUNT(fix_literal)) &&
+	    (w = find_in(msg, subj_end, benign_subject_words, COUNT(benign_subject_words))))
 		add(out, -3, "benign subject '%s'", w);
 	if ((w = find_in(body, body_end, benign_body_words, COUNT(benign_body_words))))
 		add(out, -2, "benign body '%s'", w);

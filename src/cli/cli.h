@@ -13,8 +13,13 @@ struct kcve_global {
 	bool verbose;
 };
 
+/* The command list: commands.def for kcve, a smaller list for the static embedded build. */
+#ifndef KCVE_COMMANDS_DEF
+#define KCVE_COMMANDS_DEF "commands.def"
+#endif
+
 #define KCVE_CMD(name, summary) int cmd_##name(int argc, char **argv, struct kcve_global *g);
-#include "commands.def"
+#include KCVE_COMMANDS_DEF
 #undef KCVE_CMD
 
 /* True if argv[i] is -h/--help. */

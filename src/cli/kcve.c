@@ -16,7 +16,7 @@ struct command {
 
 static const struct command commands[] = {
 #define KCVE_CMD(n, s) {#n, cmd_##n, s},
-#include "commands.def"
+#include KCVE_COMMANDS_DEF
 #undef KCVE_CMD
 };
 
@@ -29,9 +29,24 @@ static void usage(FILE *out)
 		     "  --index FILE  history index (default: kcve-index.sqlite in the git dir)\n"
 		     "  -v            verbose diagnostics on stderr\n\n"
 		     "Commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s", commands[i].name);
+		for (char *p = name; *p; p++)
+			if (*p == '_')
+				*p = '-';
+		fprintf(out, "  %-12s %s\n", name, commands[i].summary);
+	}
 	fprintf(out, "\nRun 'kcve <command> --help' for a command's options.\n");
+}
+
+/* Command names with a dash ("reserve-for") are cmd_reserve_for() in commands.def. */
+static bool cmd_name_eq(const char *arg, const char *name)
+{
+	for (; *arg && *name; arg++, name++)
+		if (*arg != *name && !(*arg == '-' && *name == '_'))
+			return false;
+	return *arg == *name;
 }
 
 bool cli_wants_help(int argc, char **argv)
@@ -102,7 +117,7 @@ int main(int argc, char **argv)
 		return KCVE_E_USAGE;
 	}
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
-		if (strcmp(argv[i], commands[c].name) == 0)
+		if (cmd_name_eq(argv[i], commands[c].name))
 			return commands[c].fn(argc - i, argv + i, &g);
 	kcve_die(KCVE_E_USAGE, "unknown command '%s'; see 'kcve --help' for the list", argv[i]);
 }

@@ -33,6 +33,7 @@ def git(repo, *args, env=None, inp=None):
 
 
 def commit(repo, path, text, msg, when):
+    os.makedirs(os.path.dirname(os.path.join(repo, path)), exist_ok=True)
     with open(os.path.join(repo, path), "a") as fh:
         fh.write(text + "\n")
     git(repo, "add", path)

@@ -2,11 +2,8 @@
 # The real kernel CNA vote files (needs ../shared): every file under cve/review parses and
 # `kcve review --score` runs over them; the number of files it parsed equals an independent count.
 set -euo pipefail
-tarball=${KCVE_SHARED:-}/data/vulns-upto-2024.tar.xz
-[ -f "$tarball" ] || { echo "no $tarball: skipped"; exit 77; }
+tree=$("$KCVE_SRC/tests/lib/real-tree.sh") || exit $?
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-tar -xJf "$tarball" -C "$work" vulns/cve/review vulns/cve/published
-tree=$work/vulns
 out=$("$KCVE" --tree "$tree" review --score 2>"$work/err") || { cat "$work/err"; exit 1; }
 echo "$out" | head -20
 parsed=$(echo "$out" | sed -n 's/^\([0-9]*\) vote files parsed.*/\1/p')

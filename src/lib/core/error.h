@@ -27,6 +27,8 @@ enum kcve_exit {
 	KCVE_E_DENIED = 16,      /* not authorised (disputes) */
 	KCVE_E_VERIFY = 17,      /* kcve verify found problems */
 	KCVE_E_VULNERABLE = 18,  /* kcve check: at least one CVE applies (opt-in exit) */
+	KCVE_E_UNFIXED = 19,     /* store: fix is in no released tag (no CVEs for unfixed issues) */
+	KCVE_E_UNSUPPORTED = 20, /* store: fix only on branches no longer supported */
 };
 
 /* Print "kcve: error: <msg>\n" to stderr. */

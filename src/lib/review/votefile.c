@@ -14,7 +14,7 @@ bool votefile_split_name(const char *base, struct votefile *vf)
 		return false;
 	vf->reviewer = xstrdup(dash + 1);
 	size_t taglen = (size_t)(dash - base);
-	static const char *const kinds[] = {"-annotated", "-fromfile", ".review-fromfile"};
+	static const char *const kinds[] = {"-annotated", ".review-fromfile", "-fromfile"};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		size_t k = strlen(kinds[i]);
 		if (taglen > k && strncmp(base + taglen - k, kinds[i], k) == 0) {

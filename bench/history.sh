@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# History engine benchmarks (issue 2) on the ~1.4 M-commit synthetic linux-stable history.
+#
+#   bench/history.sh [--cache DIR] [--kcve PATH] [--size huge|medium|small] [--dyads N]
+#
+# Generates the repository once into DIR (default $KCVE_BENCH_CACHE or /work/cache/bench, i.e.
+# outside the source tree) with tools/gen-history, then measures wall time and peak RSS
+# (/usr/bin/time -v) of:
+#   git rev-list --all --count                 (floor: walking the graph)
+#   git log --all --format=%H%n%B > /dev/null  (floor: walking + reading every message)
+#   kcve index, full build                     target <= 60 s, <= 1 GiB
+#   kcve index after one new stable release    target <= 1 s   (gen-history --extend, not timed)
+#   kcve index with nothing new
+#   kcve dyad --batch with N fix commits       target <= 5 s for 10,000
+# and prints a markdown table. Each run adds one stable release to the cached repository (the
+# incremental step needs a new one); that changes the repository by a few dozen commits.
+# The page cache is warm for every step (the first git command reads the pack once before).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cache=${KCVE_BENCH_CACHE:-/work/cache/bench}
+kcve=${KCVE:-$here/build/kcve}
+size=huge
+ndyads=10000
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cache) cache=$2; shift 2 ;;
+	--kcve) kcve=$2; shift 2 ;;
+	--size) size=$2; shift 2 ;;
+	--dyads) ndyads=$2; shift 2 ;;
+	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	*) echo "bench/history.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+[ -x "$kcve" ] || { echo "bench/history.sh: no kcve binary at $kcve (scripts/build, or --kcve PATH)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench/history.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
+py=/usr/bin/python3
+repo=$cache/$size.git
+index=$cache/$size-index.sqlite
+truth=$repo/gen-truth.json
+mkdir -p "$cache"
+work=$(mktemp -d "$cache/run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+if [ ! -f "$truth" ]; then
+	rm -rf "$repo"
+	echo "generating the $size history into $repo (once)..." >&2
+	/usr/bin/time -v -o "$work/gen.time" nice -n 10 $py "$here/tools/gen-history" --size "$size" --out "$repo" -v
+	gen_wall=$(awk -F': ' '/Elapsed/ {print $2}' "$work/gen.time")
+	echo "generated in $gen_wall" >&2
+fi
+
+rows=()
+# measure LABEL TARGET COMMAND...  (stdout of the command goes to $work/out)
+measure() {
+	local label=$1 target=$2; shift 2
+	local cmd="$*"
+	cmd=${cmd//$here\//}
+	cmd=${cmd//$work\//}
+	if ! /usr/bin/time -v -o "$work/time" "$@" >"$work/out" 2>"$work/err"; then
+		echo "bench/history.sh: '$cmd' failed:" >&2
+		tail -5 "$work/err" >&2
+		rows+=("| $label | \`${cmd//$cache/\$CACHE}\` | failed (exit status) | | $target |")
+		return 0
+	fi
+	local wall rss secs
+	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time")
+	rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time")
+	secs=$(echo "$wall" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+	rows+=("| $label | \`${cmd//$cache/\$CACHE}\` | $secs | $((rss / 1024)) | $target |")
+	echo "$label: $secs s, $((rss / 1024)) MiB" >&2
+}
+
+ncommits=$(git --git-dir "$repo" rev-list --all --count)   # also warms the page cache
+measure "git rev-list --all --count (floor)" "" git --git-dir "$repo" rev-list --all --count
+measure "git log --all --format=%H%n%B (floor)" "" sh -c "git --git-dir '$repo' log --all --format=%H%n%B > /dev/null"
+rm -f "$index" "$index"-journal "$index"-wal "$index"-shm
+measure "kcve index, full build" "<= 60 s, <= 1024 MiB" "$kcve" --repo "$repo" --index "$index" index
+newtag=$($py "$here/tools/gen-history" --extend --out "$repo")
+measure "kcve index, incremental ($newtag)" "<= 1 s" "$kcve" --repo "$repo" --index "$index" index
+measure "kcve index, nothing new" "" "$kcve" --repo "$repo" --index "$index" index
+nrows=$($py -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from commits').fetchone()[0])" "$index")
+
+# N fix commits from the ground truth: mainline commits that were backported or carry Fixes:
+$py - "$truth" "$ndyads" "$work/batch" <<'EOF'
+import json, random, sys
+truth, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+ups, fixes = set(), []
+with open(truth) as f:
+    f.readline(); f.readline()
+    for line in f:
+        line = line.strip().rstrip(',')
+        if not line.startswith('"'):
+            continue
+        sha, _, ent = line.partition(': ')
+        e = json.loads(ent)
+        if e.get('upstream'):
+            ups.add(e['upstream'])
+        if e['mainline'] and e['release'] and e.get('fixes'):
+            fixes.append(sha.strip('"'))
+cands = sorted(ups | set(fixes))
+pick = random.Random(1).sample(cands, min(n, len(cands)))
+with open(out, 'w') as f:
+    for i, sha in enumerate(pick):
+        f.write('CVE-2099-%05d %s\n' % (i, sha))
+print('%d candidates, %d picked' % (len(cands), len(pick)), file=sys.stderr)
+EOF
+nbatch=$(wc -l <"$work/batch")
+measure "kcve dyad --batch, $nbatch fix commits" "<= 5 s for 10,000" "$kcve" --repo "$repo" --index "$index" dyad --batch "$work/batch"
+npairs=$(grep -vc '^#' "$work/out" || true)
+
+echo
+echo "Repository: \`$size\` synthetic history (tools/gen-history --size $size), $ncommits commits,"
+echo "$(git --git-dir "$repo" tag | wc -l) tags, $(git --git-dir "$repo" branch | wc -l) branches; index: $nrows commits."
+echo "Machine: $(nproc) CPUs ($(lscpu | awk -F': +' '/Model name/ {print $2; exit}')), $(free -g | awk '/Mem:/ {print $2}') GiB RAM;"
+echo "kcve commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'); $(date -u '+%Y-%m-%d %H:%M UTC'); load average $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "dyad batch: $npairs pair lines printed."
+echo
+echo "| step | command | wall s | peak RSS MiB | target |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${rows[@]}"

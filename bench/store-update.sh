@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Benchmark: full `kcve update` of a synthetic record tree of N CVEs (default 15,000) over a
+# generated history (default the 1.4 M-commit huge.git of tools/gen-history).
+#   bench/store-update.sh [REPO [N [JOBS]]]     env KCVE (binary), WORK (scratch dir)
+# Steps: index the repo (timed separately), pick N released mainline commits that carry a
+# Fixes: tag (every Nth of them, spread over history), write one published CVE per commit
+# (placeholder + .sha1 only), then
+#   run 1: `kcve update -j JOBS`  generates .dyad/.json/.mbox for every CVE (all files new)
+#   run 2: `kcve update -j JOBS`  regenerates everything and compares: nothing is rewritten
+# Run 2 is the steady-state job after a stable release (target <= 30 s on 2 cores).
+set -euo pipefail
+REPO=${1:-/work/cache/bench/huge.git}
+N=${2:-15000}
+JOBS=${3:-2}
+KCVE=${KCVE:-$(cd "$(dirname "$0")/.." && pwd)/build/kcve}
+WORK=${WORK:-/work/cache/store/bench}
+export KCVE_FROM="Bench Sender <bench@example.org>"
+rm -rf "$WORK/vulns" && mkdir -p "$WORK/vulns/cve/published" "$WORK/vulns/scripts"
+echo f4215fc3-5b6b-47ff-a258-f7189bd81038 > "$WORK/vulns/scripts/linux.uuid"
+now() { date +%s.%N; }
+t0=$(now)
+"$KCVE" --repo "$REPO" index >/dev/null
+t1=$(now)
+IDX=$(git -C "$REPO" rev-parse --absolute-git-dir)/kcve-index.sqlite
+/usr/bin/python3 - "$IDX" "$WORK/vulns" "$N" <<'PY'
+import os, sqlite3, sys, time
+idx, root, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+db = sqlite3.connect(idx)
+rows = db.execute("select id, commit_time from commits where mainline = 1 and fixes != '' "
+                  "and release not like '%-rc%' order by commit_time, id").fetchall()
+if len(rows) < n:
+    sys.exit("only %d candidate fix commits" % len(rows))
+step = len(rows) / n
+seq = {}
+for i in range(n):
+    sha, ct = rows[int(i * step)]
+    year = time.gmtime(ct).tm_year
+    seq[year] = seq.get(year, 10000) + 1
+    d = os.path.join(root, "cve", "published", str(year))
+    os.makedirs(d, exist_ok=True)
+    cve = "CVE-%d-%d" % (year, seq[year])
+    open(os.path.join(d, cve), "w").close()
+    with open(os.path.join(d, cve + ".sha1"), "w") as f:
+        f.write(sha)
+print("%d CVEs over %d years from %d candidates" % (n, len(seq), len(rows)))
+PY
+t2=$(now)
+"$KCVE" --repo "$REPO" --tree "$WORK/vulns" update -j "$JOBS" > "$WORK/run1.out" 2> "$WORK/run1.err" || true
+t3=$(now)
+"$KCVE" --repo "$REPO" --tree "$WORK/vulns" update -j "$JOBS" > "$WORK/run2.out" 2> "$WORK/run2.err" || true
+t4=$(now)
+"$KCVE" --tree "$WORK/vulns" verify > "$WORK/verify.out" || true
+printf 'index build/update: %.1f s\n' "$(echo "$t1 - $t0" | bc)"
+printf 'run 1 (all files new):      %.1f s  -- %s\n' "$(echo "$t3 - $t2" | bc)" "$(tail -1 "$WORK/run1.out")"
+printf 'run 2 (regenerate, compare): %.1f s  -- %s\n' "$(echo "$t4 - $t3" | bc)" "$(tail -1 "$WORK/run2.out")"
+echo "verify: $(tail -1 "$WORK/verify.out")"
+echo "errors in run 1: $(grep -c 'error' "$WORK/run1.err" || true) (see $WORK/run1.err)"

@@ -1,0 +1,383 @@
+/* kcve check: which CVE records apply to a kernel (version, git tree, .config, build, running). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "check/check.h"
+#include "check/filestage.h"
+#include "check/gitscan.h"
+#include "check/output.h"
+#include "check/recset.h"
+#include "check/verdict.h"
+#include "cli.h"
+#include "core/error.h"
+#include "core/fileio.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: kcve check [--tree DIR | --db FILE] INPUT... [OUTPUT] [--fixed-in] [--all]\n\n"
+		"Which published CVE records apply to a kernel.  Inputs (combinable):\n"
+		"  --version V        kernel release (6.1.107, v6.6.30, 6.1.192-3); repeat or use commas\n"
+		"                     to check several releases in one run\n"
+		"  --git TREE         kernel git tree: introducing commit present and no fix (ancestry or\n"
+		"                     a cherry-pick naming the upstream fix) -> affected\n"
+		"  --ref REF          revision of --git to check (default HEAD)\n"
+		"  --config FILE      .config (or .config.gz) of the kernel; needs --source or a --db\n"
+		"                     built with --source\n"
+		"  --source KSRC      kernel source tree for the Kbuild evaluation\n"
+		"  --arch ARCH        SRCARCH for --source (default: from the config)\n"
+		"  --build DIR        kernel build directory: exact compiled files (headers too) from\n"
+		"                     its .*.cmd files; its include/config/kernel.release gives the\n"
+		"                     version when none is given\n"
+		"  --running          this machine: uname -r (+ /proc/version for distro kernels),\n"
+		"                     /proc/config.gz or /boot/config-RELEASE, /proc/modules\n"
+		"  --root DIR         with --running: read proc/ and boot/ under DIR (also $KCVE_ROOT)\n"
+		"Records: --tree DIR (else global --tree, $KCVE_TREE, or found upward) or --db FILE.\n"
+		"Output (default: table grouped by subsystem and severity, stdout):\n"
+		"  --json | --openvex | --cyclonedx | --ids (one line of CVE ids per kernel)\n"
+		"  --fixed-in         smallest release on the same branch fixing everything found\n"
+		"  --all              JSON/VEX: include records that do not apply (fixed/not introduced)\n"
+		"  --fail-if-affected exit with status 18 when a CVE applies\n");
+}
+
+static const char *optval(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc)
+		kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve check --help'", name);
+	return argv[++*i];
+}
+
+static void die_err(const struct kcve_err *e)
+{
+	kcve_die(e->code ? e->code : KCVE_E_GENERIC, "%s", e->msg);
+}
+
+/* Read a one-line file (trimmed) into sb; false if missing. */
+static bool read_line_file(const char *path, struct strbuf *sb)
+{
+	sb_reset(sb);
+	if (read_file(path, sb) < 0)
+		return false;
+	sb_rtrim(sb);
+	return true;
+}
+
+struct running {
+	char release[64];     /* normalised */
+	char uname_r[128];
+	char *config;         /* path of the config to use, NULL if none */
+	bool config_gz;
+	char **modules;
+	size_t nmodules;
+};
+
+static void running_probe(struct running *rn, const char *root)
+{
+	memset(rn, 0, sizeof *rn);
+	struct strbuf sb = STRBUF_INIT;
+	char path[4096];
+	const char *r = root ? root : "";
+	/* uname -r: from the root's proc (tests) or the system call */
+	snprintf(path, sizeof path, "%s/proc/sys/kernel/osrelease", r);
+	if (root && read_line_file(path, &sb)) {
+		snprintf(rn->uname_r, sizeof rn->uname_r, "%s", sb.buf);
+	} else {
+		struct utsname u;
+		if (uname(&u) < 0)
+			kcve_die(KCVE_E_IO, "uname() failed; pass --version instead of --running");
+		snprintf(rn->uname_r, sizeof rn->uname_r, "%s", u.release);
+	}
+	snprintf(path, sizeof path, "%s/proc/version", r);
+	struct kcve_err err = {0};
+	if (read_line_file(path, &sb) && ck_version_from_proc(sb.buf, rn->release, sizeof rn->release)) {
+		/* distro kernel: the upstream release comes from /proc/version */
+	} else if (ck_version_normalize(rn->uname_r, rn->release, sizeof rn->release, &err) != 0) {
+		kcve_die(KCVE_E_USAGE,
+			 "cannot tell the upstream release of the running kernel '%s' (%s/proc/version has no "
+			 "distribution release text); pass --version X.Y.Z",
+			 rn->uname_r, r);
+	}
+	snprintf(path, sizeof path, "%s/proc/config.gz", r);
+	if (path_exists(path)) {
+		rn->config = xstrdup(path);
+		rn->config_gz = true;
+	} else {
+		snprintf(path, sizeof path, "%s/boot/config-%s", r, rn->uname_r);
+		if (path_exists(path))
+			rn->config = xstrdup(path);
+		else
+			fprintf(stderr,
+				"kcve: warning: neither %s/proc/config.gz nor %s exists; the configuration "
+				"stage is skipped (load the configs module or pass --config FILE)\n",
+				r, path);
+	}
+	snprintf(path, sizeof path, "%s/proc/modules", r);
+	sb_reset(&sb);
+	if (read_file(path, &sb) == 0) {
+		size_t alloc = 0;
+		char *p = sb.buf;
+		while (p && *p) {
+			char *eol = strchr(p, '\n');
+			size_t n = strcspn(p, " \n");
+			if (n) {
+				XGROW(rn->modules, rn->nmodules + 1, alloc);
+				rn->modules[rn->nmodules++] = xstrndup(p, n);
+			}
+			p = eol ? eol + 1 : NULL;
+		}
+	}
+	sb_release(&sb);
+}
+
+/* Module names a source file may end up in: its basename and its directory name, with '-'
+ * folded to '_' as the module loader does ("drivers/net/tun.c" -> tun, net). */
+static bool file_in_loaded_module(const struct running *rn, const char *file)
+{
+	char cand[2][128];
+	const char *slash = strrchr(file, '/');
+	const char *base = slash ? slash + 1 : file;
+	snprintf(cand[0], sizeof cand[0], "%.*s", (int)strcspn(base, "."), base);
+	cand[1][0] = '\0';
+	if (slash) {
+		const char *d = slash;
+		while (d > file && d[-1] != '/')
+			d--;
+		snprintf(cand[1], sizeof cand[1], "%.*s", (int)(slash - d), d);
+	}
+	for (int c = 0; c < 2; c++) {
+		for (char *q = cand[c]; *q; q++)
+			if (*q == '-')
+				*q = '_';
+		if (!cand[c][0])
+			continue;
+		for (size_t i = 0; i < rn->nmodules; i++)
+			if (strcmp(rn->modules[i], cand[c]) == 0)
+				return true;
+	}
+	return false;
+}
+
+int cmd_check(int argc, char **argv, struct kcve_global *g)
+{
+	const char *tree = NULL, *db = NULL, *gitdir = NULL, *ref = NULL, *config = NULL;
+	const char *source = NULL, *arch = NULL, *build = NULL, *root = getenv("KCVE_ROOT");
+	bool running = false, json = false, openvex = false, cdx = false, ids = false;
+	bool fixed_in = false, all = false, fail = false;
+	char **versions = NULL;
+	size_t nversions = 0, valloc = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else if ((v = optval(argc, argv, &i, "--tree"))) {
+			tree = v;
+		} else if ((v = optval(argc, argv, &i, "--db"))) {
+			db = v;
+		} else if ((v = optval(argc, argv, &i, "--version"))) {
+			char *copy = xstrdup(v), *save = NULL;
+			for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+				XGROW(versions, nversions + 1, valloc);
+				versions[nversions++] = xstrdup(t);
+			}
+			free(copy);
+		} else if ((v = optval(argc, argv, &i, "--git"))) {
+			gitdir = v;
+		} else if ((v = optval(argc, argv, &i, "--ref"))) {
+			ref = v;
+		} else if ((v = optval(argc, argv, &i, "--config"))) {
+			config = v;
+		} else if ((v = optval(argc, argv, &i, "--source"))) {
+			source = v;
+		} else if ((v = optval(argc, argv, &i, "--arch"))) {
+			arch = v;
+		} else if ((v = optval(argc, argv, &i, "--build"))) {
+			build = v;
+		} else if ((v = optval(argc, argv, &i, "--root"))) {
+			root = v;
+		} else if (strcmp(a, "--running") == 0) {
+			running = true;
+		} else if (strcmp(a, "--json") == 0) {
+			json = true;
+		} else if (strcmp(a, "--openvex") == 0) {
+			openvex = true;
+		} else if (strcmp(a, "--cyclonedx") == 0) {
+			cdx = true;
+		} else if (strcmp(a, "--ids") == 0) {
+			ids = true;
+		} else if (strcmp(a, "--fixed-in") == 0) {
+			fixed_in = true;
+		} else if (strcmp(a, "--all") == 0) {
+			all = true;
+		} else if (strcmp(a, "--fail-if-affected") == 0) {
+			fail = true;
+		} else {
+			kcve_die(KCVE_E_USAGE, "unknown option '%s' for check; see 'kcve check --help'", a);
+		}
+	}
+	if ((int)json + (int)openvex + (int)cdx + (int)ids > 1)
+		kcve_die(KCVE_E_USAGE, "choose one of --json, --openvex, --cyclonedx, --ids");
+	if (ref && !gitdir)
+		kcve_die(KCVE_E_USAGE, "--ref needs --git TREE");
+	if (source && !config && !running)
+		kcve_die(KCVE_E_USAGE, "--source needs --config FILE (or --running)");
+	if (root && root[0] == '\0')
+		root = NULL;
+
+	/* normalise versions */
+	struct kcve_err err = {0};
+	for (size_t i = 0; i < nversions; i++) {
+		char norm[64];
+		if (ck_version_normalize(versions[i], norm, sizeof norm, &err) != 0)
+			die_err(&err);
+		free(versions[i]);
+		versions[i] = xstrdup(norm);
+	}
+	struct running rn;
+	memset(&rn, 0, sizeof rn);
+	if (running) {
+		running_probe(&rn, root);
+		if (nversions == 0) {
+			XGROW(versions, nversions + 1, valloc);
+			versions[nversions++] = xstrdup(rn.release);
+		}
+		if (!config && rn.config)
+			config = rn.config;
+	}
+	if (build && nversions == 0 && !gitdir) {
+		char p[4096];
+		struct strbuf sb = STRBUF_INIT;
+		snprintf(p, sizeof p, "%s/include/config/kernel.release", build);
+		char norm[64];
+		if (read_line_file(p, &sb) && ck_version_normalize(sb.buf, norm, sizeof norm, &err) == 0) {
+			XGROW(versions, nversions + 1, valloc);
+			versions[nversions++] = xstrdup(norm);
+		}
+		sb_release(&sb);
+	}
+	if (nversions == 0 && !gitdir)
+		kcve_die(KCVE_E_USAGE, "nothing to check: give --version, --git, --running or --build "
+				       "(with include/config/kernel.release); see 'kcve check --help'");
+	if (gitdir && nversions > 1)
+		kcve_die(KCVE_E_USAGE, "--git checks one tree: give at most one --version with it");
+
+	/* records */
+	struct ck_set set;
+	int rc;
+	if (db) {
+		rc = ck_set_load_db(&set, db, &err);
+	} else {
+		char *troot = ck_tree_find(tree ? tree : g->tree, &err);
+		if (!troot)
+			die_err(&err);
+		rc = ck_set_load_tree(&set, troot, &err);
+		free(troot);
+	}
+	if (rc) {
+		ck_set_release(&set);
+		die_err(&err);
+	}
+
+	/* file stages are opened once and applied to every checked kernel */
+	struct ck_files *cf = NULL, *bf = NULL;
+	if (config) {
+		bool gz = running && config == rn.config ? rn.config_gz : false;
+		size_t cl = strlen(config);
+		if (cl > 3 && strcmp(config + cl - 3, ".gz") == 0)
+			gz = true;
+		if (running && !source && !set.nconds && config == rn.config)
+			fprintf(stderr, "kcve: warning: no kernel source (--source) and the records carry no "
+					"file conditions (build the db with --source); configuration stage skipped\n");
+		else if (ck_files_open_config(&cf, config, gz, source, arch, &set, &err) != 0)
+			die_err(&err);
+	}
+	if (build && ck_files_open_build(&bf, build, &err) != 0)
+		die_err(&err);
+	struct ck_git *gt = NULL;
+	char glabel[128];
+	if (gitdir) {
+		if (ck_git_open(&gt, gitdir, ref, &err) != 0)
+			die_err(&err);
+		snprintf(glabel, sizeof glabel, "git:%s@%s", gitdir, ref ? ref : "HEAD");
+		if (g->verbose)
+			fprintf(stderr, "kcve: %zu commits, %zu upstream references in %s\n",
+				ck_git_commit_count(gt), ck_git_reference_count(gt), glabel);
+	}
+
+	/* One result per checked kernel.  --ids streams (print and free each result), so that
+	 * checking hundreds of releases in one run stays small. */
+	size_t nres = gitdir ? 1 : nversions;
+	struct ck_result *res = xcalloc(nres, sizeof *res);
+	struct ck_out_opts o = {.all = all, .fixed_in = fixed_in, .color = isatty(1) != 0};
+	bool any = false;
+	for (size_t i = 0; i < nres; i++) {
+		struct ck_result *R = &res[i];
+		if (gt)
+			ck_run_git(&set, gt, glabel, nversions ? versions[0] : NULL, R);
+		else
+			ck_run_version(&set, versions[i], R);
+		if (cf)
+			ck_run_files(&set, R, "config", ck_files_verdict, cf);
+		if (bf)
+			ck_run_files(&set, R, "build", ck_files_verdict, bf);
+		if (running && rn.nmodules)
+			for (size_t k = 0; k < R->n; k++) {
+				struct ck_entry *e = &R->e[k];
+				if (!ck_outcome_kept(e->outcome))
+					continue;
+				const struct ck_record *r = &set.v[e->rec];
+				for (size_t f = 0; f < r->nfiles && !e->module_loaded; f++)
+					e->module_loaded = file_in_loaded_module(&rn, r->files[f]);
+			}
+		if (fixed_in)
+			ck_compute_fixed_in(&set, R);
+		for (size_t k = 0; k < R->n; k++)
+			if (R->e[k].outcome == CK_OUT_AFFECTED)
+				any = true;
+		if (ids) {
+			ck_print_ids(stdout, &set, R, 1);
+			ck_result_release(R);
+		}
+	}
+	ck_git_close(gt);
+	ck_files_close(cf);
+	ck_files_close(bf);
+
+	if (json)
+		ck_print_json(stdout, &set, res, nres, &o);
+	else if (openvex)
+		ck_print_openvex(stdout, &set, res, nres, &o);
+	else if (cdx)
+		ck_print_cyclonedx(stdout, &set, res, nres, &o);
+	else if (!ids)
+		ck_print_table(stdout, &set, res, nres, &o);
+	if (fflush(stdout) != 0)
+		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
+
+	for (size_t i = 0; i < nres; i++)
+		ck_result_release(&res[i]);
+	free(res);
+	ck_set_release(&set);
+	for (size_t i = 0; i < nversions; i++)
+		free(versions[i]);
+	free(versions);
+	for (size_t i = 0; i < rn.nmodules; i++)
+		free(rn.modules[i]);
+	free(rn.modules);
+	free(rn.config);
+	return fail && any ? KCVE_E_VULNERABLE : 0;
+}

@@ -1,0 +1,426 @@
+/* kcve cvss: score a CVSS v3.1 vector, write a CVE's .cvss file, validate .cvss files
+ * (anchor-spec §1.5, §5.10). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/error.h"
+#include "core/fileio.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+#include "record/cvss.h"
+#include "record/cvss_file.h"
+#include "record/json_writer.h"
+#include "record/record.h"
+#include "record/render.h"
+
+static void usage(void)
+{
+	printf("usage: kcve cvss CVE-YYYY-NNNNN VECTOR [--rationale FILE|-] [--cna-id ID] [--json]\n"
+	       "       kcve cvss --vector-only VECTOR [--json]\n"
+	       "       kcve cvss --check [--canonical] [PATH...]\n\n"
+	       "Score a CVSS:3.1 base vector (canonical order AV/AC/PR/UI/S/C/I/A, the spec's\n"
+	       "Roundup) and write it with its rationale to the CVE's .cvss file beside its .sha1\n"
+	       "in the record tree (--tree / $KCVE_TREE, else found upward from here). Without\n"
+	       "--rationale an existing rationale is kept, but only if it still matches the vector.\n"
+	       "A rationale is per metric (\"AV:L - why ...\" for all 8 metrics in vector order) or\n"
+	       "free prose; its published form may not exceed 4096 characters.\n\n"
+	       "  --vector-only VECTOR  just print score, severity and canonical vector\n"
+	       "  --check [PATH...]     validate .cvss files (default: every one under the tree's\n"
+	       "                        cve/); failures are listed on stdout, exit status 13\n"
+	       "  --canonical           with --check: also require the canonical byte layout\n"
+	       "  --cna-id ID           CNA org id for the header (default scripts/linux.uuid)\n"
+	       "  --json                machine-readable output\n\n"
+	       "Output: CVE  SCORE  SEVERITY  VECTOR\n");
+}
+
+static void print_result(const char *cve, const struct cvss_vector *v, const char *path,
+			 const struct cvss_rationale *rat, bool json)
+{
+	char vec[CVSS_VECTOR_MAX], score[32];
+	double s = cvss_score(v);
+	cvss_vector_format(v, vec);
+	if (!json) {
+		snprintf(score, sizeof(score), "%.1f", s);
+		if (cve)
+			printf("%s  %s  %s  %s\n", cve, score, cvss_severity(s), vec);
+		else
+			printf("%s  %s  %s\n", score, cvss_severity(s), vec);
+		return;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer w;
+	jw_init(&w, &sb);
+	jw_begin_object(&w);
+	if (cve)
+		jw_kv_string(&w, "cveId", cve);
+	jw_key(&w, "score");
+	jw_double(&w, s);
+	jw_kv_string(&w, "severity", cvss_severity(s));
+	jw_kv_string(&w, "vectorString", vec);
+	if (path)
+		jw_kv_string(&w, "path", path);
+	if (rat && rat->kind != CVSS_RAT_NONE) {
+		struct strbuf r = STRBUF_INIT;
+		cvss_rationale_scenario(rat, &r);
+		jw_key(&w, "rationale");
+		jw_string_n(&w, r.buf, r.len);
+		sb_release(&r);
+	}
+	jw_end_object(&w);
+	jw_finish(&w);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	sb_release(&sb);
+}
+
+/* ---- locating the tree and a CVE in it ----------------------------------------------- */
+
+static char *find_tree(const char *given)
+{
+	if (given)
+		return xstrdup(given);
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	for (;;) {
+		char *p = path_join(cwd, "cve/published");
+		bool ok = is_dir(p);
+		free(p);
+		if (ok)
+			return xstrdup(cwd);
+		char *slash = strrchr(cwd, '/');
+		if (!slash || slash == cwd)
+			return NULL;
+		*slash = '\0';
+	}
+}
+
+/* <tree>/cve/<state>/<year>/<cve>.sha1, published first, then rejected. */
+static char *find_sha1(const char *tree, const char *cve)
+{
+	static const char *const states[] = {"published", "rejected"};
+	for (size_t s = 0; s < 2; s++) {
+		char *dir = xmalloc(strlen(tree) + 32);
+		sprintf(dir, "%s/cve/%s", tree, states[s]);
+		DIR *d = opendir(dir);
+		if (!d) {
+			free(dir);
+			continue;
+		}
+		struct dirent *e;
+		char *found = NULL;
+		while (!found && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			size_t n = strlen(dir) + strlen(e->d_name) + strlen(cve) + 8;
+			char *p = xmalloc(n);
+			snprintf(p, n, "%s/%s/%s.sha1", dir, e->d_name, cve);
+			if (path_exists(p))
+				found = p;
+			else
+				free(p);
+		}
+		closedir(d);
+		free(dir);
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+static int read_rationale(const char *path, struct cvss_rationale *out, struct kcve_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+	if (strcmp(path, "-") == 0) {
+		char buf[4096];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+			sb_add(&sb, buf, n);
+		if (ferror(stdin)) {
+			sb_release(&sb);
+			return kcve_err_set(err, KCVE_E_IO, "cannot read the rationale from stdin");
+		}
+	} else if (read_file(path, &sb) < 0) {
+		int e = errno;
+		sb_release(&sb);
+		return kcve_err_set(err, e == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
+				    "cannot read rationale file %s (%s)", path, strerror(e));
+	}
+	struct cvss_file whole;
+	struct kcve_err ignore = {0};
+	if (cvss_file_parse(sb_str(&sb), sb.len, &whole, &ignore) == 0) {
+		cvss_file_release(&whole);
+		sb_release(&sb);
+		return kcve_err_set(err, KCVE_E_PARSE,
+				    "%s is a whole .cvss file, not a rationale; pass only the explanation",
+				    path);
+	}
+	rc = cvss_rationale_parse(sb_str(&sb), sb.len, out, err);
+	sb_release(&sb);
+	return rc;
+}
+
+static char *read_uuid(const char *tree)
+{
+	char *path = path_join(tree, "scripts/linux.uuid");
+	struct strbuf sb = STRBUF_INIT;
+	char *id = NULL;
+	if (read_file(path, &sb) == 0) {
+		sb_rtrim(&sb);
+		const char *s = sb_str(&sb);
+		s += strspn(s, " \t\n");
+		if (*s)
+			id = xstrdup(s);
+	}
+	sb_release(&sb);
+	free(path);
+	return id ? id : xstrdup(RECORD_DEFAULT_ORG_UUID);
+}
+
+static int write_cvss(const char *cve, const char *vector, const char *rationale_path,
+		      const char *cna_id, bool json, struct kcve_global *g)
+{
+	struct kcve_err err = {0};
+	struct cvss_vector v;
+	if (!record_valid_cve_id(cve))
+		kcve_die(KCVE_E_USAGE, "malformed CVE id '%s', expected CVE-YYYY-NNNNN", cve);
+	if (cvss_vector_parse(vector, &v, &err))
+		kcve_die(err.code, "%s; give a CVSS:3.1 base vector such as "
+			 "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H", err.msg);
+	char *tree = find_tree(g->tree);
+	if (!tree)
+		kcve_die(KCVE_E_TREE, "no record tree found; pass --tree DIR or set KCVE_TREE");
+	char *sha1 = find_sha1(tree, cve);
+	if (!sha1)
+		kcve_die(KCVE_E_NOTFOUND, "%s is not published or rejected in %s; check the id", cve, tree);
+	char *path = xstrdup(sha1);
+	strcpy(path + strlen(path) - strlen(".sha1"), ".cvss");
+
+	struct cvss_file f = {0};
+	struct cvss_rationale rat = {0};
+	int rc = 0;
+	if (rationale_path) {
+		rc = read_rationale(rationale_path, &rat, &err);
+	} else if (path_exists(path)) {
+		struct cvss_file old;
+		rc = cvss_file_read(path, &old, &err);
+		if (!rc) { /* keep the existing explanation */
+			rat = old.rat;
+			memset(&old.rat, 0, sizeof(old.rat));
+			cvss_file_release(&old);
+		}
+	}
+	if (!rc && rat.kind != CVSS_RAT_NONE && cvss_rationale_check(&rat, &v, &err)) {
+		char msg[sizeof(err.msg)];
+		snprintf(msg, sizeof(msg), "%s", err.msg);
+		rc = kcve_err_set(&err, KCVE_E_PARSE, "the rationale does not describe this vector (%s); "
+				  "update it along with the score with --rationale", msg);
+	}
+	char *id = cna_id ? xstrdup(cna_id) : read_uuid(tree);
+	if (!rc) {
+		cvss_file_add_header(&f, id, &v);
+		f.rat = rat;
+		memset(&rat, 0, sizeof(rat));
+		rc = cvss_file_validate(&f, &err);
+	}
+	if (!rc) {
+		struct strbuf sb = STRBUF_INIT;
+		cvss_file_render(&f, &sb);
+		if (atomic_write_file(path, sb.buf, sb.len, 0644) < 0)
+			rc = kcve_err_set(&err, KCVE_E_IO, "cannot write %s (%s); check permissions", path,
+					  strerror(errno));
+		sb_release(&sb);
+	}
+	if (rc)
+		kcve_error("%s", err.msg);
+	else
+		print_result(cve, &v, path, &f.rat, json);
+	cvss_rationale_release(&rat);
+	cvss_file_release(&f);
+	free(id);
+	free(path);
+	free(sha1);
+	free(tree);
+	return rc;
+}
+
+/* ---- --check -------------------------------------------------------------------------- */
+
+struct check_state {
+	size_t files, bad, with_rationale;
+	bool canonical;
+};
+
+static void check_one(const char *path, struct check_state *st)
+{
+	struct cvss_file f;
+	struct kcve_err err = {0};
+	st->files++;
+	int rc = cvss_file_read(path, &f, &err);
+	bool parsed = rc == 0;
+	if (!rc)
+		rc = cvss_file_validate(&f, &err);
+	if (!rc && st->canonical) {
+		struct strbuf have = STRBUF_INIT, want = STRBUF_INIT;
+		read_file(path, &have);
+		cvss_file_render(&f, &want);
+		if (have.len != want.len || memcmp(have.buf, want.buf, want.len) != 0)
+			rc = kcve_err_set(&err, KCVE_E_PARSE, "not in canonical form (re-render differs)");
+		sb_release(&have);
+		sb_release(&want);
+	}
+	if (rc) {
+		st->bad++;
+		printf("%s: %s\n", path, err.msg);
+	} else if (f.rat.kind != CVSS_RAT_NONE) {
+		st->with_rationale++;
+	}
+	if (parsed)
+		cvss_file_release(&f);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int walk(const char *dir, char ***list, size_t *n, size_t *alloc)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	int rc = 0;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *p = path_join(dir, e->d_name);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (walk(p, list, n, alloc) < 0)
+				rc = -1;
+			free(p);
+		} else if (strlen(e->d_name) > 5 &&
+			   strcmp(e->d_name + strlen(e->d_name) - 5, ".cvss") == 0) {
+			XGROW(*list, *n + 1, *alloc);
+			(*list)[(*n)++] = p;
+		} else {
+			free(p);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int check(char **paths, size_t npaths, bool canonical, struct kcve_global *g)
+{
+	char **list = NULL;
+	size_t n = 0, alloc = 0;
+	char *tree = NULL;
+	if (npaths == 0) {
+		tree = find_tree(g->tree);
+		if (!tree)
+			kcve_die(KCVE_E_TREE, "no record tree found; pass --tree DIR, set KCVE_TREE or "
+					      "give the .cvss paths to check");
+	}
+	for (size_t i = 0; i < (npaths ? npaths : 1); i++) {
+		char *root = npaths ? xstrdup(paths[i]) : path_join(tree, "cve");
+		if (is_dir(root)) {
+			if (walk(root, &list, &n, &alloc) < 0)
+				kcve_die(KCVE_E_IO, "cannot read directory tree %s; check permissions", root);
+		} else if (path_exists(root)) {
+			XGROW(list, n + 1, alloc);
+			list[n++] = xstrdup(root);
+		} else {
+			kcve_die(KCVE_E_NOTFOUND, "no such file or directory %s; check the path", root);
+		}
+		free(root);
+	}
+	qsort(list, n, sizeof(*list), cmp_str);
+	struct check_state st = {.canonical = canonical};
+	for (size_t i = 0; i < n; i++) {
+		check_one(list[i], &st);
+		free(list[i]);
+	}
+	free(list);
+	free(tree);
+	if (g->verbose || st.bad)
+		fprintf(stderr, "checked %zu files, %zu with a rationale, %zu bad\n", st.files,
+			st.with_rationale, st.bad);
+	if (st.bad) {
+		kcve_error("%zu of %zu .cvss files failed validation, see the list above; fix them "
+			   "with 'kcve cvss CVE VECTOR --rationale FILE'", st.bad, st.files);
+		return KCVE_E_PARSE;
+	}
+	return 0;
+}
+
+int cmd_cvss(int argc, char **argv, struct kcve_global *g)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage();
+		return 0;
+	}
+	const char *vector_only = NULL, *rationale = NULL, *cna_id = NULL;
+	bool json = false, do_check = false, canonical = false;
+	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	size_t npos = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = NULL;
+		if (strcmp(a, "--vector-only") == 0)
+			dst = &vector_only;
+		else if (strcmp(a, "--rationale") == 0)
+			dst = &rationale;
+		else if (strcmp(a, "--cna-id") == 0)
+			dst = &cna_id;
+		if (dst) {
+			if (i + 1 >= argc)
+				kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve cvss --help'", a);
+			*dst = argv[++i];
+		} else if (strncmp(a, "--vector-only=", 14) == 0) {
+			vector_only = a + 14;
+		} else if (strncmp(a, "--rationale=", 12) == 0) {
+			rationale = a + 12;
+		} else if (strncmp(a, "--cna-id=", 9) == 0) {
+			cna_id = a + 9;
+		} else if (strcmp(a, "--json") == 0) {
+			json = true;
+		} else if (strcmp(a, "--check") == 0) {
+			do_check = true;
+		} else if (strcmp(a, "--canonical") == 0) {
+			canonical = true;
+		} else if (a[0] == '-' && a[1]) {
+			kcve_die(KCVE_E_USAGE, "unknown option '%s' for 'kcve cvss'; see 'kcve cvss --help'", a);
+		} else {
+			pos[npos++] = argv[i];
+		}
+	}
+	int rc;
+	if (do_check) {
+		rc = check(pos, npos, canonical, g);
+	} else if (vector_only) {
+		struct cvss_vector v;
+		struct kcve_err err = {0};
+		if (npos)
+			kcve_die(KCVE_E_USAGE, "--vector-only takes no other arguments; drop '%s'", pos[0]);
+		if (cvss_vector_parse(vector_only, &v, &err))
+			kcve_die(err.code, "%s; give a CVSS:3.1 base vector such as "
+				 "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H", err.msg);
+		print_result(NULL, &v, NULL, NULL, json);
+		rc = 0;
+	} else {
+		if (npos != 2)
+			kcve_die(KCVE_E_USAGE, "expected a CVE id and a vector; usage: kcve cvss CVE VECTOR "
+					       "(or --vector-only VECTOR, or --check)");
+		rc = write_cvss(pos[0], pos[1], rationale, cna_id, json, g);
+	}
+	free(pos);
+	return rc;
+}

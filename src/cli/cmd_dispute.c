@@ -1,0 +1,151 @@
+/* kcve dispute: a subsystem maintainer disputes or corrects an assigned CVE. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/error.h"
+#include "core/xalloc.h"
+#include "history/history.h"
+#include "maintainers/dispute.h"
+#include "record/identity.h"
+#include "store/tree.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: kcve dispute CVE-ID --by EMAIL [--by EMAIL...] --reason TEXT\n"
+	        "                    (--reject | --vulnerable SHA... | --not-affected BRANCH...)\n"
+	        "                    [--maintainers FILE] [--from 'Name <email>'] [--no-regenerate]\n\n"
+	        "Only maintainers (M:) of the most specific MAINTAINERS section of the CVE's files may\n"
+	        "dispute; with several files in several subsystems, a maintainer of each must join\n"
+	        "(repeat --by). THE REST, orphaned sections and reviewers (R:) give no authority.\n"
+	        "Every decision is appended to cve/disputes.log; a refused dispute changes nothing else.\n\n"
+	        "  --reject              withdraw the CVE (moves it to rejected/, rejection mail)\n"
+	        "  --vulnerable SHA...   the commit(s) that introduced the bug (.vulnerable), record\n"
+	        "                        regenerated from the kernel repository (--repo)\n"
+	        "  --not-affected BR...  stable branches (6.1, 5.15) that never had the bug\n"
+	        "                        (.not_affected), record regenerated\n"
+	        "  --maintainers FILE    MAINTAINERS to use (default: --repo working tree or HEAD)\n"
+	        "  --from 'Name <email>' sender of the rejection mail (else $KCVE_FROM)\n"
+	        "  --no-regenerate       do not regenerate the record (no kernel repository needed)\n");
+}
+
+/* "Name <email>" or "email" into the contract's identity struct. */
+static void parse_sender(struct kcve_identity *id, const char *s)
+{
+	memset(id, 0, sizeof(*id));
+	const char *lt = strchr(s, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	if (lt && gt) {
+		size_t n = (size_t)(lt - s);
+		while (n && s[n - 1] == ' ')
+			n--;
+		snprintf(id->name, sizeof(id->name), "%.*s", (int)n, s);
+		snprintf(id->email, sizeof(id->email), "%.*s", (int)(gt - lt - 1), lt + 1);
+	} else {
+		snprintf(id->email, sizeof(id->email), "%s", s);
+	}
+}
+
+static const char *need(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		kcve_die(KCVE_E_USAGE, "option %s needs a value, kcve dispute, see 'kcve dispute --help'",
+		         argv[*i]);
+	return argv[++*i];
+}
+
+int cmd_dispute(int argc, char **argv, struct kcve_global *g)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return 0;
+	}
+	struct dispute_request rq = {0};
+	const char **by = xcalloc((size_t)argc, sizeof(*by));
+	const char **args = xcalloc((size_t)argc, sizeof(*args));
+	const char *mfile = NULL, *from = getenv("KCVE_FROM");
+	int nactions = 0;
+	bool regenerate = true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--by") == 0) {
+			by[rq.nby++] = need(argc, argv, &i);
+		} else if (strcmp(a, "--reason") == 0) {
+			rq.reason = need(argc, argv, &i);
+		} else if (strcmp(a, "--reject") == 0) {
+			rq.action = DISPUTE_REJECT;
+			nactions++;
+		} else if (strcmp(a, "--vulnerable") == 0 || strcmp(a, "--not-affected") == 0) {
+			enum dispute_action act = a[2] == 'v' ? DISPUTE_VULNERABLE : DISPUTE_NOT_AFFECTED;
+			if (!nactions || rq.action != act)
+				nactions++;
+			rq.action = act;
+			args[rq.nargs++] = need(argc, argv, &i);
+			while (i + 1 < argc && argv[i + 1][0] != '-')
+				args[rq.nargs++] = argv[++i];
+		} else if (strcmp(a, "--maintainers") == 0) {
+			mfile = need(argc, argv, &i);
+		} else if (strcmp(a, "--from") == 0) {
+			from = need(argc, argv, &i);
+		} else if (strcmp(a, "--no-regenerate") == 0) {
+			regenerate = false;
+		} else if (a[0] == '-') {
+			kcve_die(KCVE_E_USAGE, "unknown option '%s', kcve dispute, see 'kcve dispute --help'", a);
+		} else if (!rq.cve) {
+			rq.cve = a;
+		} else {
+			kcve_die(KCVE_E_USAGE, "unexpected argument '%s', kcve dispute, give one CVE id", a);
+		}
+	}
+	if (!rq.cve || !rq.nby || !rq.reason || !*rq.reason || nactions != 1)
+		kcve_die(KCVE_E_USAGE, "need CVE-ID, --by, --reason and exactly one of --reject, "
+		         "--vulnerable, --not-affected, kcve dispute, see 'kcve dispute --help'");
+	rq.by = by;
+	rq.args = args;
+	struct kcve_identity sender;
+	if (from && *from) {
+		parse_sender(&sender, from);
+		rq.sender = &sender;
+	}
+
+	struct kcve_err err = {0};
+	struct maintainers *m = NULL;
+	int rc = mfile ? maintainers_load(&m, mfile, NULL, &err)
+	               : maintainers_from_repo(&m, g->repo, &err);
+	if (rc)
+		kcve_die(rc, "%s, kcve dispute, pass --maintainers FILE or --repo KERNEL_REPO", err.msg);
+	struct cve_tree *t;
+	if ((rc = tree_open(&t, g->tree, &err)))
+		kcve_die(rc, "%s, kcve dispute, pass --tree or set KCVE_TREE", err.msg);
+	struct history *h = NULL;
+	if (regenerate && rq.action != DISPUTE_REJECT) {
+		if ((rc = history_open(&h, g->repo, g->index, &err)))
+			kcve_die(rc, "%s, kcve dispute, pass --repo KERNEL_REPO or --no-regenerate", err.msg);
+		rq.history = h;
+	}
+	struct dispute_result res = {0};
+	rc = dispute_run(t, m, &rq, &res, &err);
+	fputs(sb_str(&res.report), stdout);
+	if (rc == 0 || rc == KCVE_E_DENIED) {
+		printf("decision: %s: %s\n", res.allowed ? "allowed" : "refused", sb_str(&res.why));
+		printf("may decide: %s\n", sb_str(&res.deciders));
+	}
+	fflush(stdout);
+	if (rc == KCVE_E_DENIED)
+		kcve_error("dispute refused: %s, %s, ask one of: %s", sb_str(&res.why), rq.cve,
+		           sb_str(&res.deciders));
+	else if (rc)
+		kcve_error("%s, %s, nothing was changed unless the audit log says so", err.msg, rq.cve);
+	else if (rq.action != DISPUTE_REJECT && !res.regenerated)
+		kcve_warn("record of %s not regenerated; run 'kcve update %s' with --repo", rq.cve,
+		          rq.cve);
+	dispute_result_release(&res);
+	if (h)
+		history_close(h);
+	tree_close(t);
+	maintainers_free(m);
+	free(by);
+	free(args);
+	return rc;
+}

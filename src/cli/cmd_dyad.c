@@ -1,0 +1,219 @@
+/* kcve dyad: vulnerable:fixed pairs of one CVE's fix commits (the anchor's .dyad output),
+ * or of many CVEs in one process with --batch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/error.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+#include "history/dyad.h"
+#include "history/history.h"
+#include "store/tree.h"
+
+static void usage(void)
+{
+	printf("usage: kcve [--repo DIR] [--tree DIR] dyad [--vulnerable SHA]... SHA...\n"
+	       "       kcve [--repo DIR] [--tree DIR] dyad --batch FILE\n\n"
+	       "Print the vulnerable:fixed pairs (V:VG:F:FG lines after '#' header lines) of\n"
+	       "the fix commit(s) SHA (the first is the main fix; short ids accepted).\n"
+	       "  -v, --vulnerable SHA  explicit introducing commit (repeatable)\n"
+	       "  -s, --sha1 SHA        a fix commit (same as a positional SHA)\n"
+	       "  --batch FILE          one CVE per line ('-' = stdin): an optional CVE id, fix\n"
+	       "                        shas, and '-v SHA' for introducing commits; '#' lines\n"
+	       "                        and blank lines are skipped. Each CVE's output starts\n"
+	       "                        with a line '## <CVE id or \"line N\">'; a CVE that\n"
+	       "                        fails is reported on stderr and the run continues\n"
+	       "                        (exit status: the first failure's code).\n"
+	       "With --tree (or $KCVE_TREE), scripts/not_fixes and scripts/not_reverts of the\n"
+	       "record tree are honoured.\n");
+}
+
+struct args {
+	const char **fixes, **vulns;
+	size_t nfixes, nvulns, afixes, avulns;
+};
+
+static void args_add(const char ***v, size_t *n, size_t *alloc, const char *s)
+{
+	XGROW(*v, *n + 1, *alloc);
+	(*v)[(*n)++] = s;
+}
+
+static int run_one(struct history *h, const struct args *a, struct strbuf *out,
+		   struct kcve_err *err)
+{
+	struct dyad_request req = {a->fixes, a->nfixes, a->vulns, a->nvulns};
+	struct dyad_list pairs;
+	dyad_list_init(&pairs);
+	struct strbuf header = STRBUF_INIT;
+	int rc = dyad_compute(h, &req, &pairs, &header, err);
+	if (!rc) {
+		sb_add(out, header.buf ? header.buf : "", header.len);
+		dyad_format_pairs(&pairs, out);
+	}
+	sb_release(&header);
+	dyad_list_release(&pairs);
+	return rc;
+}
+
+static bool is_cve_id(const char *s)
+{
+	return strncmp(s, "CVE-", 4) == 0;
+}
+
+static int run_batch(struct history *h, const char *path)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	if (!f)
+		kcve_die(KCVE_E_IO, "cannot open batch file %s, check the path", path);
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_add(&in, buf, n);
+	if (f != stdin)
+		fclose(f);
+	int first_rc = 0;
+	size_t lineno = 0;
+	char *next = in.buf ? in.buf : (char[]){""};
+	while (*next) {
+		char *line = next;
+		char *nl = strchr(line, '\n');
+		if (nl) {
+			*nl = '\0';
+			next = nl + 1;
+		} else {
+			next = line + strlen(line);
+		}
+		lineno++;
+		struct args a = {0};
+		const char *label = NULL;
+		char *tsave = NULL;
+		bool comment = false, want_v = false;
+		for (char *tok = strtok_r(line, " \t\r", &tsave); tok; tok = strtok_r(NULL, " \t\r", &tsave)) {
+			if (!a.nfixes && !a.nvulns && !label && tok[0] == '#') {
+				comment = true;
+				break;
+			}
+			if (want_v) {
+				args_add(&a.vulns, &a.nvulns, &a.avulns, tok);
+				want_v = false;
+			} else if (strcmp(tok, "-v") == 0 || strcmp(tok, "--vulnerable") == 0) {
+				want_v = true;
+			} else if (!label && !a.nfixes && is_cve_id(tok)) {
+				label = tok;
+			} else {
+				args_add(&a.fixes, &a.nfixes, &a.afixes, tok);
+			}
+		}
+		if (comment || (!a.nfixes && !a.nvulns && !label)) {
+			free(a.fixes);
+			free(a.vulns);
+			continue;
+		}
+		if (label)
+			sb_addf(&out, "## %s\n", label);
+		else
+			sb_addf(&out, "## line %zu\n", lineno);
+		struct kcve_err err = {0};
+		int rc = want_v ? kcve_err_set(&err, KCVE_E_USAGE, "'-v' needs a sha") : run_one(h, &a, &out, &err);
+		if (rc) {
+			kcve_error("%s: %s", label ? label : "batch line", err.msg);
+			if (!first_rc)
+				first_rc = rc;
+		}
+		free(a.fixes);
+		free(a.vulns);
+		if (out.len > (1u << 20)) {
+			fwrite(out.buf, 1, out.len, stdout);
+			sb_reset(&out);
+		}
+	}
+	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+	sb_release(&out);
+	sb_release(&in);
+	return first_rc;
+}
+
+int cmd_dyad(int argc, char **argv, struct kcve_global *g)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage();
+		return 0;
+	}
+	struct args a = {0};
+	const char *batch = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (strcmp(o, "-v") == 0 || strcmp(o, "--vulnerable") == 0 || strcmp(o, "-s") == 0 ||
+		    strcmp(o, "--sha1") == 0 || strcmp(o, "--batch") == 0) {
+			if (i + 1 >= argc)
+				kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve dyad --help'", o);
+			const char *v = argv[++i];
+			if (strcmp(o, "-v") == 0 || strcmp(o, "--vulnerable") == 0)
+				args_add(&a.vulns, &a.nvulns, &a.avulns, v);
+			else if (strcmp(o, "--batch") == 0)
+				batch = v;
+			else
+				args_add(&a.fixes, &a.nfixes, &a.afixes, v);
+		} else if (strncmp(o, "--vulnerable=", 13) == 0) {
+			args_add(&a.vulns, &a.nvulns, &a.avulns, o + 13);
+		} else if (strncmp(o, "--batch=", 8) == 0) {
+			batch = o + 8;
+		} else if (o[0] == '-' && o[1]) {
+			kcve_die(KCVE_E_USAGE, "unknown option '%s' for 'kcve dyad'; see 'kcve dyad --help'", o);
+		} else {
+			args_add(&a.fixes, &a.nfixes, &a.afixes, o);
+		}
+	}
+	if (!batch && a.nfixes == 0)
+		kcve_die(KCVE_E_USAGE, "no fix commit given; usage: kcve dyad [--vulnerable SHA]... SHA...");
+	if (batch && (a.nfixes || a.nvulns))
+		kcve_die(KCVE_E_USAGE, "--batch takes its commits from the file; drop the other arguments");
+
+	struct history *h;
+	struct kcve_err err = {0};
+	if (history_open(&h, g->repo, g->index, &err)) {
+		kcve_error("%s", err.msg);
+		free(a.fixes);
+		free(a.vulns);
+		return err.code;
+	}
+	/* not_fixes / not_reverts come from the record tree: --tree or $KCVE_TREE, else the tree
+	 * the current directory is in (like the anchor's vulns-dir discovery), else none */
+	struct cve_tree *tree = NULL;
+	const char *root = g->tree;
+	if (!root) {
+		struct kcve_err terr = {0};
+		if (tree_open(&tree, NULL, &terr) == 0)
+			root = tree_root(tree);
+	}
+	int lrc = root ? history_load_exclusions(h, root, &err) : 0;
+	if (tree)
+		tree_close(tree);
+	if (lrc) {
+		kcve_error("%s", err.msg);
+		history_close(h);
+		free(a.fixes);
+		free(a.vulns);
+		return err.code;
+	}
+	int rc;
+	if (batch) {
+		rc = run_batch(h, batch);
+	} else {
+		struct strbuf out = STRBUF_INIT;
+		rc = run_one(h, &a, &out, &err);
+		if (rc)
+			kcve_error("%s", err.msg);
+		else
+			fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+		sb_release(&out);
+	}
+	free(a.fixes);
+	free(a.vulns);
+	history_close(h);
+	return rc;
+}

@@ -1,0 +1,179 @@
+/* kcve kbuild: is a kernel source file compiled under a .config (Kbuild evaluator) or in a
+ * build directory (.cmd files)?  One line per file: "path<TAB>verdict<TAB>reason". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "core/error.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+#include "kbuild/kbuild.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: kcve kbuild --config .config --source KSRC [--arch ARCH] [FILE...]\n"
+		"       kcve kbuild --build BUILDDIR [--list] [FILE...]\n"
+		"       kcve kbuild --config .config --source KSRC --export-conditions\n\n"
+		"Say for each FILE (relative to the kernel source tree) whether it is compiled:\n"
+		"  compiled / not compiled / unknown, with the reason (the makefile line, the disabled\n"
+		"  CONFIG_ symbol, or why kcve cannot decide -- headers are always unknown without --build).\n\n"
+		"  --config FILE       kernel .config (or a gzip-compressed one such as /proc/config.gz)\n"
+		"  --source KSRC       unpacked kernel source tree the config belongs to\n"
+		"  --arch ARCH         arch/ directory name (default: from the config, else x86)\n"
+		"  --build DIR         answer from a build directory's .*.cmd files instead (exact,\n"
+		"                      headers included)\n"
+		"  --list              with --build: print every compiled source and header\n"
+		"  --files-from FILE   read the FILE list from FILE, one per line ('-' = stdin)\n"
+		"  --stats             print evaluation statistics and time on stderr\n"
+		"  --export-conditions print, for every .c of the tree, the CONFIG_ condition under\n"
+		"                      which it is built (config-independent; for compact databases)\n");
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void read_list(const char *path, char ***files, size_t *n, size_t *alloc)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	if (!f)
+		kcve_die(KCVE_E_IO, "cannot read file list %s, give an existing file or '-'", path);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (!len)
+			continue;
+		XGROW(*files, *n + 1, *alloc);
+		(*files)[(*n)++] = xstrdup(line);
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+}
+
+int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
+{
+	(void)g;
+	const char *config = NULL, *source = NULL, *arch = NULL, *build = NULL;
+	bool list = false, stats = false, export = false;
+	char **files = NULL;
+	size_t nfiles = 0, alloc = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--config")) {
+			dst = &config;
+		} else if (!strcmp(a, "--source")) {
+			dst = &source;
+		} else if (!strcmp(a, "--arch")) {
+			dst = &arch;
+		} else if (!strcmp(a, "--build")) {
+			dst = &build;
+		} else if (!strcmp(a, "--files-from")) {
+			if (i + 1 >= argc)
+				kcve_die(KCVE_E_USAGE, "--files-from needs a file name, see 'kcve kbuild --help'");
+			read_list(argv[++i], &files, &nfiles, &alloc);
+			continue;
+		} else if (!strcmp(a, "--list")) {
+			list = true;
+			continue;
+		} else if (!strcmp(a, "--stats")) {
+			stats = true;
+			continue;
+		} else if (!strcmp(a, "--export-conditions")) {
+			export = true;
+			continue;
+		} else if (a[0] == '-' && a[1]) {
+			kcve_die(KCVE_E_USAGE, "unknown option '%s', see 'kcve kbuild --help'", a);
+		} else {
+			XGROW(files, nfiles + 1, alloc);
+			files[nfiles++] = xstrdup(a);
+			continue;
+		}
+		if (i + 1 >= argc)
+			kcve_die(KCVE_E_USAGE, "%s needs a value, see 'kcve kbuild --help'", a);
+		*dst = argv[++i];
+	}
+	struct kcve_err err = {0};
+	int rc = 0;
+	if (build) {
+		if (config || source || export)
+			kcve_die(KCVE_E_USAGE, "--build cannot be combined with --config/--source/--export-conditions");
+		double t0 = now();
+		struct kb_build *b;
+		if (kb_build_open(&b, build, &err) < 0)
+			kcve_die(err.code, "%s", err.msg);
+		if (stats)
+			fprintf(stderr, "kbuild: %zu compiled files (sources and headers) in %.3f s\n",
+				kb_build_count(b), now() - t0);
+		if (list)
+			for (size_t i = 0; i < kb_build_count(b); i++)
+				printf("%s\n", kb_build_path(b, i));
+		for (size_t i = 0; i < nfiles; i++) {
+			enum kb_verdict v = kb_build_verdict(b, files[i]);
+			printf("%s\t%s\t%s\n", files[i], kb_verdict_name(v),
+			       v == KB_COMPILED ? "named in the build's .cmd dependency files"
+						: "not named in any .cmd file of the build");
+		}
+		kb_build_close(b);
+		goto out;
+	}
+	if (!config || !source)
+		kcve_die(KCVE_E_USAGE, "kcve kbuild needs --config FILE and --source KSRC (or --build DIR)");
+	size_t cl = strlen(config);
+	struct kb_config *cfg;
+	double t0 = now();
+	int r = cl > 3 && !strcmp(config + cl - 3, ".gz") ? kb_config_load_gz(&cfg, config, &err)
+							   : kb_config_load(&cfg, config, &err);
+	if (r < 0)
+		kcve_die(err.code, "%s", err.msg);
+	struct kb_tree *t;
+	if (kb_tree_open(&t, source, cfg, arch, &err) < 0) {
+		kb_config_free(cfg);
+		kcve_die(err.code, "%s", err.msg);
+	}
+	if (export) {
+		if (kb_tree_export_conditions(t, stdout, &err) < 0) {
+			kb_tree_close(t);
+			kb_config_free(cfg);
+			kcve_die(err.code, "%s", err.msg);
+		}
+	} else {
+		kb_tree_evaluate_all(t);
+		double t1 = now();
+		size_t counts[3] = {0};
+		for (size_t i = 0; i < nfiles; i++) {
+			const char *reason = NULL;
+			enum kb_verdict v = kb_file_verdict(t, files[i], &reason);
+			counts[v]++;
+			printf("%s\t%s\t%s\n", files[i], kb_verdict_name(v), reason ? reason : "");
+		}
+		if (stats)
+			fprintf(stderr,
+				"kbuild: %zu config symbols, %zu objects; evaluation %.3f s, %zu verdicts %.3f s "
+				"(%zu compiled, %zu not compiled, %zu unknown)\n",
+				kb_config_count(cfg), kb_tree_object_count(t), t1 - t0, nfiles, now() - t1,
+				counts[KB_COMPILED], counts[KB_NOT_COMPILED], counts[KB_UNKNOWN]);
+	}
+	kb_tree_close(t);
+	kb_config_free(cfg);
+out:
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	if (fflush(stdout) != 0)
+		kcve_die(KCVE_E_IO, "cannot write the output, check the disk or pipe");
+	return rc;
+}

@@ -1,0 +1,176 @@
+/* kcve request: triage a mail sent to the CVE alias and write the reply. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "core/error.h"
+#include "core/fileio.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+#include "history/history.h"
+#include "maintainers/mail.h"
+#include "maintainers/request.h"
+#include "store/tree.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: kcve request FILE.eml|- [-o REPLY.mbox] [--from 'Name <addr>']\n\n"
+	        "Triage a mail sent to the CVE alias: a released fix without a CVE is queued in\n"
+	        "cve/review/requests/<sha>.json; a request for an id for an unfixed issue is answered\n"
+	        "with the reservation path; an unfixed security bug is referred to security@kernel.org\n"
+	        "(nothing of it is stored). The reply mail (mbox) goes to -o FILE or standard output.\n"
+	        "Mails naming commits need the kernel repository (--repo) and the record tree (--tree).\n");
+}
+
+struct cli_oracle {
+	struct kcve_global *g;
+	struct history *h;
+	struct cve_tree *t;
+	bool opened;
+};
+
+static void open_all(struct cli_oracle *c)
+{
+	if (c->opened)
+		return;
+	c->opened = true;
+	struct kcve_err err = {0};
+	int rc = history_open(&c->h, c->g->repo, c->g->index, &err);
+	if (rc)
+		kcve_die(rc, "%s, kcve request, the mail names commits: pass --repo KERNEL_REPO", err.msg);
+	rc = tree_open(&c->t, c->g->tree, &err);
+	if (rc)
+		kcve_die(rc, "%s, kcve request, pass --tree or set KCVE_TREE", err.msg);
+}
+
+static int o_resolve(void *ctx, const char *rev, char out[41])
+{
+	struct cli_oracle *c = ctx;
+	open_all(c);
+	struct kcve_err err = {0};
+	return history_resolve(c->h, rev, out, &err);
+}
+
+static const char *o_release(void *ctx, const char *sha)
+{
+	struct cli_oracle *c = ctx;
+	return history_release(c->h, sha);
+}
+
+static int o_find_cve(void *ctx, const char *sha, char cve[32])
+{
+	struct cli_oracle *c = ctx;
+	struct cve_entry e;
+	if (tree_find_sha(c->t, sha, &e) != 0)
+		return KCVE_E_NOTFOUND;
+	snprintf(cve, 32, "%s", e.id);
+	cve_entry_release(&e);
+	return 0;
+}
+
+int cmd_request(int argc, char **argv, struct kcve_global *g)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return 0;
+	}
+	const char *in = NULL, *outp = NULL;
+	const char *from = getenv("KCVE_FROM");
+	for (int i = 1; i < argc; i++) {
+		if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--from") == 0) && i + 1 < argc) {
+			if (argv[i][1] == 'o')
+				outp = argv[++i];
+			else
+				from = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			kcve_die(KCVE_E_USAGE, "unknown or incomplete option '%s', kcve request, see 'kcve request --help'", argv[i]);
+		} else if (!in) {
+			in = argv[i];
+		} else {
+			kcve_die(KCVE_E_USAGE, "more than one mail given, kcve request, give one FILE or -");
+		}
+	}
+	if (!in)
+		kcve_die(KCVE_E_USAGE, "no mail given, kcve request, give FILE.eml or - for stdin");
+	struct strbuf raw = STRBUF_INIT;
+	if (strcmp(in, "-") == 0) {
+		char buf[65536];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
+			sb_add(&raw, buf, n);
+			if (raw.len > MAIL_MAX_SIZE)
+				break;
+		}
+	} else if (read_file(in, &raw) < 0) {
+		kcve_die(KCVE_E_NOTFOUND, "cannot read the mail, %s, check the path", in);
+	}
+	struct mail m;
+	struct kcve_err err = {0};
+	int rc = mail_parse(raw.buf ? raw.buf : "", raw.len, &m, &err);
+	sb_release(&raw);
+	if (rc)
+		kcve_die(rc, "%s, %s, give an RFC 5322 mail (headers, blank line, body)", err.msg, in);
+
+	struct cli_oracle co = {.g = g};
+	struct request_oracle o = {o_resolve, o_release, o_find_cve, &co};
+	struct request_triage t;
+	request_classify(&m, &o, &t);
+
+	char now[40], date[64];
+	time_t tt = time(NULL);
+	struct tm tm;
+	gmtime_r(&tt, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", &tm);
+
+	char *queued = NULL;
+	if (t.kind == REQ_QUEUE) {
+		/* one file per fix, named after the first queueable commit */
+		const char *sha = NULL;
+		for (size_t i = 0; i < t.ncommits && !sha; i++)
+			if (t.commits[i].sha[0] && t.commits[i].release && !t.commits[i].cve[0])
+				sha = t.commits[i].sha;
+		if ((rc = tree_lock(co.t, &err)))
+			kcve_die(rc, "%s, kcve request, retry when the other writer is done", err.msg);
+		char *dir = path_join(tree_root(co.t), "cve/review/requests");
+		struct strbuf name = STRBUF_INIT;
+		sb_addf(&name, "%s.json", sha);
+		queued = path_join(dir, name.buf);
+		if (path_exists(queued)) {
+			/* already queued by an earlier request: do not overwrite */
+			printf("already queued: %s\n", queued);
+		} else {
+			char *json = request_queue_json(&m, &t, now);
+			if (mkdir_p(dir, 0755) < 0 || !json ||
+			    atomic_write_file(queued, json, strlen(json), 0644) < 0)
+				kcve_die(KCVE_E_IO, "cannot write the request, %s, check permissions", queued);
+			free(json);
+			printf("queued: %s\n", queued);
+		}
+		tree_unlock(co.t);
+		sb_release(&name);
+		free(dir);
+	}
+	struct strbuf reply = STRBUF_INIT;
+	request_reply(&m, &t, from && *from ? from : "Linux kernel CVE team <cve@kernel.org>", date,
+	              &reply);
+	if (outp) {
+		if (atomic_write_file(outp, reply.buf, reply.len, 0644) < 0)
+			kcve_die(KCVE_E_IO, "cannot write the reply, %s, check the path", outp);
+		printf("%s: reply written to %s\n", request_kind_name(t.kind), outp);
+	} else {
+		fwrite(reply.buf, 1, reply.len, stdout);
+	}
+	sb_release(&reply);
+	free(queued);
+	request_triage_release(&t);
+	mail_release(&m);
+	if (co.h)
+		history_close(co.h);
+	if (co.t)
+		tree_close(co.t);
+	return 0;
+}

@@ -1,0 +1,92 @@
+/* kcve reserve add|list: record ids reserved at cve.org; show free and held ids. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_store.h"
+#include "core/fileio.h"
+#include "core/xalloc.h"
+#include "store/ops.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: kcve reserve add CVE-ID...\n"
+		     "       kcve reserve list [--year YEAR]\n\n"
+		     "add: create the empty placeholders cve/reserved/YEAR/CVE-ID for ids already\n"
+		     "     reserved at cve.org (an id already in the tree in any state is refused).\n"
+		     "list: one line per reserved id: \"ID free\" or \"ID held <note>\" (held by\n"
+		     "     'kcve reserve-for').\n");
+}
+
+struct list_ctx {
+	int year;
+	size_t nfree, nheld;
+};
+
+static int list_cb(const struct cve_entry *e, void *vctx)
+{
+	struct list_ctx *c = vctx;
+	if (c->year && e->year != c->year)
+		return 0;
+	char *p = tree_cve_path(e, "");
+	struct strbuf sb = STRBUF_INIT;
+	read_file(p, &sb);
+	free(p);
+	if (!sb.len) {
+		printf("%s free\n", e->id);
+		c->nfree++;
+	} else {
+		/* the note on one line */
+		for (size_t i = 0; i < sb.len; i++)
+			if (sb.buf[i] == '\n')
+				sb.buf[i] = i + 1 < sb.len ? ';' : '\0';
+		printf("%s held %s\n", e->id, sb.buf);
+		c->nheld++;
+	}
+	sb_release(&sb);
+	return 0;
+}
+
+int cmd_reserve(int argc, char **argv, struct kcve_global *g)
+{
+	if (argc < 2 || cli_wants_help(argc, argv)) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? KCVE_E_USAGE : 0;
+	}
+	struct cve_tree *t = cli_open_tree(g);
+	int rc = 0;
+	if (!strcmp(argv[1], "add")) {
+		if (argc < 3) {
+			tree_close(t);
+			kcve_die(KCVE_E_USAGE, "no id given, reserve add, pass CVE-YYYY-NNNNN...");
+		}
+		for (int i = 2; i < argc && !rc; i++)
+			if (!cve_id_valid(argv[i]))
+				rc = (kcve_error("not a CVE id, %s, use CVE-YYYY-NNNNN", argv[i]),
+				      KCVE_E_USAGE);
+		for (int i = 2; i < argc && !rc; i++) {
+			struct kcve_err err = {0};
+			if ((rc = store_reserve(t, argv[i], &err)))
+				cli_fail(&err);
+			else
+				printf("%s reserved\n", argv[i]);
+		}
+	} else if (!strcmp(argv[1], "list")) {
+		struct list_ctx c = {0};
+		for (int i = 2; i < argc; i++) {
+			const char *v;
+			if ((v = cli_opt(argc, argv, &i, "--year")))
+				c.year = atoi(v);
+			else
+				kcve_die(KCVE_E_USAGE, "unknown option, %s, see 'kcve reserve --help'",
+					 argv[i]);
+		}
+		tree_foreach(t, CVE_RESERVED, list_cb, &c);
+		fprintf(stderr, "%zu free, %zu held\n", c.nfree, c.nheld);
+	} else {
+		rc = KCVE_E_USAGE;
+		kcve_error("unknown reserve action, %s, use 'add' or 'list'", argv[1]);
+	}
+	tree_close(t);
+	return rc;
+}

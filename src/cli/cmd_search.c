@@ -1,0 +1,93 @@
+/* kcve search: CVE id -> fix commit(s), or (short) sha -> CVE, published and rejected. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_store.h"
+#include "core/fileio.h"
+#include "core/sha.h"
+#include "core/xalloc.h"
+#include "store/tree_internal.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: kcve search SHA|CVE-ID...\n\n"
+		     "For a CVE id print \"<CVE> is assigned to git id <sha>\" per fix commit; for a\n"
+		     "full or short (>= 4 hex) sha print the CVEs whose .sha1 names it. Rejected ids\n"
+		     "are marked \"(rejected)\". Exit status %d when something is not found.\n",
+	        KCVE_E_NOTFOUND);
+}
+
+static const char *state_note(enum cve_state s)
+{
+	switch (s) {
+	case CVE_PUBLISHED: return "";
+	case CVE_REJECTED: return " (rejected)";
+	case CVE_RESERVED: return " (reserved)";
+	case CVE_RETURNED: return " (returned)";
+	}
+	return "";
+}
+
+static int sha_cb(const struct cve_entry *e, const char *sha40, void *ctx)
+{
+	(void)ctx;
+	printf("%s is assigned to git id %s%s\n", e->id, sha40, state_note(e->state));
+	return 0;
+}
+
+static void print_line(const char *line, size_t len, void *ctx)
+{
+	const struct cve_entry *e = ctx;
+	printf("%s is assigned to git id %.*s%s\n", e->id, (int)len, line, state_note(e->state));
+}
+
+static int search_one(struct cve_tree *t, const char *arg)
+{
+	if (cve_id_valid(arg)) {
+		struct cve_entry e;
+		if (tree_find_cve(t, arg, &e)) {
+			kcve_error("CVE id not found, %s, check the id (reserved ids are in 'kcve "
+				   "reserve list')", arg);
+			return KCVE_E_NOTFOUND;
+		}
+		char *p = tree_cve_path(&e, ".sha1");
+		struct strbuf sb = STRBUF_INIT;
+		if (read_file(p, &sb) == 0 && sb.len)
+			text_foreach_line(sb.buf, print_line, &e);
+		else
+			printf("%s is %s with no fix commit\n", e.id, cve_state_dir(e.state));
+		sb_release(&sb);
+		free(p);
+		cve_entry_release(&e);
+		return 0;
+	}
+	size_t n = strlen(arg);
+	if (n < 4 || n > 40 || hex_run(arg) != n) {
+		kcve_error("not a CVE id or a git sha, %s, pass CVE-YYYY-NNNNN or a hex id", arg);
+		return KCVE_E_USAGE;
+	}
+	int found = tree_find_sha_prefix(t, arg, sha_cb, NULL);
+	if (found <= 0) {
+		kcve_error("no CVE is assigned to this commit, %s, not found", arg);
+		return KCVE_E_NOTFOUND;
+	}
+	return 0;
+}
+
+int cmd_search(int argc, char **argv, struct kcve_global *g)
+{
+	if (argc < 2 || cli_wants_help(argc, argv)) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? KCVE_E_USAGE : 0;
+	}
+	struct cve_tree *t = cli_open_tree(g);
+	int rc = 0;
+	for (int i = 1; i < argc; i++) {
+		int r = search_one(t, argv[i]);
+		if (r && !rc)
+			rc = r;
+	}
+	tree_close(t);
+	return rc;
+}

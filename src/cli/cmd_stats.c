@@ -1,0 +1,246 @@
+/* kcve stats: CVEs per subsystem, per stable branch, and the time-to-fix histogram
+ * (anchor-spec §5.8) of the published records. */
+#include <git2.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_store.h"
+#include "core/fileio.h"
+#include "core/version.h"
+#include "core/xalloc.h"
+#include "history/dyad_text.h"
+#include "store/tree_internal.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: kcve stats [--top N] [--no-ttf]\n\n"
+		     "Published CVEs per subsystem (first changed file's first one and two path\n"
+		     "components, from the record's programFiles), per branch a fix landed on (from\n"
+		     ".dyad), and the time to fix: author-date distance between the introducing and\n"
+		     "the fixing commit of the first pair with a positive distance, bucketed <=30,\n"
+		     "31-90, 91-180, 181-365, >365 days, with mean and median (needs --repo).\n");
+}
+
+struct count {
+	char *key;
+	size_t n, lines;
+};
+
+struct counter {
+	struct count *v;
+	size_t n, alloc;
+};
+
+static struct count *bump(struct counter *c, const char *key)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].key, key)) {
+			c->v[i].n++;
+			return &c->v[i];
+		}
+	XGROW(c->v, c->n + 1, c->alloc);
+	c->v[c->n] = (struct count){xstrdup(key), 1, 0};
+	return &c->v[c->n++];
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct count *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+static int by_version(const void *a, const void *b)
+{
+	return kver_cmp_str(((const struct count *)a)->key, ((const struct count *)b)->key);
+}
+
+static void counter_free(struct counter *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].key);
+	free(c->v);
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return (x > y) - (x < y);
+}
+
+static long long author_time(git_repository *r, const char *sha)
+{
+	git_oid oid;
+	git_commit *c;
+	if (!r || git_oid_fromstr(&oid, sha) || git_commit_lookup(&c, r, &oid))
+		return -1;
+	long long t = (long long)git_commit_author(c)->when.time;
+	git_commit_free(c);
+	return t;
+}
+
+struct stats_ctx {
+	struct counter sub1, sub2, branch;
+	long long *days;
+	size_t ndays, adays;
+	git_repository *repo;
+	size_t cves;
+};
+
+static void subsystem(struct stats_ctx *s, const struct cve_entry *e)
+{
+	char *p = tree_cve_path(e, ".json");
+	json_t *root = json_load_file(p, 0, NULL);
+	free(p);
+	const char *file = NULL;
+	json_t *aff = json_object_get(json_object_get(json_object_get(root, "containers"), "cna"),
+				      "affected");
+	if (json_array_size(aff))
+		file = json_string_value(
+			json_array_get(json_object_get(json_array_get(aff, 0), "programFiles"), 0));
+	if (file) {
+		const char *s1 = strchr(file, '/');
+		char *k1 = s1 ? xstrndup(file, (size_t)(s1 - file)) : xstrdup(file);
+		bump(&s->sub1, k1);
+		const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+		char *k2 = s2 ? xstrndup(file, (size_t)(s2 - file)) : xstrdup(file);
+		bump(&s->sub2, k2);
+		free(k1);
+		free(k2);
+	} else {
+		bump(&s->sub1, "(unknown)");
+		bump(&s->sub2, "(unknown)");
+	}
+	json_decref(root);
+}
+
+static void branches_ttf(struct stats_ctx *s, const struct cve_entry *e)
+{
+	char *p = tree_cve_path(e, ".dyad");
+	struct strbuf sb = STRBUF_INIT;
+	struct dyad_list l;
+	dyad_list_init(&l);
+	if (read_file(p, &sb) == 0)
+		dyad_parse(sb_str(&sb), &l);
+	free(p);
+	char seen[4096] = " ";
+	bool ttf_done = !s->repo;
+	for (size_t i = 0; i < l.n; i++) {
+		const struct dyad_pair *d = &l.v[i];
+		if (!dyad_pair_unfixed(d) && !dyad_pair_same_version(d)) {
+			char major[32], key[40];
+			kver_str_major(d->fver, major, sizeof(major));
+			snprintf(key, sizeof(key), " %s ", major);
+			if (major[0]) {
+				if (!strstr(seen, key)) {
+					bump(&s->branch, major)->lines++;
+					if (strlen(seen) + strlen(major) + 2 < sizeof(seen))
+						strcat(strcat(seen, major), " ");
+				} else {
+					for (size_t k = 0; k < s->branch.n; k++)
+						if (!strcmp(s->branch.v[k].key, major))
+							s->branch.v[k].lines++;
+				}
+			}
+		}
+		if (!ttf_done && strcmp(d->vsha, "0") && strcmp(d->fsha, "0")) {
+			long long a = author_time(s->repo, d->vsha), b = author_time(s->repo, d->fsha);
+			if (a >= 0 && b >= 0 && (b - a) / 86400 > 0) {
+				XGROW(s->days, s->ndays + 1, s->adays);
+				s->days[s->ndays++] = (b - a) / 86400;
+				ttf_done = true;
+			}
+		}
+	}
+	dyad_list_release(&l);
+	sb_release(&sb);
+}
+
+static int stats_cb(const struct cve_entry *e, void *vctx)
+{
+	struct stats_ctx *s = vctx;
+	s->cves++;
+	subsystem(s, e);
+	branches_ttf(s, e);
+	return 0;
+}
+
+static void print_top(const char *title, struct counter *c, size_t top)
+{
+	qsort(c->v, c->n, sizeof(*c->v), by_count);
+	printf("%s\n", title);
+	for (size_t i = 0; i < c->n && i < top; i++)
+		printf("  %6zu  %s\n", c->v[i].n, c->v[i].key);
+}
+
+int cmd_stats(int argc, char **argv, struct kcve_global *g)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return 0;
+	}
+	size_t top = 20;
+	bool ttf = true;
+	const char *v;
+	for (int i = 1; i < argc; i++) {
+		if ((v = cli_opt(argc, argv, &i, "--top")))
+			top = (size_t)atol(v);
+		else if (!strcmp(argv[i], "--no-ttf"))
+			ttf = false;
+		else
+			kcve_die(KCVE_E_USAGE, "unknown argument, %s, see 'kcve stats --help'",
+				 argv[i]);
+	}
+	struct cve_tree *t = cli_open_tree(g);
+	struct stats_ctx s;
+	memset(&s, 0, sizeof(s));
+	git_libgit2_init();
+	if (ttf && git_repository_open_ext(&s.repo, g->repo, 0, NULL) != 0)
+		s.repo = NULL;
+	tree_foreach(t, CVE_PUBLISHED, stats_cb, &s);
+	printf("%zu published CVEs\n\n", s.cves);
+	print_top("Per subsystem (first path component):", &s.sub1, top);
+	printf("\n");
+	print_top("Per subsystem (first two path components):", &s.sub2, top);
+	printf("\nPer branch a fix landed on (CVEs, pair lines):\n");
+	qsort(s.branch.v, s.branch.n, sizeof(*s.branch.v), by_version);
+	for (size_t i = 0; i < s.branch.n; i++)
+		printf("  %-8s %6zu %6zu\n", s.branch.v[i].key, s.branch.v[i].n,
+		       s.branch.v[i].lines);
+	printf("\nTime to fix (days):\n");
+	if (!s.repo) {
+		printf("  (no kernel repository: pass --repo DIR)\n");
+	} else if (!s.ndays) {
+		printf("  (no pair with both commits known)\n");
+	} else {
+		static const long long lim[] = {30, 90, 180, 365};
+		static const char *const lab[] = {"<= 30", "31-90", "91-180", "181-365", "> 365"};
+		size_t b[5] = {0};
+		long double sum = 0;
+		for (size_t i = 0; i < s.ndays; i++) {
+			int k = 0;
+			while (k < 4 && s.days[i] > lim[k])
+				k++;
+			b[k]++;
+			sum += s.days[i];
+		}
+		for (int k = 0; k < 5; k++)
+			printf("  %-8s %6zu\n", lab[k], b[k]);
+		qsort(s.days, s.ndays, sizeof(*s.days), cmp_ll);
+		long long med = s.ndays % 2 ? s.days[s.ndays / 2]
+					    : (s.days[s.ndays / 2 - 1] + s.days[s.ndays / 2]) / 2;
+		printf("  mean %.1Lf, median %lld, over %zu CVEs\n", sum / s.ndays, med, s.ndays);
+	}
+	counter_free(&s.sub1);
+	counter_free(&s.sub2);
+	counter_free(&s.branch);
+	free(s.days);
+	if (s.repo)
+		git_repository_free(s.repo);
+	git_libgit2_shutdown();
+	tree_close(t);
+	return 0;
+}

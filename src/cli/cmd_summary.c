@@ -1,0 +1,40 @@
+/* kcve summary: per-year counts of the tree like the CNA's scripts/summary. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_store.h"
+#include "store/summary.h"
+
+int cmd_summary(int argc, char **argv, struct kcve_global *g)
+{
+	if (argc > 1 || cli_wants_help(argc, argv)) {
+		fprintf(argc > 1 && !cli_wants_help(argc, argv) ? stderr : stdout,
+			"usage: kcve summary\n\nPer year: Reserved (placeholder files), Assigned "
+			"(published .sha1), Rejected\n(rejected .sha1), A+R, Returned (files), Total; "
+			"then the totals.\n");
+		return cli_wants_help(argc, argv) ? 0 : KCVE_E_USAGE;
+	}
+	struct cve_tree *t = cli_open_tree(g);
+	struct summary_row *rows;
+	size_t n = store_summary(t, &rows);
+	struct summary_row tot = {0};
+	printf("%-6s %9s %9s %9s %9s %9s %9s\n", "Year", "Reserved", "Assigned", "Rejected", "A+R",
+	       "Returned", "Total");
+	for (size_t i = 0; i < n; i++) {
+		const struct summary_row *r = &rows[i];
+		size_t ar = r->assigned + r->rejected;
+		printf("%-6d %9zu %9zu %9zu %9zu %9zu %9zu\n", r->year, r->reserved, r->assigned,
+		       r->rejected, ar, r->returned, ar + r->reserved + r->returned);
+		tot.reserved += r->reserved;
+		tot.assigned += r->assigned;
+		tot.rejected += r->rejected;
+		tot.returned += r->returned;
+	}
+	size_t ar = tot.assigned + tot.rejected;
+	printf("%-6s %9zu %9zu %9zu %9zu %9zu %9zu\n", "Total", tot.reserved, tot.assigned,
+	       tot.rejected, ar, tot.returned, ar + tot.reserved + tot.returned);
+	free(rows);
+	tree_close(t);
+	return 0;
+}

@@ -1,0 +1,180 @@
+/* kcve update: regenerate .dyad/.json/.mbox of published CVEs after new releases; report the
+ * CVEs whose files changed. Restartable: every CVE is committed on its own (journaled), and a
+ * rerun only rewrites what is still stale. */
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_store.h"
+#include "core/xalloc.h"
+#include "history/history.h"
+#include "record/identity.h"
+#include "store/ops.h"
+#include "store/tree_internal.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: kcve update [-j N] [--from 'Name <email>'] [CVE-ID|YEAR]...\n\n"
+		     "Regenerate the .dyad, .json and .mbox of the given published CVEs (default:\n"
+		     "all, newest year first) from their .sha1/.vulnerable/.reference/.message/.cvss.\n"
+		     "A file is rewritten only when a line other than generator-version, '#' header\n"
+		     "or sender-address lines changed. Prints \"<CVE>: updated <files>\" per changed\n"
+		     "CVE, then a count line. -j N runs N worker processes.\n");
+}
+
+struct counters {
+	size_t checked, changed, failed;
+};
+
+static bool is_year(const char *s)
+{
+	return strlen(s) == 4 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) &&
+	       isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]);
+}
+
+static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cve_entry *v,
+		      size_t n, size_t k, size_t nworkers, const struct kcve_identity *who,
+		      struct counters *c)
+{
+	struct history *h = cli_open_history(g);
+	struct kcve_err lerr = {0};
+	history_load_exclusions(h, tree_root(t), &lerr);
+	for (size_t i = k; i < n; i += nworkers) {
+		struct kcve_err err = {0};
+		struct strbuf what = STRBUF_INIT;
+		bool changed = false;
+		int rc = store_update_one_ex(t, h, v[i].id, who, &what, &changed, &err);
+		__atomic_add_fetch(&c->checked, 1, __ATOMIC_SEQ_CST);
+		if (rc) {
+			__atomic_add_fetch(&c->failed, 1, __ATOMIC_SEQ_CST);
+			kcve_error("%s", err.msg);
+		} else if (changed) {
+			__atomic_add_fetch(&c->changed, 1, __ATOMIC_SEQ_CST);
+			printf("%s: updated %s\n", v[i].id, what.buf);
+			fflush(stdout);
+		}
+		sb_release(&what);
+	}
+	history_close(h);
+}
+
+int cmd_update(int argc, char **argv, struct kcve_global *g)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return 0;
+	}
+	const char *from = NULL, *v;
+	long jobs = 1;
+	const char **targets = NULL;
+	size_t ntargets = 0, atargets = 0;
+	for (int i = 1; i < argc; i++) {
+		if ((v = cli_opt(argc, argv, &i, "--from")))
+			from = v;
+		else if ((v = cli_opt(argc, argv, &i, "-j")) || (v = cli_opt(argc, argv, &i, "--jobs")))
+			jobs = atol(v);
+		else if (argv[i][0] != '-' && (cve_id_valid(argv[i]) || is_year(argv[i]))) {
+			XGROW(targets, ntargets + 1, atargets);
+			targets[ntargets++] = argv[i];
+		} else
+			kcve_die(KCVE_E_USAGE, "unknown argument, %s, pass CVE ids or years (see "
+				 "'kcve update --help')", argv[i]);
+	}
+	if (jobs < 1 || jobs > 64)
+		kcve_die(KCVE_E_USAGE, "bad job count, %ld, use 1..64", jobs);
+	struct kcve_identity whobuf, *who = NULL;
+	struct kcve_err err = {0};
+	if (from) {
+		if (identity_parse(&whobuf, from, &err))
+			return cli_fail(&err);
+		who = &whobuf;
+	}
+	struct cve_tree *t = cli_open_tree(g);
+	int rc = tree_lock(t, &err);
+	if (rc) {
+		tree_close(t);
+		free(targets);
+		return cli_fail(&err);
+	}
+	struct cve_entry *all;
+	size_t nall;
+	tree_collect(t, CVE_PUBLISHED, &all, &nall);
+	/* pick the targets; without any, every published CVE, newest year first */
+	struct cve_entry *sel = xcalloc(nall + 1, sizeof(*sel));
+	bool *taken = xcalloc(nall + 1, sizeof(*taken));
+	size_t nsel = 0;
+	for (size_t ti = 0; ti < ntargets && !rc; ti++) {
+		bool hit = false;
+		for (size_t i = 0; i < nall; i++) {
+			if (is_year(targets[ti]) ? all[i].year == atoi(targets[ti])
+						 : !strcmp(all[i].id, targets[ti])) {
+				if (!taken[i])
+					sel[nsel++] = all[i];
+				taken[i] = hit = true;
+			}
+		}
+		if (!hit && !is_year(targets[ti])) {
+			kcve_error("not a published CVE, %s, check it with 'kcve search'", targets[ti]);
+			rc = KCVE_E_NOTFOUND;
+		}
+	}
+	if (!ntargets) {
+		size_t i = nall;
+		while (i > 0) {
+			size_t end = i;
+			int y = all[i - 1].year;
+			while (i > 0 && all[i - 1].year == y)
+				i--;
+			for (size_t k = i; k < end; k++)
+				sel[nsel++] = all[k];
+		}
+	}
+	struct counters *c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c == MAP_FAILED)
+		kcve_die(KCVE_E_GENERIC, "cannot map shared counters, update, retry");
+	memset(c, 0, sizeof(*c));
+	if (!rc && (jobs == 1 || nsel < 2)) {
+		run_slice(t, g, sel, nsel, 0, 1, who, c);
+	} else if (!rc) {
+		fflush(stdout);
+		fflush(stderr);
+		pid_t *pids = xcalloc((size_t)jobs, sizeof(*pids));
+		for (long k = 0; k < jobs; k++) {
+			pid_t p = fork();
+			if (p == 0) {
+				t->txn_slot = (int)k + 1; /* own journal and staging directory */
+				run_slice(t, g, sel, nsel, (size_t)k, (size_t)jobs, who, c);
+				fflush(stdout);
+				_exit(0);
+			}
+			pids[k] = p;
+		}
+		for (long k = 0; k < jobs; k++) {
+			int st = 0;
+			if (pids[k] > 0 && waitpid(pids[k], &st, 0) > 0 &&
+			    !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+				kcve_error("update worker %ld failed (status %d), update, rerun 'kcve "
+					   "update' to finish", k, st);
+				rc = KCVE_E_GENERIC;
+			}
+		}
+		free(pids);
+	}
+	printf("%zu checked, %zu updated, %zu failed\n", c->checked, c->changed, c->failed);
+	if (!rc && c->failed)
+		rc = KCVE_E_GENERIC;
+	munmap(c, sizeof(*c));
+	free(sel);
+	free(taken);
+	tree_entries_free(all, nall);
+	tree_unlock(t);
+	tree_close(t);
+	free(targets);
+	return rc;
+}

@@ -1,0 +1,73 @@
+/* The `kcve check` pipeline: one result per checked kernel, built in stages.
+ *
+ *   records ──version (or git)──▶ affected by version ──config──▶ ──build──▶ remaining
+ *
+ * Every record keeps an entry with its outcome and the reason, so not-affected verdicts can
+ * be exported (VEX) and nothing is silently dropped: a file stage that cannot decide keeps
+ * the CVE as "unknown". */
+#ifndef KCVE_CHECK_CHECK_H
+#define KCVE_CHECK_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "check/recset.h"
+
+enum ck_outcome {
+	CK_OUT_AFFECTED = 1,       /* applies (version/git, and a compiled file if a file stage ran) */
+	CK_OUT_UNKNOWN = 2,        /* applies by version, but no file stage could decide: kept */
+	CK_OUT_NOT_COMPILED = 3,   /* applies by version, none of its programFiles is compiled */
+	CK_OUT_FIXED = 4,          /* introduced, and the fix is present */
+	CK_OUT_NOT_INTRODUCED = 5, /* the vulnerable code was never introduced in this kernel */
+	CK_OUT_NO_DATA = 6,        /* record has no usable pair: version verdict impossible (kept) */
+};
+const char *ck_outcome_name(enum ck_outcome o);
+/* Outcomes that keep a CVE on the "look at this" list. */
+bool ck_outcome_kept(enum ck_outcome o);
+
+enum ck_filev { CK_FILE_UNKNOWN = 0, CK_FILE_COMPILED = 1, CK_FILE_NOT_COMPILED = 2 };
+/* A file stage answers per source path (same values as kbuild's enum kb_verdict). */
+typedef enum ck_filev (*ck_file_fn)(void *ctx, const char *path, const char **reason);
+
+struct ck_entry {
+	size_t rec;            /* index into the record set */
+	unsigned char outcome; /* enum ck_outcome */
+	unsigned char semver;  /* cross-check verdict (enum ck_vstatus) */
+	bool disagree;         /* dyad and JSON products disagree on the version verdict */
+	bool module_loaded;    /* --running: a programFile belongs to a loaded module */
+	const char *stage;     /* stage that decided: "version", "git", "config", "build" */
+	char *reason;          /* NULL for version verdicts: see ck_entry_reason() */
+	char fixed_in[32];     /* branch fix for affected entries ("" when none / not computed) */
+};
+
+struct ck_stage_count {
+	const char *name;
+	size_t count;   /* CVEs still kept after the stage */
+	size_t unknown; /* of which undecided ("unknown"/"no data") */
+};
+
+struct ck_result {
+	char label[128];       /* what was checked: "6.1.107", "git:/path@HEAD", ... */
+	char release[32];      /* release number when known ("" for a git tree without --version) */
+	struct ck_entry *e;    /* one per record, same order as the set */
+	size_t n;
+	struct ck_stage_count stages[6];
+	int nstages;
+	size_t ndisagree;
+	char fixed_in[32];     /* --fixed-in: smallest branch release fixing every affected CVE */
+	size_t unfixed_on_branch; /* affected CVEs without any fix on the branch */
+};
+
+/* Version stage from the dyad pairs, with the JSON cross-check. release must be normalised. */
+void ck_run_version(struct ck_set *s, const char *release, struct ck_result *out);
+/* A file stage over the entries still kept; name is "config" or "build". */
+void ck_run_files(struct ck_set *s, struct ck_result *res, const char *name, ck_file_fn fn,
+		  void *ctx);
+/* Fill fixed_in per entry and for the whole result (needs res->release). */
+void ck_compute_fixed_in(struct ck_set *s, struct ck_result *res);
+/* Human-readable reason of an entry (its own, or the version verdict worded into buf). */
+const char *ck_entry_reason(const struct ck_set *s, const struct ck_result *res,
+			    const struct ck_entry *e, char *buf, size_t n);
+void ck_result_release(struct ck_result *res);
+
+#endif

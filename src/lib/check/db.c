@@ -1,0 +1,310 @@
+/* The compact database (format in check/recset.h): one zlib stream of length-prefixed,
+ * NUL-terminated strings, so loading is one inflate plus pointer fix-ups. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "check/recset.h"
+#include "core/fileio.h"
+#include "core/xalloc.h"
+
+#define DB_MAGIC "KCVEDB\0\x01"
+#define DB_HDR 28
+#define DB_MAX_RAW (1u << 30)
+
+/* ---- writer ------------------------------------------------------------------------------ */
+
+static void put_uleb(struct strbuf *sb, unsigned long long v)
+{
+	do {
+		unsigned char c = v & 0x7f;
+		v >>= 7;
+		if (v)
+			c |= 0x80;
+		sb_addc(sb, (char)c);
+	} while (v);
+}
+
+static void put_str(struct strbuf *sb, const char *s)
+{
+	if (!s)
+		s = "";
+	size_t n = strlen(s);
+	put_uleb(sb, n);
+	sb_add(sb, s, n);
+	sb_addc(sb, '\0');
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = (v >> 24) & 0xff;
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err)
+{
+	struct strbuf raw = STRBUF_INIT;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ck_record *r = &s->v[i];
+		put_str(&raw, r->id);
+		put_str(&raw, r->title);
+		put_str(&raw, r->severity);
+		put_uleb(&raw, r->score10);
+		put_uleb(&raw, r->published > 0 ? (unsigned long long)r->published : 0);
+		put_uleb(&raw, r->nfiles);
+		for (size_t j = 0; j < r->nfiles; j++)
+			put_str(&raw, r->files[j]);
+		put_uleb(&raw, r->nfixes);
+		for (size_t j = 0; j < r->nfixes; j++)
+			put_str(&raw, r->fixes[j]);
+		put_uleb(&raw, r->pairs.n);
+		for (size_t j = 0; j < r->pairs.n; j++) {
+			const struct dyad_pair *p = &r->pairs.v[j];
+			put_str(&raw, p->vver);
+			put_str(&raw, p->vsha);
+			put_str(&raw, p->fver);
+			put_str(&raw, p->fsha);
+		}
+		put_uleb(&raw, r->nprod);
+		for (size_t j = 0; j < r->nprod; j++) {
+			const struct ck_product *p = &r->prod[j];
+			sb_addc(&raw, (char)p->default_status);
+			put_uleb(&raw, p->n);
+			for (size_t k = 0; k < p->n; k++) {
+				const struct ck_range *g = &p->v[k];
+				sb_addc(&raw, (char)g->status);
+				sb_addc(&raw, (char)g->type);
+				sb_addc(&raw, (char)((g->less_than ? 1 : 0) | (g->less_equal ? 2 : 0)));
+				put_str(&raw, g->version);
+				if (g->less_than)
+					put_str(&raw, g->less_than);
+				if (g->less_equal)
+					put_str(&raw, g->less_equal);
+			}
+		}
+	}
+	uint32_t flags = 0;
+	if (s->nconds) {
+		flags |= 1;
+		put_uleb(&raw, s->nconds);
+		for (size_t i = 0; i < s->nconds; i++) {
+			put_str(&raw, s->conds[i].path);
+			put_str(&raw, s->conds[i].cond);
+		}
+	}
+	uLongf clen = compressBound((uLong)raw.len);
+	unsigned char *out = xmalloc(DB_HDR + clen);
+	if (compress2(out + DB_HDR, &clen, (const Bytef *)raw.buf, (uLong)raw.len, 9) != Z_OK) {
+		free(out);
+		sb_release(&raw);
+		return kcve_err_set(err, KCVE_E_GENERIC, "compressing the database failed");
+	}
+	memcpy(out, DB_MAGIC, 8);
+	put_u32(out + 8, (uint32_t)s->n);
+	put_u32(out + 12, (uint32_t)raw.len);
+	put_u32(out + 16, (uint32_t)clen);
+	put_u32(out + 20, (uint32_t)crc32(0L, (const Bytef *)raw.buf, (uInt)raw.len));
+	put_u32(out + 24, flags);
+	int rc = 0;
+	if (atomic_write_file(path, out, DB_HDR + clen, 0644) < 0)
+		rc = kcve_err_set(err, KCVE_E_IO, "cannot write %s (%s); check the directory exists and is writable",
+				  path, strerror(errno));
+	free(out);
+	sb_release(&raw);
+	return rc;
+}
+
+/* ---- reader ------------------------------------------------------------------------------ */
+
+struct rd {
+	char *p, *end;
+	int bad;
+};
+
+static unsigned long long get_uleb(struct rd *r)
+{
+	unsigned long long v = 0;
+	for (int shift = 0; shift < 63; shift += 7) {
+		if (r->p >= r->end) {
+			r->bad = 1;
+			return 0;
+		}
+		unsigned char c = (unsigned char)*r->p++;
+		v |= (unsigned long long)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return v;
+	}
+	r->bad = 1;
+	return 0;
+}
+
+static unsigned char get_u8(struct rd *r)
+{
+	if (r->p >= r->end) {
+		r->bad = 1;
+		return 0;
+	}
+	return (unsigned char)*r->p++;
+}
+
+static const char *get_str(struct rd *r)
+{
+	unsigned long long n = get_uleb(r);
+	if (r->bad || n >= (unsigned long long)(r->end - r->p) || r->p[n] != '\0' ||
+	    memchr(r->p, '\0', n)) {
+		r->bad = 1;
+		return "";
+	}
+	const char *s = r->p;
+	r->p += n + 1;
+	return s;
+}
+
+/* A count that cannot exceed the remaining bytes (each element takes at least one byte). */
+static size_t get_count(struct rd *r)
+{
+	unsigned long long n = get_uleb(r);
+	if (r->bad || n > (unsigned long long)(r->end - r->p)) {
+		r->bad = 1;
+		return 0;
+	}
+	return (size_t)n;
+}
+
+static bool parse_record(struct rd *d, struct ck_record *r)
+{
+	memset(r, 0, sizeof *r);
+	dyad_list_init(&r->pairs);
+	r->id = get_str(d);
+	r->title = get_str(d);
+	r->severity = get_str(d);
+	r->score10 = (unsigned)get_uleb(d);
+	r->published = (long long)(get_uleb(d) & 0x7fffffffffffffffULL);
+	r->nfiles = get_count(d);
+	r->files = xcalloc(r->nfiles + 1, sizeof *r->files);
+	for (size_t j = 0; j < r->nfiles && !d->bad; j++)
+		r->files[j] = get_str(d);
+	r->nfixes = get_count(d);
+	r->fixes = xcalloc(r->nfixes + 1, sizeof *r->fixes);
+	for (size_t j = 0; j < r->nfixes && !d->bad; j++)
+		r->fixes[j] = get_str(d);
+	size_t np = get_count(d);
+	for (size_t j = 0; j < np && !d->bad; j++) {
+		const char *a = get_str(d), *b = get_str(d), *c = get_str(d), *e = get_str(d);
+		dyad_list_push(&r->pairs, a, b, c, e);
+	}
+	r->nprod = get_count(d);
+	r->prod = xcalloc(r->nprod + 1, sizeof *r->prod);
+	for (size_t j = 0; j < r->nprod && !d->bad; j++) {
+		struct ck_product *p = &r->prod[j];
+		p->default_status = get_u8(d);
+		size_t n = get_count(d);
+		p->v = xcalloc(n + 1, sizeof *p->v);
+		for (size_t k = 0; k < n && !d->bad; k++) {
+			struct ck_range *g = &p->v[k];
+			g->status = get_u8(d);
+			g->type = get_u8(d);
+			unsigned char has = get_u8(d);
+			g->version = get_str(d);
+			if (has & 1)
+				g->less_than = get_str(d);
+			if (has & 2)
+				g->less_equal = get_str(d);
+			p->n++;
+		}
+	}
+	return !d->bad;
+}
+
+static int corrupt(struct kcve_err *err, const char *name, const char *what)
+{
+	return kcve_err_set(err, KCVE_E_PARSE,
+			    "%s is not a valid kcve database (%s); rebuild it with 'kcve db build'", name,
+			    what);
+}
+
+int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name,
+		struct kcve_err *err)
+{
+	memset(s, 0, sizeof *s);
+	s->origin = xstrdup(name);
+	const unsigned char *h = data;
+	if (len < DB_HDR || memcmp(h, DB_MAGIC, 6) != 0)
+		return corrupt(err, name, "bad magic");
+	if (h[6] != 0 || h[7] != 1)
+		return corrupt(err, name, "unsupported format version");
+	uint32_t nrec = get_u32(h + 8), rawlen = get_u32(h + 12), clen = get_u32(h + 16);
+	uint32_t crc = get_u32(h + 20), flags = get_u32(h + 24);
+	if (clen != len - DB_HDR)
+		return corrupt(err, name, "truncated or padded");
+	if (rawlen > DB_MAX_RAW || flags > 1)
+		return corrupt(err, name, "bad header");
+	s->blob = xmalloc((size_t)rawlen + 1);
+	s->blob_len = rawlen;
+	uLongf got = rawlen;
+	if (uncompress((Bytef *)s->blob, &got, h + DB_HDR, clen) != Z_OK || got != rawlen)
+		return corrupt(err, name, "compressed payload damaged");
+	if ((uint32_t)crc32(0L, (const Bytef *)s->blob, (uInt)rawlen) != crc)
+		return corrupt(err, name, "checksum mismatch");
+	return ck_db_parse_payload(s, nrec, flags, err);
+}
+
+int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct kcve_err *err)
+{
+	const char *name = s->origin ? s->origin : "database";
+	if (!s->blob)
+		return corrupt(err, name, "no payload");
+	size_t rawlen = s->blob_len;
+	if (nrec > rawlen)
+		return corrupt(err, name, "record count larger than the payload");
+	struct rd d = {s->blob, s->blob + rawlen, 0};
+	s->v = xcalloc((size_t)nrec + 1, sizeof *s->v);
+	s->alloc = (size_t)nrec + 1;
+	for (uint32_t i = 0; i < nrec; i++) {
+		bool ok = parse_record(&d, &s->v[s->n]);
+		s->n++; /* counted even when bad so release frees its arrays */
+		if (!ok)
+			return corrupt(err, name, "record data damaged");
+	}
+	if (flags & 1) {
+		size_t n = get_count(&d);
+		s->conds = xcalloc(n + 1, sizeof *s->conds);
+		for (size_t i = 0; i < n && !d.bad; i++) {
+			s->conds[i].path = get_str(&d);
+			s->conds[i].cond = get_str(&d);
+			if (i > 0 && strcmp(s->conds[i - 1].path, s->conds[i].path) >= 0)
+				d.bad = 1;
+			s->nconds = i + 1;
+		}
+		if (d.bad)
+			return corrupt(err, name, "condition section damaged");
+	}
+	if (d.p != d.end)
+		return corrupt(err, name, "trailing data");
+	return 0;
+}
+
+int ck_set_load_db(struct ck_set *s, const char *path, struct kcve_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(path, &sb) < 0) {
+		int e = errno;
+		sb_release(&sb);
+		memset(s, 0, sizeof *s);
+		return kcve_err_set(err, e == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
+				    "cannot read database %s (%s); build one with 'kcve db build --tree DIR -o FILE'",
+				    path, strerror(e));
+	}
+	int rc = ck_db_parse(s, sb.buf, sb.len, path, err);
+	sb_release(&sb);
+	return rc;
+}

@@ -1,0 +1,329 @@
+#include "check/gitscan.h"
+
+#include <ctype.h>
+#include <git2.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check/verdict.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+
+/* Open-addressing set of 20-byte object ids (an all-zero slot is empty; the zero id is never
+ * a real commit). */
+struct oidset {
+	unsigned char (*v)[20];
+	size_t n, cap;
+};
+
+static size_t oid_hash(const unsigned char *id)
+{
+	size_t h;
+	memcpy(&h, id, sizeof h);
+	return h;
+}
+
+static bool is_zero(const unsigned char *id)
+{
+	for (int i = 0; i < 20; i++)
+		if (id[i])
+			return false;
+	return true;
+}
+
+static void set_insert(struct oidset *s, const unsigned char *id);
+
+static void set_grow(struct oidset *s)
+{
+	struct oidset old = *s;
+	s->cap = old.cap ? old.cap * 2 : 1024;
+	s->v = xcalloc(s->cap, 20);
+	s->n = 0;
+	for (size_t i = 0; i < old.cap; i++)
+		if (!is_zero(old.v[i]))
+			set_insert(s, old.v[i]);
+	free(old.v);
+}
+
+static void set_insert(struct oidset *s, const unsigned char *id)
+{
+	if (is_zero(id))
+		return;
+	if ((s->n + 1) * 2 > s->cap)
+		set_grow(s);
+	size_t m = s->cap - 1, i = oid_hash(id) & m;
+	while (!is_zero(s->v[i])) {
+		if (memcmp(s->v[i], id, 20) == 0)
+			return;
+		i = (i + 1) & m;
+	}
+	memcpy(s->v[i], id, 20);
+	s->n++;
+}
+
+static bool set_has(const struct oidset *s, const unsigned char *id)
+{
+	if (!s->cap || is_zero(id))
+		return false;
+	size_t m = s->cap - 1, i = oid_hash(id) & m;
+	while (!is_zero(s->v[i])) {
+		if (memcmp(s->v[i], id, 20) == 0)
+			return true;
+		i = (i + 1) & m;
+	}
+	return false;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static bool parse_hex40(const char *s, unsigned char out[20])
+{
+	for (int i = 0; i < 20; i++) {
+		int a = hexval((unsigned char)s[2 * i]), b = hexval((unsigned char)s[2 * i + 1]);
+		if (a < 0 || b < 0)
+			return false;
+		out[i] = (unsigned char)(a << 4 | b);
+	}
+	return true;
+}
+
+struct ck_git {
+	struct oidset commits, refs;
+	char head[41];
+};
+
+/* Record every 40-hex id in msg[0..len) whose preceding word is "commit" or "Git-commit:". */
+static void scan_message(struct oidset *refs, const char *msg, size_t len)
+{
+	size_t i = 0;
+	while (i + 40 <= len) {
+		if (hexval((unsigned char)msg[i]) < 0 || (i > 0 && hexval((unsigned char)msg[i - 1]) >= 0)) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < len && hexval((unsigned char)msg[j]) >= 0)
+			j++;
+		if (j - i != 40) {
+			i = j;
+			continue;
+		}
+		/* preceding word */
+		size_t e = i;
+		while (e > 0 && (msg[e - 1] == ' ' || msg[e - 1] == '\t'))
+			e--;
+		size_t b = e;
+		while (b > 0 && !isspace((unsigned char)msg[b - 1]) && msg[b - 1] != '[' &&
+		       msg[b - 1] != '(')
+			b--;
+		size_t wl = e - b;
+		if ((wl == 6 && strncasecmp(msg + b, "commit", 6) == 0) ||
+		    (wl == 11 && strncasecmp(msg + b, "git-commit:", 11) == 0)) {
+			unsigned char id[20];
+			if (parse_hex40(msg + i, id))
+				set_insert(refs, id);
+		}
+		i = j;
+	}
+}
+
+static int git_fail(struct kcve_err *err, int code, const char *what, const char *arg)
+{
+	const git_error *ge = git_error_last();
+	return kcve_err_set(err, code, "%s %s (%s)", what, arg, ge && ge->message ? ge->message : "libgit2 error");
+}
+
+int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct kcve_err *err)
+{
+	*out = NULL;
+	git_libgit2_init();
+	git_repository *repo = NULL;
+	if (git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		git_libgit2_shutdown();
+		return kcve_err_set(err, KCVE_E_NOREPO,
+				    "%s is not a git repository; pass the kernel tree to check with --git", path);
+	}
+	int rc = 0;
+	git_object *obj = NULL;
+	git_revwalk *walk = NULL;
+	git_odb *odb = NULL;
+	struct ck_git *g = xcalloc(1, sizeof *g);
+	const char *rev = ref ? ref : "HEAD";
+	if (git_revparse_single(&obj, repo, rev) < 0) {
+		rc = git_fail(err, KCVE_E_NOTFOUND, "cannot resolve revision", rev);
+		goto out;
+	}
+	git_object *peeled = NULL;
+	if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+		rc = git_fail(err, KCVE_E_NOTFOUND, "revision is not a commit:", rev);
+		goto out;
+	}
+	git_oid head = *git_object_id(peeled);
+	git_object_free(peeled);
+	git_oid_tostr(g->head, sizeof g->head, &head);
+	if (git_repository_odb(&odb, repo) < 0 || git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push(walk, &head) < 0) {
+		rc = git_fail(err, KCVE_E_GENERIC, "cannot walk the history of", path);
+		goto out;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_NONE);
+	git_oid id;
+	int wr;
+	while ((wr = git_revwalk_next(&id, walk)) == 0) {
+		set_insert(&g->commits, id.id);
+		git_odb_object *o = NULL;
+		if (git_odb_read(&o, odb, &id) < 0)
+			continue;
+		const char *data = git_odb_object_data(o);
+		size_t len = git_odb_object_size(o);
+		const char *body = memmem(data, len, "\n\n", 2);
+		if (body)
+			scan_message(&g->refs, body + 2, len - (size_t)(body + 2 - data));
+		git_odb_object_free(o);
+	}
+	if (wr != GIT_ITEROVER)
+		rc = git_fail(err, KCVE_E_GENERIC, "history walk failed in", path);
+out:
+	git_revwalk_free(walk);
+	git_odb_free(odb);
+	git_object_free(obj);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	if (rc) {
+		ck_git_close(g);
+		return rc;
+	}
+	*out = g;
+	return 0;
+}
+
+size_t ck_git_commit_count(const struct ck_git *g)
+{
+	return g->commits.n;
+}
+
+size_t ck_git_reference_count(const struct ck_git *g)
+{
+	return g->refs.n;
+}
+
+const char *ck_git_head(const struct ck_git *g)
+{
+	return g->head;
+}
+
+bool ck_git_contains(const struct ck_git *g, const char *sha40)
+{
+	unsigned char id[20];
+	return strlen(sha40) == 40 && parse_hex40(sha40, id) && set_has(&g->commits, id);
+}
+
+bool ck_git_references(const struct ck_git *g, const char *sha40)
+{
+	unsigned char id[20];
+	return strlen(sha40) == 40 && parse_hex40(sha40, id) && set_has(&g->refs, id);
+}
+
+void ck_git_close(struct ck_git *g)
+{
+	if (!g)
+		return;
+	free(g->commits.v);
+	free(g->refs.v);
+	free(g);
+}
+
+static bool present(const struct ck_git *g, const char *sha)
+{
+	return ck_git_contains(g, sha) || ck_git_references(g, sha);
+}
+
+void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
+		struct ck_result *out)
+{
+	memset(out, 0, sizeof *out);
+	snprintf(out->label, sizeof out->label, "%s", label);
+	if (release)
+		snprintf(out->release, sizeof out->release, "%s", release);
+	struct kver v;
+	if (release)
+		kver_parse(&v, release);
+	out->e = xcalloc(s->n + 1, sizeof *out->e);
+	out->n = s->n;
+	out->stages[0].name = "records";
+	out->stages[0].count = s->n;
+	out->nstages = 1;
+	for (size_t i = 0; i < s->n; i++) {
+		struct ck_record *r = &s->v[i];
+		struct ck_entry *e = &out->e[i];
+		e->rec = i;
+		e->stage = "git";
+		bool usable = false, introduced = false;
+		const char *intro = NULL, *fix = NULL;
+		bool fix_by_ref = false;
+		for (size_t k = 0; k < r->pairs.n; k++) {
+			const struct dyad_pair *p = &r->pairs.v[k];
+			if (dyad_pair_same_version(p))
+				continue;
+			usable = true;
+			if (!introduced && (strcmp(p->vsha, "0") == 0 || present(g, p->vsha))) {
+				introduced = true;
+				intro = p->vsha;
+			}
+			if (!fix && strcmp(p->fsha, "0") != 0 && present(g, p->fsha)) {
+				fix = p->fsha;
+				fix_by_ref = !ck_git_contains(g, p->fsha);
+			}
+		}
+		for (size_t k = 0; k < r->nfixes && !fix; k++)
+			if (present(g, r->fixes[k])) {
+				fix = r->fixes[k];
+				fix_by_ref = !ck_git_contains(g, r->fixes[k]);
+			}
+		struct strbuf sb = STRBUF_INIT;
+		if (!usable) {
+			e->outcome = CK_OUT_NO_DATA;
+			sb_adds(&sb, "record has no vulnerable:fixed pair");
+		} else if (!introduced) {
+			e->outcome = CK_OUT_NOT_INTRODUCED;
+			sb_adds(&sb, "no introducing commit is in the tree");
+		} else if (fix) {
+			e->outcome = CK_OUT_FIXED;
+			sb_addf(&sb, "fix %.12s %s", fix,
+				fix_by_ref ? "referenced by a cherry-picked commit" : "is an ancestor");
+		} else {
+			e->outcome = CK_OUT_AFFECTED;
+			if (strcmp(intro, "0") == 0)
+				sb_adds(&sb, "introduction unknown (always present), no fix in the tree");
+			else
+				sb_addf(&sb, "introduced by %.12s, no fix in the tree", intro);
+		}
+		e->reason = sb_detach(&sb);
+		if (release) {
+			enum ck_vstatus j = ck_record_semver_verdict(r, &v);
+			e->semver = (unsigned char)j;
+			bool aff = ck_outcome_kept(e->outcome);
+			if (usable && j != CK_ST_UNKNOWN && aff != (j == CK_ST_AFFECTED)) {
+				e->disagree = true;
+				out->ndisagree++;
+			}
+		}
+	}
+	/* stage count */
+	struct ck_stage_count *c = &out->stages[out->nstages++];
+	c->name = "git";
+	for (size_t i = 0; i < out->n; i++)
+		if (ck_outcome_kept(out->e[i].outcome)) {
+			c->count++;
+			if (out->e[i].outcome != CK_OUT_AFFECTED)
+				c->unknown++;
+		}
+}

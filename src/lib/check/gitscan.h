@@ -1,0 +1,36 @@
+/* `kcve check --git TREE [--ref REF]`: applicability against a real (vendor/stable) tree.
+ *
+ * One walk over the history reachable from REF builds two hash sets: the commits themselves
+ * (ancestry becomes a lookup) and the upstream ids their messages reference — stable and
+ * vendor trees cherry-pick, so a fix also counts when some commit says
+ *   "commit <sha> upstream." / "[ Upstream commit <sha> ]" / "(cherry picked from commit <sha>)"
+ *   / "Git-commit: <sha>"  (any 40-hex id right after the word "commit" or "Git-commit:").
+ * Verdict per record: some pair's introducing commit is present (ancestor, referenced, or "0"
+ * = always there) and no fix commit of any pair (nor the .sha1 main fix) is present. */
+#ifndef KCVE_CHECK_GITSCAN_H
+#define KCVE_CHECK_GITSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "check/check.h"
+#include "core/error.h"
+
+struct ck_git;
+/* KCVE_E_NOREPO when path is not a git repository, KCVE_E_NOTFOUND for an unknown ref. */
+int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct kcve_err *err);
+size_t ck_git_commit_count(const struct ck_git *g);
+size_t ck_git_reference_count(const struct ck_git *g);
+/* Is this full sha an ancestor of (or equal to) REF? Referenced by a commit message? */
+bool ck_git_contains(const struct ck_git *g, const char *sha40);
+bool ck_git_references(const struct ck_git *g, const char *sha40);
+/* Resolved head commit id (40 hex). */
+const char *ck_git_head(const struct ck_git *g);
+void ck_git_close(struct ck_git *g);
+
+/* The git stage: fills res like ck_run_version (label "git:PATH@REF"). If release is not
+ * NULL, it is recorded for --fixed-in and the JSON cross-check is done against it. */
+void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
+		struct ck_result *out);
+
+#endif

@@ -1,0 +1,397 @@
+#include "check/output.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/xalloc.h"
+
+static int sev_rank(const char *s)
+{
+	if (!s || !*s)
+		return 4;
+	if (strcasecmp(s, "CRITICAL") == 0)
+		return 0;
+	if (strcasecmp(s, "HIGH") == 0)
+		return 1;
+	if (strcasecmp(s, "MEDIUM") == 0)
+		return 2;
+	if (strcasecmp(s, "LOW") == 0)
+		return 3;
+	return 4;
+}
+
+static const char *const sev_names[5] = {"CRITICAL", "HIGH", "MEDIUM", "LOW", "-"};
+
+struct row {
+	const struct ck_entry *e;
+	const struct ck_record *r;
+	char sub[96];
+	int sev;
+	size_t group; /* size of its subsystem group (for ordering) */
+};
+
+static int cmp_sub(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	return strcmp(x->sub, y->sub);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->group != y->group)
+		return x->group > y->group ? -1 : 1;
+	int c = strcmp(x->sub, y->sub);
+	if (c)
+		return c;
+	if (x->sev != y->sev)
+		return x->sev - y->sev;
+	return strcmp(x->r->id, y->r->id);
+}
+
+static void print_stages(FILE *f, const struct ck_result *r)
+{
+	for (int i = 0; i < r->nstages; i++) {
+		const struct ck_stage_count *c = &r->stages[i];
+		if (i == 0)
+			fprintf(f, "%zu %s", c->count, c->name);
+		else
+			fprintf(f, " → %zu by %s", c->count, c->name);
+		if (i > 0 && c->unknown)
+			fprintf(f, " (%zu undecided)", c->unknown);
+	}
+	fputc('\n', f);
+}
+
+void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
+		    const struct ck_out_opts *o)
+{
+	for (size_t k = 0; k < nres; k++) {
+		struct ck_result *R = &res[k];
+		fprintf(f, "Kernel %s: ", R->label);
+		print_stages(f, R);
+		struct row *rows = xcalloc(R->n + 1, sizeof *rows);
+		size_t n = 0;
+		for (size_t i = 0; i < R->n; i++) {
+			if (!ck_outcome_kept(R->e[i].outcome))
+				continue;
+			rows[n].e = &R->e[i];
+			rows[n].r = &s->v[R->e[i].rec];
+			ck_record_subsystem(rows[n].r, rows[n].sub, sizeof rows[n].sub);
+			rows[n].sev = sev_rank(rows[n].r->severity);
+			n++;
+		}
+		/* group sizes: sort by name, count runs */
+		qsort(rows, n, sizeof *rows, cmp_sub);
+		for (size_t i = 0; i < n;) {
+			size_t j = i;
+			while (j < n && strcmp(rows[j].sub, rows[i].sub) == 0)
+				j++;
+			for (size_t t = i; t < j; t++)
+				rows[t].group = j - i;
+			i = j;
+		}
+		qsort(rows, n, sizeof *rows, cmp_row);
+		if (n) {
+			fprintf(f, "\n%-32s %8s %5s %6s %4s %5s %6s\n", "SUBSYSTEM", "CRITICAL", "HIGH",
+				"MEDIUM", "LOW", "NONE", "TOTAL");
+			size_t tot[5] = {0};
+			for (size_t i = 0; i < n;) {
+				size_t c[5] = {0}, j = i;
+				for (; j < n && strcmp(rows[j].sub, rows[i].sub) == 0; j++)
+					c[rows[j].sev]++;
+				fprintf(f, "%-32s %8zu %5zu %6zu %4zu %5zu %6zu\n", rows[i].sub, c[0], c[1],
+					c[2], c[3], c[4], j - i);
+				for (int t = 0; t < 5; t++)
+					tot[t] += c[t];
+				i = j;
+			}
+			fprintf(f, "%-32s %8zu %5zu %6zu %4zu %5zu %6zu\n", "(all)", tot[0], tot[1],
+				tot[2], tot[3], tot[4], n);
+			const char *cur = NULL;
+			for (size_t i = 0; i < n; i++) {
+				if (!cur || strcmp(cur, rows[i].sub) != 0) {
+					cur = rows[i].sub;
+					fprintf(f, "\n== %s (%zu) ==\n", cur, rows[i].group);
+				}
+				const struct ck_entry *e = rows[i].e;
+				char score[24] = "";
+				if (rows[i].r->score10)
+					snprintf(score, sizeof score, "%u.%u", rows[i].r->score10 / 10,
+						 rows[i].r->score10 % 10);
+				const char *col = "", *end = "";
+				if (o->color) {
+					col = e->outcome == CK_OUT_AFFECTED ? "\033[31m" : "\033[33m";
+					end = "\033[0m";
+				}
+				fprintf(f, "  %-16s %-8s %4s %s%-8s%s %s%s", rows[i].r->id,
+					sev_names[rows[i].sev], score, col, ck_outcome_name(e->outcome), end,
+					rows[i].r->title, e->module_loaded ? " [module loaded]" : "");
+				if (e->fixed_in[0])
+					fprintf(f, " (fixed in %s)", e->fixed_in);
+				fputc('\n', f);
+			}
+			fputc('\n', f);
+		}
+		free(rows);
+		if (R->ndisagree)
+			fprintf(f, "note: %zu record(s) whose JSON version ranges disagree with their "
+				   ".dyad pairs for %s (the pairs were used; see --json \"disagree\")\n",
+				R->ndisagree, R->label);
+		if (o->fixed_in && R->release[0]) {
+			if (R->fixed_in[0])
+				fprintf(f, "fixed-in: %s fixes every CVE found in %s", R->fixed_in, R->release);
+			else
+				fprintf(f, "fixed-in: no release on the %s branch fixes the CVEs found",
+					R->release);
+			if (R->unfixed_on_branch)
+				fprintf(f, " except %zu without a fix on this branch", R->unfixed_on_branch);
+			fputc('\n', f);
+		}
+		if (k + 1 < nres)
+			fputc('\n', f);
+	}
+}
+
+void ck_print_ids(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres)
+{
+	for (size_t k = 0; k < nres; k++) {
+		fprintf(f, "%s:", res[k].label);
+		for (size_t i = 0; i < res[k].n; i++)
+			if (ck_outcome_kept(res[k].e[i].outcome))
+				fprintf(f, " %s", s->v[res[k].e[i].rec].id);
+		fputc('\n', f);
+	}
+}
+
+static const char *vstat_name(unsigned char v)
+{
+	return v == CK_ST_AFFECTED ? "affected" : v == CK_ST_UNAFFECTED ? "unaffected" : "unknown";
+}
+
+static bool listed(const struct ck_entry *e, const struct ck_out_opts *o)
+{
+	return o->all || (e->outcome != CK_OUT_FIXED && e->outcome != CK_OUT_NOT_INTRODUCED);
+}
+
+static int dump(FILE *f, json_t *doc)
+{
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+	json_decref(doc);
+	return rc;
+}
+
+int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
+		  const struct ck_out_opts *o)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "tool", json_string("kcve check"));
+	json_object_set_new(doc, "format", json_integer(1));
+	json_object_set_new(doc, "source", json_string(s->origin ? s->origin : ""));
+	json_object_set_new(doc, "records", json_integer((json_int_t)s->n));
+	json_t *results = json_array();
+	for (size_t k = 0; k < nres; k++) {
+		struct ck_result *R = &res[k];
+		json_t *jr = json_object();
+		json_object_set_new(jr, "kernel", json_string(R->label));
+		json_object_set_new(jr, "release", json_string(R->release));
+		json_t *st = json_array();
+		for (int i = 0; i < R->nstages; i++) {
+			json_t *c = json_object();
+			json_object_set_new(c, "name", json_string(R->stages[i].name));
+			json_object_set_new(c, "count", json_integer((json_int_t)R->stages[i].count));
+			json_object_set_new(c, "undecided", json_integer((json_int_t)R->stages[i].unknown));
+			json_array_append_new(st, c);
+		}
+		json_object_set_new(jr, "stages", st);
+		json_object_set_new(jr, "disagreements", json_integer((json_int_t)R->ndisagree));
+		if (o->fixed_in) {
+			json_object_set_new(jr, "fixed_in", json_string(R->fixed_in));
+			json_object_set_new(jr, "unfixed_on_branch",
+					    json_integer((json_int_t)R->unfixed_on_branch));
+		}
+		json_t *cves = json_array();
+		for (size_t i = 0; i < R->n; i++) {
+			const struct ck_entry *e = &R->e[i];
+			if (!listed(e, o))
+				continue;
+			const struct ck_record *r = &s->v[e->rec];
+			char sub[96];
+			json_t *c = json_object();
+			json_object_set_new(c, "id", json_string(r->id));
+			json_object_set_new(c, "title", json_string(r->title));
+			json_object_set_new(c, "subsystem",
+					    json_string(ck_record_subsystem(r, sub, sizeof sub)));
+			json_object_set_new(c, "severity", json_string(r->severity));
+			json_object_set_new(c, "score", json_real(r->score10 / 10.0));
+			json_object_set_new(c, "outcome", json_string(ck_outcome_name(e->outcome)));
+			json_object_set_new(c, "stage", json_string(e->stage ? e->stage : ""));
+			char rb[256];
+			json_object_set_new(c, "reason", json_string(ck_entry_reason(s, R, e, rb, sizeof rb)));
+			json_object_set_new(c, "semver", json_string(vstat_name(e->semver)));
+			json_object_set_new(c, "disagree", json_boolean(e->disagree));
+			if (e->module_loaded)
+				json_object_set_new(c, "module_loaded", json_true());
+			if (e->fixed_in[0])
+				json_object_set_new(c, "fixed_in", json_string(e->fixed_in));
+			json_t *files = json_array();
+			for (size_t j = 0; j < r->nfiles; j++)
+				json_array_append_new(files, json_string(r->files[j]));
+			json_object_set_new(c, "files", files);
+			json_array_append_new(cves, c);
+		}
+		json_object_set_new(jr, "cves", cves);
+		json_array_append_new(results, jr);
+	}
+	json_object_set_new(doc, "results", results);
+	return dump(f, doc);
+}
+
+static void timestamp(char *out, size_t n)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	time_t t = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void product_id(const struct ck_result *R, char *out, size_t n)
+{
+	if (R->release[0])
+		snprintf(out, n, "pkg:generic/linux@%s", R->release);
+	else
+		snprintf(out, n, "pkg:generic/linux?label=%s", R->label);
+}
+
+int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
+		     const struct ck_out_opts *o)
+{
+	char ts[32];
+	timestamp(ts, sizeof ts);
+	json_t *doc = json_object();
+	json_object_set_new(doc, "@context", json_string("https://openvex.dev/ns/v0.2.0"));
+	char idbuf[256];
+	snprintf(idbuf, sizeof idbuf, "https://kcve.invalid/vex/%s", nres ? res[0].label : "none");
+	json_object_set_new(doc, "@id", json_string(idbuf));
+	json_object_set_new(doc, "author", json_string("kcve check"));
+	json_object_set_new(doc, "timestamp", json_string(ts));
+	json_object_set_new(doc, "version", json_integer(1));
+	json_t *stmts = json_array();
+	for (size_t k = 0; k < nres; k++) {
+		const struct ck_result *R = &res[k];
+		char pid[160];
+		product_id(R, pid, sizeof pid);
+		for (size_t i = 0; i < R->n; i++) {
+			const struct ck_entry *e = &R->e[i];
+			if (!listed(e, o))
+				continue;
+			json_t *st = json_object();
+			json_t *vuln = json_object();
+			json_object_set_new(vuln, "name", json_string(s->v[e->rec].id));
+			json_object_set_new(st, "vulnerability", vuln);
+			json_t *prods = json_array();
+			json_t *p = json_object();
+			json_object_set_new(p, "@id", json_string(pid));
+			json_array_append_new(prods, p);
+			json_object_set_new(st, "products", prods);
+			char rb[256];
+			const char *reason = ck_entry_reason(s, R, e, rb, sizeof rb);
+			switch ((enum ck_outcome)e->outcome) {
+			case CK_OUT_AFFECTED: {
+				json_object_set_new(st, "status", json_string("affected"));
+				char act[160];
+				if (e->fixed_in[0])
+					snprintf(act, sizeof act, "update to %s or later (%s)", e->fixed_in, reason);
+				else
+					snprintf(act, sizeof act, "apply the upstream fix (%s)", reason);
+				json_object_set_new(st, "action_statement", json_string(act));
+				break;
+			}
+			case CK_OUT_UNKNOWN:
+			case CK_OUT_NO_DATA:
+				json_object_set_new(st, "status", json_string("under_investigation"));
+				json_object_set_new(st, "status_notes", json_string(reason));
+				break;
+			case CK_OUT_NOT_COMPILED:
+			case CK_OUT_NOT_INTRODUCED:
+				json_object_set_new(st, "status", json_string("not_affected"));
+				json_object_set_new(st, "justification",
+						    json_string("vulnerable_code_not_present"));
+				json_object_set_new(st, "impact_statement", json_string(reason));
+				break;
+			case CK_OUT_FIXED:
+				json_object_set_new(st, "status", json_string("fixed"));
+				json_object_set_new(st, "status_notes", json_string(reason));
+				break;
+			}
+			json_array_append_new(stmts, st);
+		}
+	}
+	json_object_set_new(doc, "statements", stmts);
+	return dump(f, doc);
+}
+
+int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
+		       const struct ck_out_opts *o)
+{
+	char ts[32];
+	timestamp(ts, sizeof ts);
+	json_t *doc = json_object();
+	json_object_set_new(doc, "bomFormat", json_string("CycloneDX"));
+	json_object_set_new(doc, "specVersion", json_string("1.5"));
+	json_object_set_new(doc, "version", json_integer(1));
+	json_t *meta = json_object();
+	json_object_set_new(meta, "timestamp", json_string(ts));
+	json_t *comps = json_array(), *vulns = json_array();
+	for (size_t k = 0; k < nres; k++) {
+		const struct ck_result *R = &res[k];
+		char pid[160];
+		product_id(R, pid, sizeof pid);
+		json_t *c = json_object();
+		json_object_set_new(c, "type", json_string("operating-system"));
+		json_object_set_new(c, "bom-ref", json_string(pid));
+		json_object_set_new(c, "name", json_string("linux"));
+		json_object_set_new(c, "version", json_string(R->release[0] ? R->release : R->label));
+		json_object_set_new(c, "purl", json_string(pid));
+		json_array_append_new(comps, c);
+		for (size_t i = 0; i < R->n; i++) {
+			const struct ck_entry *e = &R->e[i];
+			if (!listed(e, o))
+				continue;
+			json_t *v = json_object();
+			json_object_set_new(v, "id", json_string(s->v[e->rec].id));
+			json_t *src = json_object();
+			json_object_set_new(src, "name", json_string("kernel.org CNA"));
+			json_object_set_new(v, "source", src);
+			json_t *an = json_object();
+			const char *state = "in_triage", *just = NULL;
+			switch ((enum ck_outcome)e->outcome) {
+			case CK_OUT_AFFECTED: state = "exploitable"; break;
+			case CK_OUT_UNKNOWN:
+			case CK_OUT_NO_DATA: state = "in_triage"; break;
+			case CK_OUT_NOT_COMPILED:
+			case CK_OUT_NOT_INTRODUCED: state = "not_affected"; just = "code_not_present"; break;
+			case CK_OUT_FIXED: state = "resolved"; break;
+			}
+			json_object_set_new(an, "state", json_string(state));
+			if (just)
+				json_object_set_new(an, "justification", json_string(just));
+			char rb[256];
+			json_object_set_new(an, "detail", json_string(ck_entry_reason(s, R, e, rb, sizeof rb)));
+			json_object_set_new(v, "analysis", an);
+			json_t *aff = json_array(), *ref = json_object();
+			json_object_set_new(ref, "ref", json_string(pid));
+			json_array_append_new(aff, ref);
+			json_object_set_new(v, "affects", aff);
+			json_array_append_new(vulns, v);
+		}
+	}
+	json_object_set_new(doc, "metadata", meta);
+	json_object_set_new(doc, "components", comps);
+	json_object_set_new(doc, "vulnerabilities", vulns);
+	return dump(f, doc);
+}

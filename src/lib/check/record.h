@@ -1,0 +1,63 @@
+/* One CVE record reduced to what `kcve check` needs.
+ *
+ * Read either from a record tree (CVE-*.json + .dyad + .sha1) or from the compact database
+ * (check/db.h).  The dyad pairs are the primary applicability data; the JSON "affected"
+ * products are kept only for the semver cross-check (check/verdict.h). */
+#ifndef KCVE_CHECK_RECORD_H
+#define KCVE_CHECK_RECORD_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "history/dyad_text.h"
+
+enum ck_vstatus { CK_ST_NONE = 0, CK_ST_AFFECTED = 1, CK_ST_UNAFFECTED = 2, CK_ST_UNKNOWN = 3 };
+enum ck_vtype { CK_VT_NONE = 0, CK_VT_SEMVER = 1, CK_VT_GIT = 2, CK_VT_OCFF = 3, CK_VT_OTHER = 4 };
+
+/* One entry of a product's "versions" array. Strings are NULL when absent. */
+struct ck_range {
+	const char *version, *less_than, *less_equal;
+	unsigned char status; /* enum ck_vstatus */
+	unsigned char type;   /* enum ck_vtype */
+};
+
+struct ck_product {
+	unsigned char default_status; /* enum ck_vstatus; CK_ST_UNKNOWN when absent (schema default) */
+	struct ck_range *v;
+	size_t n;
+};
+
+struct ck_record {
+	const char *id;        /* "CVE-2024-44947" */
+	const char *title;     /* "" when absent */
+	const char *severity;  /* "CRITICAL"/"HIGH"/"MEDIUM"/"LOW"/"" (from CVSS metrics) */
+	unsigned score10;      /* CVSS base score * 10, 0 = none */
+	long long published;   /* UTC seconds (cveMetadata.datePublished, else file mtime), 0 = unknown */
+	const char **files;    /* programFiles (union over the products, order kept) */
+	size_t nfiles;
+	const char **fixes;    /* .sha1 lines (first = main fix) */
+	size_t nfixes;
+	struct dyad_list pairs;
+	struct ck_product *prod; /* vendor/product Linux entries of "affected" */
+	size_t nprod;
+	/* 1: the strings were allocated for this record and are freed with it; 0: they point
+	 * into a database blob owned by the caller.  Arrays are always owned. */
+	int owns_strings;
+	/* Parsed form of pairs and ranges, built on first use by check/verdict.c (freed with r). */
+	struct ck_compiled *cc;
+};
+
+/* Parse the JSON text of a record (CVE JSON 5) into r; pairs/fixes are left empty.
+ * KCVE_E_PARSE with the reason on malformed input.  `name` is used in messages. */
+int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, const char *name,
+			 struct kcve_err *err);
+/* Read <dir>/<id>.json, <id>.dyad and <id>.sha1. A missing .dyad means "no pairs". */
+int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct kcve_err *err);
+void ck_record_release(struct ck_record *r);
+
+/* Subsystem used to group output: directory of the first programFile, cut to two path
+ * components (three under drivers/, sound/, arch/), e.g. "fs/fuse", "drivers/gpu/drm";
+ * without programFiles, the title's prefix before ':' ; else "other".  Writes into out. */
+const char *ck_record_subsystem(const struct ck_record *r, char *out, size_t outsz);
+
+#endif

@@ -1,0 +1,166 @@
+/* Loading the record set from a vulns-style tree: cve/published/YEAR/CVE-YEAR-N.{json,dyad,sha1}.
+ * Only published records apply to kernels; rejected ones are skipped on purpose. */
+#include "check/recset.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/fileio.h"
+#include "core/xalloc.h"
+
+static bool has_published(const char *dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	sb_addf(&p, "%s/cve/published", dir);
+	bool r = is_dir(p.buf);
+	sb_release(&p);
+	return r;
+}
+
+char *ck_tree_find(const char *path, struct kcve_err *err)
+{
+	if (path) {
+		if (!has_published(path)) {
+			kcve_err_set(err, KCVE_E_TREE,
+				     "%s is not a CVE record tree (no cve/published directory); pass "
+				     "the root of a vulns checkout with --tree",
+				     path);
+			return NULL;
+		}
+		return xstrdup(path);
+	}
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd)) {
+		kcve_err_set(err, KCVE_E_TREE, "cannot determine the current directory; pass --tree");
+		return NULL;
+	}
+	for (;;) {
+		if (has_published(cwd))
+			return xstrdup(cwd);
+		char *slash = strrchr(cwd, '/');
+		if (!slash || slash == cwd)
+			break;
+		*slash = '\0';
+	}
+	kcve_err_set(err, KCVE_E_TREE,
+		     "no CVE record tree found above the current directory; pass --tree DIR "
+		     "(or set KCVE_TREE), or use --db FILE");
+	return NULL;
+}
+
+struct name_ent {
+	char *name;
+	unsigned long num;
+};
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct name_ent *x = a, *y = b;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Names in dir (numeric part = value of the digits after the last '-', or the whole name). */
+static struct name_ent *list_dir(const char *dir, const char *suffix, size_t *n)
+{
+	DIR *d = opendir(dir);
+	*n = 0;
+	if (!d)
+		return NULL;
+	struct name_ent *v = NULL;
+	size_t alloc = 0;
+	struct dirent *de;
+	size_t sl = suffix ? strlen(suffix) : 0;
+	while ((de = readdir(d))) {
+		const char *nm = de->d_name;
+		if (nm[0] == '.')
+			continue;
+		size_t l = strlen(nm);
+		if (suffix && (l <= sl || strcmp(nm + l - sl, suffix) != 0))
+			continue;
+		XGROW(v, *n + 1, alloc);
+		v[*n].name = suffix ? xstrndup(nm, l - sl) : xstrdup(nm);
+		const char *dash = strrchr(v[*n].name, '-');
+		v[*n].num = strtoul(dash ? dash + 1 : v[*n].name, NULL, 10);
+		(*n)++;
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof *v, cmp_ent);
+	return v;
+}
+
+int ck_set_load_tree(struct ck_set *s, const char *root, struct kcve_err *err)
+{
+	memset(s, 0, sizeof *s);
+	s->origin = xstrdup(root);
+	struct strbuf pubsb = STRBUF_INIT;
+	sb_addf(&pubsb, "%s/cve/published", root);
+	const char *pub = pubsb.buf;
+	size_t ny;
+	struct name_ent *years = list_dir(pub, NULL, &ny);
+	int rc = 0;
+	for (size_t y = 0; y < ny && rc == 0; y++) {
+		struct strbuf ysb = STRBUF_INIT;
+		sb_addf(&ysb, "%s/%s", pub, years[y].name);
+		const char *ydir = ysb.buf;
+		size_t nc;
+		struct name_ent *cves = list_dir(ydir, ".json", &nc);
+		for (size_t c = 0; c < nc; c++) {
+			if (rc == 0) {
+				XGROW(s->v, s->n + 1, s->alloc);
+				rc = ck_record_read(&s->v[s->n], ydir, cves[c].name, err);
+				if (rc == 0)
+					s->n++;
+			}
+			free(cves[c].name);
+		}
+		free(cves);
+		sb_release(&ysb);
+	}
+	for (size_t y = 0; y < ny; y++)
+		free(years[y].name);
+	free(years);
+	if (rc == 0 && s->n == 0)
+		rc = kcve_err_set(err, KCVE_E_TREE, "no published records under %s; is this a vulns tree?",
+				  pub);
+	sb_release(&pubsb);
+	return rc;
+}
+
+const char *ck_set_condition(const struct ck_set *s, const char *path)
+{
+	size_t lo = 0, hi = s->nconds;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(s->conds[mid].path, path);
+		if (c == 0)
+			return s->conds[mid].cond;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void ck_set_release(struct ck_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		ck_record_release(&s->v[i]);
+	free(s->v);
+	if (!s->blob)
+		for (size_t i = 0; i < s->nconds; i++) {
+			free((char *)s->conds[i].path);
+			free((char *)s->conds[i].cond);
+		}
+	free(s->conds);
+	free(s->blob);
+	free(s->origin);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,338 @@
+#include "check/report.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check/verdict.h"
+#include "core/version.h"
+#include "core/xalloc.h"
+
+int ck_mainline_ordinal(const char *ver)
+{
+	struct kver v;
+	kver_parse(&v, ver);
+	if (!kver_is_mainline(&v) || v.rc)
+		return -1;
+	unsigned a = v.comp[0], b = v.comp[1];
+	if (a == 2 && b == 6 && v.ncomp == 3 && v.comp[2] >= 12)
+		return (int)v.comp[2] - 12;
+	if (v.ncomp != 2)
+		return -1;
+	switch (a) {
+	case 3: return 28 + (int)b;
+	case 4: return 48 + (int)b;
+	case 5: return 69 + (int)b;
+	case 6: return 89 + (int)b;
+	case 7: return 109 + (int)b;
+	}
+	return -1;
+}
+
+static void esc(struct strbuf *o, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': sb_adds(o, "&lt;"); break;
+		case '>': sb_adds(o, "&gt;"); break;
+		case '&': sb_adds(o, "&amp;"); break;
+		case '"': sb_adds(o, "&quot;"); break;
+		default: sb_addc(o, *s);
+		}
+	}
+}
+
+struct kv {
+	char *key;
+	size_t n;
+	long long order;
+};
+
+static struct kv *kv_bump(struct kv **v, size_t *n, size_t *alloc, const char *key, long long order)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i].key, key) == 0) {
+			(*v)[i].n++;
+			return &(*v)[i];
+		}
+	XGROW(*v, *n + 1, *alloc);
+	(*v)[*n] = (struct kv){xstrdup(key), 1, order};
+	return &(*v)[(*n)++];
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct kv *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct kv *x = a, *y = b;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void kv_free(struct kv *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].key);
+	free(v);
+}
+
+/* Horizontal bar chart: one row per item. */
+static void hbars(struct strbuf *o, const char *title, const struct kv *v, size_t n, const char *color)
+{
+	size_t max = 1;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].n > max)
+			max = v[i].n;
+	int rowh = 18, w = 760, lab = 220, h = (int)n * rowh + 30;
+	sb_addf(o, "<h2>%s</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		   "role=\"img\" aria-label=\"", title, w, h);
+	esc(o, title);
+	sb_adds(o, "\">\n");
+	for (size_t i = 0; i < n; i++) {
+		int y = 10 + (int)i * rowh;
+		int bw = (int)((double)(w - lab - 60) * (double)v[i].n / (double)max);
+		sb_addf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"l\">", lab - 6, y + 12);
+		esc(o, v[i].key);
+		sb_addf(o, "</text><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>"
+			   "<text x=\"%d\" y=\"%d\" class=\"l\">%zu</text>\n",
+			lab, y, bw > 0 ? bw : 1, rowh - 4, color, lab + bw + 4, y + 12, v[i].n);
+	}
+	sb_adds(o, "</svg>\n");
+}
+
+/* Vertical bar chart over an ordered axis (weeks, buckets). */
+static void vbars(struct strbuf *o, const char *title, const struct kv *v, size_t n, const char *color,
+		  int label_every)
+{
+	size_t max = 1;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].n > max)
+			max = v[i].n;
+	int w = 900, h = 260, left = 40, bottom = 50, plotw = w - left - 10, ploth = h - bottom - 20;
+	double bw = n ? (double)plotw / (double)n : plotw;
+	sb_addf(o, "<h2>%s</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		   "role=\"img\" aria-label=\"", title, w, h);
+	esc(o, title);
+	sb_addf(o, "\">\n<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", left,
+		20 + ploth, left + plotw, 20 + ploth);
+	sb_addf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"l\">%zu</text>\n", left - 4, 28, max);
+	for (size_t i = 0; i < n; i++) {
+		int bh = (int)((double)ploth * (double)v[i].n / (double)max);
+		double x = left + bw * (double)i;
+		sb_addf(o, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>",
+			x, 20 + ploth - bh, bw > 2 ? bw - 1 : bw, bh, color);
+		esc(o, v[i].key);
+		sb_addf(o, ": %zu</title></rect>\n", v[i].n);
+		if (label_every > 0 && i % (size_t)label_every == 0) {
+			sb_addf(o, "<text x=\"%.1f\" y=\"%d\" class=\"s\" transform=\"rotate(45 %.1f %d)\">", x,
+				h - bottom + 36, x, h - bottom + 36);
+			esc(o, v[i].key);
+			sb_adds(o, "</text>\n");
+		}
+	}
+	sb_adds(o, "</svg>\n");
+}
+
+static void check_section(struct strbuf *o, const char *check_json, struct kcve_err *err, int *rc)
+{
+	json_error_t je;
+	json_t *doc = json_loads(check_json, 0, &je);
+	json_t *results = json_object_get(doc, "results");
+	if (!doc || !json_is_array(results)) {
+		*rc = kcve_err_set(err, KCVE_E_PARSE,
+				   "the --check-json input is not a 'kcve check --json' document (%s); "
+				   "regenerate it with kcve check --json",
+				   doc ? "no results array" : je.text);
+		json_decref(doc);
+		return;
+	}
+	size_t i;
+	json_t *r;
+	json_array_foreach(results, i, r) {
+		sb_adds(o, "<h2>Check result: ");
+		esc(o, json_string_value(json_object_get(r, "kernel")));
+		sb_adds(o, "</h2>\n<p class=\"stages\">");
+		size_t j;
+		json_t *st;
+		json_array_foreach(json_object_get(r, "stages"), j, st) {
+			if (j)
+				sb_adds(o, " &#8594; ");
+			sb_addf(o, "%lld ", (long long)json_integer_value(json_object_get(st, "count")));
+			sb_adds(o, j ? "by " : "");
+			esc(o, json_string_value(json_object_get(st, "name")));
+		}
+		sb_adds(o, "</p>\n");
+		struct kv *sub = NULL;
+		size_t ns = 0, as = 0;
+		json_t *c;
+		struct strbuf rows = STRBUF_INIT;
+		json_array_foreach(json_object_get(r, "cves"), j, c) {
+			const char *out = json_string_value(json_object_get(c, "outcome"));
+			if (!out || (strcmp(out, "affected") && strcmp(out, "unknown") && strcmp(out, "no_data")))
+				continue;
+			const char *s = json_string_value(json_object_get(c, "subsystem"));
+			kv_bump(&sub, &ns, &as, s ? s : "other", 0);
+			sb_adds(&rows, "<tr><td>");
+			esc(&rows, json_string_value(json_object_get(c, "id")));
+			sb_adds(&rows, "</td><td>");
+			esc(&rows, json_string_value(json_object_get(c, "severity")));
+			sb_adds(&rows, "</td><td>");
+			esc(&rows, s);
+			sb_adds(&rows, "</td><td>");
+			esc(&rows, out);
+			sb_adds(&rows, "</td><td>");
+			esc(&rows, json_string_value(json_object_get(c, "title")));
+			sb_adds(&rows, "</td></tr>\n");
+		}
+		if (ns > 1)
+			qsort(sub, ns, sizeof *sub, by_count);
+		hbars(o, "Applicable CVEs per subsystem (top 20)", sub, ns > 20 ? 20 : ns, "#c0392b");
+		sb_adds(o, "<table><tr><th>CVE</th><th>Severity</th><th>Subsystem</th><th>Verdict</th>"
+			   "<th>Title</th></tr>\n");
+		sb_add(o, rows.buf, rows.len);
+		sb_adds(o, "</table>\n");
+		sb_release(&rows);
+		kv_free(sub, ns);
+	}
+	json_decref(doc);
+}
+
+int ck_report_html(const struct ck_set *s, const char *check_json, struct strbuf *o,
+		   struct kcve_err *err)
+{
+	int rc = 0;
+	sb_adds(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		   "<title>kcve report</title>\n<style>\n"
+		   "body{font-family:sans-serif;margin:2em;color:#222;background:#fff}\n"
+		   "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.5em}\n"
+		   "svg{display:block;border:1px solid #ddd;background:#fafafa}\n"
+		   ".l{font-size:11px;fill:#333}.s{font-size:9px;fill:#555}\n"
+		   "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
+		   "text-align:left}\n.stages{font-size:1.1em;font-weight:bold}\n</style></head><body>\n");
+	sb_adds(o, "<h1>Linux kernel CVE report</h1>\n<p>");
+	sb_addf(o, "%zu published records from ", s->n);
+	esc(o, s->origin);
+	sb_adds(o, ".</p>\n");
+
+	/* per week */
+	struct kv *wk = NULL, *sub = NULL, *br = NULL, *ttf = NULL;
+	size_t nw = 0, aw = 0, ns = 0, as = 0, nb = 0, ab = 0, nt = 0, at = 0;
+	long long minw = -1, maxw = -1;
+	for (size_t i = 0; i < s->n; i++) {
+		long long t = s->v[i].published;
+		if (t <= 0)
+			continue;
+		long long monday = (t / 86400 + 3) / 7 * 7 - 3; /* days since epoch of that week's Monday */
+		if (minw < 0 || monday < minw)
+			minw = monday;
+		if (monday > maxw)
+			maxw = monday;
+	}
+	if (minw >= 0) {
+		/* every week in the range, empty weeks included (capped at 10 years) */
+		if ((maxw - minw) / 7 > 520)
+			minw = maxw - 520 * 7;
+		for (long long d = minw; d <= maxw; d += 7) {
+			time_t tt = (time_t)(d * 86400);
+			struct tm tm;
+			gmtime_r(&tt, &tm);
+			char key[16];
+			strftime(key, sizeof key, "%Y-%m-%d", &tm);
+			kv_bump(&wk, &nw, &aw, key, d)->n = 0;
+		}
+		for (size_t i = 0; i < s->n; i++) {
+			long long t = s->v[i].published;
+			if (t <= 0)
+				continue;
+			long long monday = (t / 86400 + 3) / 7 * 7 - 3;
+			if (monday >= minw)
+				wk[(size_t)((monday - minw) / 7)].n++;
+		}
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ck_record *r = &s->v[i];
+		char sb[96];
+		kv_bump(&sub, &ns, &as, ck_record_subsystem(r, sb, sizeof sb), 0);
+		/* branches with a fix; time to fix in mainline releases */
+		char seen[64][24];
+		int nseen = 0;
+		int intro = -1, fix = -1;
+		bool unknown_intro = false;
+		for (size_t k = 0; k < r->pairs.n; k++) {
+			const struct dyad_pair *p = &r->pairs.v[k];
+			if (dyad_pair_same_version(p))
+				continue;
+			if (strcmp(p->vver, "0") == 0)
+				unknown_intro = true;
+			int vo = ck_mainline_ordinal(p->vver), fo = ck_mainline_ordinal(p->fver);
+			if (vo >= 0 && (intro < 0 || vo < intro))
+				intro = vo;
+			if (fo >= 0 && (fix < 0 || fo < fix))
+				fix = fo;
+			if (strcmp(p->fver, "0") == 0)
+				continue;
+			char m[24];
+			kver_str_major(p->fver, m, sizeof m);
+			bool dup = false;
+			for (int q = 0; q < nseen; q++)
+				dup |= strcmp(seen[q], m) == 0;
+			if (!dup && m[0] && nseen < 64) {
+				snprintf(seen[nseen++], sizeof seen[0], "%s", m);
+				struct kver kv;
+				kver_parse(&kv, m);
+				long long ord = (long long)kv.comp[0] * 1000000 + kv.comp[1] * 1000 +
+						(kv.ncomp > 2 ? kv.comp[2] : 0);
+				kv_bump(&br, &nb, &ab, m, ord);
+			}
+		}
+		const char *bucket;
+		long long ord;
+		if (fix < 0) {
+			bucket = "no mainline fix";
+			ord = 100;
+		} else if (intro < 0 || unknown_intro) {
+			bucket = "introduction unknown";
+			ord = 99;
+		} else {
+			int d = fix - intro;
+			static const int lim[] = {0, 1, 2, 5, 10, 20, 50, 1000};
+			static const char *const name[] = {"same release", "1 release", "2 releases",
+							   "3-5 releases", "6-10 releases", "11-20 releases",
+							   "21-50 releases", "over 50 releases"};
+			int b = 0;
+			while (b < 7 && d > lim[b])
+				b++;
+			bucket = name[b];
+			ord = b;
+		}
+		kv_bump(&ttf, &nt, &at, bucket, ord);
+	}
+	if (nw)
+		vbars(o, "CVEs per week (publication date; file time when the record has none)", wk, nw,
+		      "#2c7fb8", nw > 26 ? (int)(nw / 26) : 1);
+	if (ns > 1)
+		qsort(sub, ns, sizeof *sub, by_count);
+	hbars(o, "CVEs per subsystem (top 20)", sub, ns > 20 ? 20 : ns, "#41ab5d");
+	if (nb > 1)
+		qsort(br, nb, sizeof *br, by_order);
+	hbars(o, "CVEs per branch (records with a fix on the branch)", br, nb, "#756bb1");
+	if (nt > 1)
+		qsort(ttf, nt, sizeof *ttf, by_order);
+	vbars(o, "Time to fix (mainline releases between introduction and fix; ~9-10 weeks each)", ttf,
+	      nt, "#e6550d", 1);
+	if (check_json)
+		check_section(o, check_json, err, &rc);
+	sb_adds(o, "<p class=\"s\">Generated by kcve report.</p>\n</body></html>\n");
+	kv_free(wk, nw);
+	kv_free(sub, ns);
+	kv_free(br, nb);
+	kv_free(ttf, nt);
+	return rc;
+}

@@ -1,0 +1,70 @@
+/* Internals shared by the history module's files (not for other areas). */
+#ifndef KCVE_HISTORY_INTERNAL_H
+#define KCVE_HISTORY_INTERNAL_H
+
+#include <sqlite3.h>
+
+#include "history/history.h"
+
+/* Bump when the index layout changes; older indexes are refused with KCVE_E_SCHEMA. */
+#define HISTORY_SCHEMA_VERSION 1
+
+/* A release-tag range A..B: commits reachable from B but not from A get release B. */
+struct tag_range {
+	char from[32]; /* "" = everything reachable from `to` (the oldest release) */
+	char to[32];
+	bool mainline;
+	git_oid from_oid, to_oid;
+};
+
+struct range_list {
+	struct tag_range *v;
+	size_t n, alloc;
+};
+
+/* Memo cache: full sha -> index row (or a negative entry). */
+struct memo_entry {
+	char key[41];
+	bool present;
+	struct history_commit c;
+};
+
+struct history {
+	git_repository *repo;
+	sqlite3 *db;
+	char *index_path;
+	sqlite3_stmt *st_row, *st_backports, *st_reverted;
+	/* open-addressing memo, power-of-two capacity */
+	struct memo_entry **memo;
+	size_t memo_n, memo_cap;
+	/* exclusion lists (sorted full/short shas) */
+	char **not_fixes, **not_reverts;
+	size_t n_not_fixes, n_not_reverts;
+	/* sticky failure of a lookup (corrupt index); reported by dyad_compute */
+	struct kcve_err failure;
+};
+
+/* index_ranges.c: the tag ranges the repository defines, in processing order (mainline
+ * first, then stable, each in version order). KCVE_E_NOTAGS when none. */
+int ranges_discover(git_repository *repo, struct range_list *out, struct kcve_err *err);
+void range_list_release(struct range_list *l);
+/* A cheap fingerprint of the release tags (names and targets, no peeling): when it matches
+ * the one stored in the index, the index is current and tag discovery is skipped. */
+void tags_fingerprint(git_repository *repo, char out[17]);
+
+/* index_db.c */
+int index_db_open(const char *path, bool create, sqlite3 **out, struct kcve_err *err);
+int index_db_create_schema(sqlite3 *db, struct kcve_err *err);
+int index_db_exec(sqlite3 *db, const char *sql, struct kcve_err *err);
+/* Small key/value facts about the index (e.g. the tag fingerprint it was built from). */
+int index_meta_get(sqlite3 *db, const char *key, char *out, size_t outsz);
+int index_meta_set(sqlite3 *db, const char *key, const char *value, struct kcve_err *err);
+
+/* index_build.c: bring the index up to date with the repository's tag ranges. */
+int index_update(struct history *h, const struct range_list *ranges, unsigned flags,
+		 struct history_index_stats *st, struct kcve_err *err);
+/* True if every range in `ranges` is recorded and no recorded range is obsolete. */
+int index_is_current(sqlite3 *db, const struct range_list *ranges, bool *current,
+		     struct kcve_err *err);
+
+#endif

@@ -1,0 +1,788 @@
+/* Building and updating the history index: one revwalk per tag range (push the end tag,
+ * hide the start tag), each commit's raw object read once through the odb (revwalk has just
+ * parsed it, so it usually comes from libgit2's object cache), parsed by hand, and inserted
+ * with one prepared statement inside one transaction. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include "core/sha.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+#include "history/history_internal.h"
+#include "history/trailers.h"
+
+/* ---- a set of object ids (dedup across ranges within one run) ------------------------- */
+
+struct oidset {
+	git_oid *v;
+	unsigned char *used;
+	size_t n, cap;
+};
+
+/* Hash of the first 28 bits only (7 hex digits, the shortest Fixes: id we accept), so every
+ * id sharing a 7-digit prefix lies on one linear-probe chain and prefix lookups work. */
+static size_t prefix_hash(const unsigned char *id)
+{
+	unsigned long long v = ((unsigned long long)id[0] << 20) | ((unsigned long long)id[1] << 12) |
+			       ((unsigned long long)id[2] << 4) | (id[3] >> 4);
+	return (size_t)((v * 0x9E3779B97F4A7C15ull) >> 17);
+}
+
+static size_t oid_hash(const git_oid *o)
+{
+	return prefix_hash(o->id);
+}
+
+static void oidset_grow(struct oidset *s)
+{
+	struct oidset ns = {0};
+	ns.cap = s->cap ? s->cap * 2 : 1 << 16;
+	ns.v = xmalloc(ns.cap * sizeof(*ns.v));
+	ns.used = xcalloc(ns.cap, 1);
+	for (size_t i = 0; i < s->cap; i++) {
+		if (!s->used[i])
+			continue;
+		size_t j = oid_hash(&s->v[i]) & (ns.cap - 1);
+		while (ns.used[j])
+			j = (j + 1) & (ns.cap - 1);
+		ns.used[j] = 1;
+		ns.v[j] = s->v[i];
+	}
+	ns.n = s->n;
+	free(s->v);
+	free(s->used);
+	*s = ns;
+}
+
+/* Insert; returns false if it was already there. */
+static bool oidset_add(struct oidset *s, const git_oid *o)
+{
+	if ((s->n + 1) * 2 > s->cap)
+		oidset_grow(s);
+	size_t j = oid_hash(o) & (s->cap - 1);
+	while (s->used[j]) {
+		if (git_oid_equal(&s->v[j], o))
+			return false;
+		j = (j + 1) & (s->cap - 1);
+	}
+	s->used[j] = 1;
+	s->v[j] = *o;
+	s->n++;
+	return true;
+}
+
+/* Ids in the set starting with the first len hex digits of prefix (len >= 7). Returns the
+ * number of matches found, stopping at 2 (ambiguous); *out gets the first. */
+static int oidset_find_prefix(const struct oidset *s, const git_oid *prefix, size_t len,
+			      git_oid *out)
+{
+	int found = 0;
+	if (!s->cap || len < 7)
+		return 0;
+	for (size_t j = prefix_hash(prefix->id) & (s->cap - 1); s->used[j]; j = (j + 1) & (s->cap - 1)) {
+		if (git_oid_ncmp(&s->v[j], prefix, len) == 0) {
+			if (found++ == 0)
+				*out = s->v[j];
+			else
+				break;
+		}
+	}
+	return found;
+}
+
+static void oidset_release(struct oidset *s)
+{
+	free(s->v);
+	free(s->used);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- raw commit parsing ---------------------------------------------------------------- */
+
+struct raw_commit {
+	const char *author; size_t author_len; /* "Name <email>" */
+	long long author_time, commit_time;
+	const char *msg; size_t msg_len;
+};
+
+static long long parse_time_after(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	long long t = 0;
+	bool any = false;
+	while (p < end && *p >= '0' && *p <= '9') {
+		t = t * 10 + (*p++ - '0');
+		any = true;
+	}
+	return any ? t : -1;
+}
+
+static void parse_raw_commit(const char *data, size_t len, struct raw_commit *rc)
+{
+	memset(rc, 0, sizeof(*rc));
+	rc->author_time = rc->commit_time = -1;
+	const char *p = data, *end = data + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		if (le == p) { /* blank line: the message follows */
+			p = le + 1;
+			break;
+		}
+		if (le - p > 7 && memcmp(p, "author ", 7) == 0) {
+			const char *gt = le;
+			while (gt > p && *gt != '>')
+				gt--;
+			if (*gt == '>') {
+				rc->author = p + 7;
+				rc->author_len = (size_t)(gt + 1 - rc->author);
+				rc->author_time = parse_time_after(gt + 1, le);
+			}
+		} else if (le - p > 10 && memcmp(p, "committer ", 10) == 0) {
+			const char *gt = le;
+			while (gt > p && *gt != '>')
+				gt--;
+			if (*gt == '>')
+				rc->commit_time = parse_time_after(gt + 1, le);
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (p > end)
+		p = end;
+	rc->msg = p;
+	rc->msg_len = (size_t)(end - p);
+}
+
+/* git's summary: the first paragraph, lines joined with spaces, outer whitespace trimmed. */
+static void summary(const char *msg, size_t len, struct strbuf *out)
+{
+	sb_reset(out);
+	size_t i = 0;
+	while (i < len && (msg[i] == ' ' || msg[i] == '\n' || msg[i] == '\t' || msg[i] == '\r'))
+		i++;
+	for (; i < len; i++) {
+		if (msg[i] == '\n') {
+			if (i + 1 < len && msg[i + 1] == '\n')
+				break;
+			sb_addc(out, ' ');
+		} else {
+			sb_addc(out, msg[i]);
+		}
+	}
+	sb_rtrim(out);
+}
+
+/* ---- the update itself ----------------------------------------------------------------- */
+
+/* ---- the pipeline -------------------------------------------------------------------------
+ * The walking thread (revwalk, odb reads, inflating, message parsing) fills batches of parsed
+ * commits; the writer thread de-duplicates, expands short Fixes: ids and inserts them. The two
+ * halves cost about the same, so on two cores a full build takes roughly half the time. */
+
+#define BATCH_RECS 2048
+#define QUEUE_DEPTH 4
+
+struct rec {
+	git_oid oid;
+	int range;          /* index into the range list; -1 = end of range `end_range` */
+	int end_range;
+	char upstream[41], reverts[41];
+	size_t fixes_off, nfixes, subj_off, subj_len, author_off, author_len;
+	long long author_time, commit_time;
+};
+
+struct batch {
+	struct rec v[BATCH_RECS];
+	size_t n;
+	struct strbuf arena; /* fixes spans ("off len" pairs as text-free offsets), subjects, authors */
+	size_t *spans;       /* 2 per fix: offset, length into arena */
+	size_t nspans, aspans;
+	bool last;
+};
+
+struct queue {
+	pthread_mutex_t mu;
+	pthread_cond_t can_put, can_get;
+	struct batch *q[QUEUE_DEPTH];
+	size_t head, count;
+	struct batch *free_list[QUEUE_DEPTH + 2];
+	size_t nfree;
+	bool failed;
+	size_t committed; /* commits written so far (progress) */
+};
+
+struct builder {
+	struct history *h;
+	const struct range_list *ranges;
+	git_odb *odb;         /* the writer's own odb, for short-id lookups */
+	git_repository *wrepo;
+	sqlite3_stmt *ins, *rins;
+	struct oidset seen;
+	struct strbuf fixes;
+	size_t commits, ranges_done, ranges_todo, range_count;
+	bool progress;
+	double t0, last_progress;
+	struct queue qu;
+	struct kcve_err werr; /* the writer's failure */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void show_progress(struct builder *b, bool final)
+{
+	double t = now_s();
+	if (!b->progress || (!final && t - b->last_progress < 0.25))
+		return;
+	b->last_progress = t;
+	pthread_mutex_lock(&b->qu.mu);
+	size_t done = b->qu.committed;
+	pthread_mutex_unlock(&b->qu.mu);
+	double el = t - b->t0;
+	fprintf(stderr, "\rindexing: %zu/%zu ranges, %zu commits, %.0f commits/s%s", b->ranges_done,
+		b->ranges_todo, done, el > 0 ? (double)done / el : 0.0, final ? "\n" : "");
+	fflush(stderr);
+}
+
+static int sql_fail(struct builder *b, const char *what, struct kcve_err *err)
+{
+	return kcve_err_set(err, KCVE_E_IO, "cannot write history index %s (%s: %s), check the disk and rerun 'kcve index --rebuild'",
+			    b->h->index_path, what, sqlite3_errmsg(b->h->db));
+}
+
+/* -- queue -- */
+
+static struct batch *batch_get_free(struct builder *b)
+{
+	struct batch *bt = NULL;
+	pthread_mutex_lock(&b->qu.mu);
+	if (b->qu.nfree)
+		bt = b->qu.free_list[--b->qu.nfree];
+	pthread_mutex_unlock(&b->qu.mu);
+	if (!bt)
+		bt = xcalloc(1, sizeof(*bt));
+	bt->n = 0;
+	bt->nspans = 0;
+	bt->last = false;
+	sb_reset(&bt->arena);
+	return bt;
+}
+
+static void batch_free(struct batch *bt)
+{
+	if (!bt)
+		return;
+	sb_release(&bt->arena);
+	free(bt->spans);
+	free(bt);
+}
+
+/* Hand a batch to the writer; false if the writer failed (stop walking). */
+static bool batch_put(struct builder *b, struct batch *bt)
+{
+	struct queue *q = &b->qu;
+	pthread_mutex_lock(&q->mu);
+	while (q->count == QUEUE_DEPTH && !q->failed)
+		pthread_cond_wait(&q->can_put, &q->mu);
+	bool ok = !q->failed;
+	if (ok) {
+		q->q[(q->head + q->count) % QUEUE_DEPTH] = bt;
+		q->count++;
+		pthread_cond_signal(&q->can_get);
+	}
+	pthread_mutex_unlock(&q->mu);
+	if (!ok)
+		batch_free(bt);
+	return ok;
+}
+
+static struct batch *batch_take(struct queue *q)
+{
+	pthread_mutex_lock(&q->mu);
+	while (q->count == 0)
+		pthread_cond_wait(&q->can_get, &q->mu);
+	struct batch *bt = q->q[q->head];
+	q->head = (q->head + 1) % QUEUE_DEPTH;
+	q->count--;
+	pthread_cond_signal(&q->can_put);
+	pthread_mutex_unlock(&q->mu);
+	return bt;
+}
+
+static void batch_recycle(struct queue *q, struct batch *bt, size_t committed)
+{
+	pthread_mutex_lock(&q->mu);
+	q->committed = committed;
+	if (q->nfree < QUEUE_DEPTH + 2) {
+		q->free_list[q->nfree++] = bt;
+		bt = NULL;
+	}
+	pthread_mutex_unlock(&q->mu);
+	batch_free(bt);
+}
+
+/* -- writer -- */
+
+static void add_fixes(struct builder *b, const struct batch *bt, const struct rec *r)
+{
+	sb_reset(&b->fixes);
+	for (size_t i = 0; i < r->nfixes; i++) {
+		const char *p = bt->arena.buf + bt->spans[2 * (r->fixes_off + i)];
+		size_t n = bt->spans[2 * (r->fixes_off + i) + 1];
+		if (i)
+			sb_addc(&b->fixes, ' ');
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid shortid, full;
+		if (n == GIT_OID_HEXSZ) {
+			memcpy(hex, p, n);
+			hex[n] = '\0';
+			sha_lower(hex);
+			sb_add(&b->fixes, hex, n);
+		} else if (n < GIT_OID_HEXSZ && git_oid_fromstrn(&shortid, p, n) == 0 &&
+			   /* commits indexed in this run answer most lookups without touching the
+			    * object database; the rest (older runs, unreleased or missing commits,
+			    * ambiguous prefixes) ask git like the anchor's revparse */
+			   (oidset_find_prefix(&b->seen, &shortid, n, &full) == 1 ||
+			    git_odb_exists_prefix(&full, b->odb, &shortid, n) == 0)) {
+			git_oid_tostr(hex, sizeof(hex), &full);
+			sb_add(&b->fixes, hex, GIT_OID_HEXSZ);
+		} else {
+			sb_add(&b->fixes, p, n); /* unresolvable: kept raw, like the anchor */
+		}
+	}
+}
+
+static int write_rec(struct builder *b, const struct batch *bt, const struct rec *r)
+{
+	const struct tag_range *tr = &b->ranges->v[r->range];
+	if (!oidset_add(&b->seen, &r->oid))
+		return 0; /* already stored by an earlier range of this run */
+	add_fixes(b, bt, r);
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(hex, sizeof(hex), &r->oid);
+	sqlite3_stmt *s = b->ins;
+	sqlite3_bind_text(s, 1, hex, GIT_OID_HEXSZ, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, tr->to, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 3, tr->mainline);
+	if (r->upstream[0])
+		sqlite3_bind_text(s, 4, r->upstream, 40, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 4);
+	if (r->reverts[0])
+		sqlite3_bind_text(s, 5, r->reverts, 40, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 5);
+	if (b->fixes.len)
+		sqlite3_bind_text(s, 6, b->fixes.buf, (int)b->fixes.len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 6);
+	sqlite3_bind_text(s, 7, bt->arena.buf + r->subj_off, (int)r->subj_len, SQLITE_STATIC);
+	if (r->author_len)
+		sqlite3_bind_text(s, 8, bt->arena.buf + r->author_off, (int)r->author_len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 8);
+	sqlite3_bind_int64(s, 9, r->author_time);
+	sqlite3_bind_int64(s, 10, r->commit_time);
+	int src = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (src != SQLITE_DONE)
+		return sql_fail(b, "insert", &b->werr);
+	b->commits++;
+	b->range_count++;
+	return 0;
+}
+
+static int write_range_end(struct builder *b, int idx)
+{
+	const struct tag_range *r = &b->ranges->v[idx];
+	sqlite3_stmt *s = b->rins;
+	sqlite3_bind_text(s, 1, r->from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, r->to, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 3, r->mainline);
+	sqlite3_bind_int64(s, 4, (sqlite3_int64)b->range_count);
+	int src = sqlite3_step(s);
+	sqlite3_reset(s);
+	b->range_count = 0;
+	if (src != SQLITE_DONE)
+		return sql_fail(b, "range insert", &b->werr);
+	return 0;
+}
+
+static void *writer_main(void *arg)
+{
+	struct builder *b = arg;
+	for (;;) {
+		struct batch *bt = batch_take(&b->qu);
+		bool last = bt->last;
+		for (size_t i = 0; i < bt->n; i++) {
+			const struct rec *r = &bt->v[i];
+			int rc = r->range < 0 ? write_range_end(b, r->end_range) : write_rec(b, bt, r);
+			if (rc) {
+				/* stop at once: the walker sees `failed` and stops feeding us */
+				pthread_mutex_lock(&b->qu.mu);
+				b->qu.failed = true;
+				pthread_cond_broadcast(&b->qu.can_put);
+				pthread_mutex_unlock(&b->qu.mu);
+				batch_recycle(&b->qu, bt, b->commits);
+				return NULL;
+			}
+		}
+		batch_recycle(&b->qu, bt, b->commits);
+		if (last)
+			return NULL;
+	}
+}
+
+/* -- walker -- */
+
+static struct rec *next_rec(struct builder *b, struct batch **bt)
+{
+	if ((*bt)->n == BATCH_RECS) {
+		if (!batch_put(b, *bt)) {
+			*bt = NULL;
+			return NULL;
+		}
+		*bt = batch_get_free(b);
+		show_progress(b, false);
+	}
+	struct rec *r = &(*bt)->v[(*bt)->n++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+static void parse_into(struct batch *bt, struct rec *r, const char *data, size_t len, bool stable,
+		       struct strbuf *tmp)
+{
+	struct raw_commit rc;
+	struct trailers t;
+	parse_raw_commit(data, len, &rc);
+	trailers_parse(rc.msg, rc.msg_len, stable, &t);
+	memcpy(r->upstream, t.upstream, sizeof(r->upstream));
+	memcpy(r->reverts, t.reverts, sizeof(r->reverts));
+	r->fixes_off = bt->nspans;
+	r->nfixes = t.nfixes;
+	for (size_t i = 0; i < t.nfixes; i++) {
+		XGROW(bt->spans, 2 * (bt->nspans + 1), bt->aspans);
+		bt->spans[2 * bt->nspans] = bt->arena.len;
+		bt->spans[2 * bt->nspans + 1] = t.fixes[i].len;
+		bt->nspans++;
+		sb_add(&bt->arena, t.fixes[i].p, t.fixes[i].len);
+	}
+	summary(rc.msg, rc.msg_len, tmp);
+	r->subj_off = bt->arena.len;
+	r->subj_len = tmp->len;
+	sb_add(&bt->arena, sb_str(tmp), tmp->len);
+	r->author_off = bt->arena.len;
+	r->author_len = rc.author_len;
+	if (rc.author_len)
+		sb_add(&bt->arena, rc.author, rc.author_len);
+	r->author_time = rc.author_time;
+	r->commit_time = rc.commit_time;
+}
+
+static int walk_range(struct builder *b, git_odb *odb, int idx, struct batch **bt,
+		      struct strbuf *tmp, struct kcve_err *err)
+{
+	const struct tag_range *r = &b->ranges->v[idx];
+	git_revwalk *w;
+	int rc = 0;
+	if (git_revwalk_new(&w, b->h->repo) < 0 || git_revwalk_push(w, &r->to_oid) < 0 ||
+	    (r->from[0] && git_revwalk_hide(w, &r->from_oid) < 0))
+		return kcve_err_set(err, KCVE_E_NOREPO, "cannot walk %s..%s (%s)", r->from, r->to,
+				    git_error_last() ? git_error_last()->message : "?");
+	git_revwalk_sorting(w, GIT_SORT_NONE);
+	git_oid oid;
+	int wrc;
+	while ((wrc = git_revwalk_next(&oid, w)) == 0) {
+		git_odb_object *obj;
+		if (git_odb_read(&obj, odb, &oid) < 0) {
+			rc = kcve_err_set(err, KCVE_E_NOREPO, "cannot read commit %s from the repository (%s)",
+					  git_oid_tostr_s(&oid), git_error_last() ? git_error_last()->message : "?");
+			break;
+		}
+		struct rec *rr = next_rec(b, bt);
+		if (!rr) {
+			git_odb_object_free(obj);
+			rc = -1;
+			break;
+		}
+		rr->oid = oid;
+		rr->range = idx;
+		parse_into(*bt, rr, git_odb_object_data(obj), git_odb_object_size(obj), !r->mainline, tmp);
+		git_odb_object_free(obj);
+	}
+	if (!rc && wrc != GIT_ITEROVER)
+		rc = kcve_err_set(err, KCVE_E_NOREPO, "cannot walk %s..%s (%s)", r->from, r->to,
+				  git_error_last() ? git_error_last()->message : "?");
+	git_revwalk_free(w);
+	if (!rc) {
+		struct rec *end = next_rec(b, bt);
+		if (!end)
+			return -1;
+		end->range = -1;
+		end->end_range = idx;
+	}
+	return rc;
+}
+
+/* Walk every range in todo[] on this thread while the writer thread stores the commits. */
+static int run_pipeline(struct builder *b, const int *todo, size_t ntodo, struct kcve_err *err)
+{
+	git_odb *odb = NULL;
+	pthread_t th;
+	int rc = 0;
+	struct strbuf tmp = STRBUF_INIT;
+	if (git_repository_odb(&odb, b->h->repo) < 0)
+		return kcve_err_set(err, KCVE_E_NOREPO, "cannot open the object database");
+	pthread_mutex_init(&b->qu.mu, NULL);
+	pthread_cond_init(&b->qu.can_put, NULL);
+	pthread_cond_init(&b->qu.can_get, NULL);
+	if (pthread_create(&th, NULL, writer_main, b) != 0) {
+		git_odb_free(odb);
+		return kcve_err_set(err, KCVE_E_GENERIC, "cannot start the index writer thread");
+	}
+	struct batch *bt = batch_get_free(b);
+	for (size_t i = 0; i < ntodo && !rc; i++) {
+		rc = walk_range(b, odb, todo[i], &bt, &tmp, err);
+		b->ranges_done++;
+	}
+	if (!bt)
+		bt = batch_get_free(b);
+	bt->last = true;
+	batch_put(b, bt); /* frees the batch itself when the writer has already stopped */
+	pthread_join(th, NULL);
+	if (b->qu.failed) {
+		*err = b->werr;
+		rc = err->code ? err->code : KCVE_E_IO;
+	}
+	for (size_t i = 0; i < b->qu.nfree; i++)
+		batch_free(b->qu.free_list[i]);
+	for (size_t i = 0; i < b->qu.count; i++)
+		batch_free(b->qu.q[(b->qu.head + i) % QUEUE_DEPTH]);
+	pthread_mutex_destroy(&b->qu.mu);
+	pthread_cond_destroy(&b->qu.can_put);
+	pthread_cond_destroy(&b->qu.can_get);
+	sb_release(&tmp);
+	git_odb_free(odb);
+	return rc;
+}
+
+struct stored_range {
+	char from[32], to[32];
+	bool mainline;
+};
+
+static int stored_cmp(const void *a, const void *b)
+{
+	const struct stored_range *x = a, *y = b;
+	int c = strcmp(x->to, y->to);
+	return c ? c : strcmp(x->from, y->from);
+}
+
+/* Is (from, to) among the n stored ranges? s must be sorted with stored_cmp. */
+static bool in_sorted(const struct stored_range *s, size_t n, const char *from, const char *to)
+{
+	struct stored_range key;
+	snprintf(key.from, sizeof(key.from), "%s", from);
+	snprintf(key.to, sizeof(key.to), "%s", to);
+	return n && bsearch(&key, s, n, sizeof(*s), stored_cmp) != NULL;
+}
+
+static bool range_in(const struct tag_range *r, const struct stored_range *s, size_t n)
+{
+	return in_sorted(s, n, r->from, r->to);
+}
+
+/* The desired ranges as a sorted stored_range array, for membership tests. */
+static struct stored_range *sorted_copy(const struct range_list *l)
+{
+	struct stored_range *v = xcalloc(l->n + 1, sizeof(*v));
+	for (size_t i = 0; i < l->n; i++) {
+		snprintf(v[i].from, sizeof(v[i].from), "%s", l->v[i].from);
+		snprintf(v[i].to, sizeof(v[i].to), "%s", l->v[i].to);
+		v[i].mainline = l->v[i].mainline;
+	}
+	qsort(v, l->n, sizeof(*v), stored_cmp);
+	return v;
+}
+
+static int load_stored(sqlite3 *db, struct stored_range **out, size_t *n, struct kcve_err *err)
+{
+	sqlite3_stmt *s;
+	size_t alloc = 0;
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT version_from, version_to, mainline FROM ranges", -1, &s,
+			       NULL) != SQLITE_OK)
+		return kcve_err_set(err, KCVE_E_INDEX,
+				    "history index %s is unreadable (%s), rerun 'kcve index --rebuild'",
+				    sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		XGROW(*out, *n + 1, alloc);
+		struct stored_range *r = &(*out)[(*n)++];
+		snprintf(r->from, sizeof(r->from), "%s", (const char *)sqlite3_column_text(s, 0));
+		snprintf(r->to, sizeof(r->to), "%s", (const char *)sqlite3_column_text(s, 1));
+		r->mainline = sqlite3_column_int(s, 2);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return kcve_err_set(err, KCVE_E_INDEX,
+				    "history index %s is unreadable (%s), rerun 'kcve index --rebuild'",
+				    sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	if (*n)
+		qsort(*out, *n, sizeof(**out), stored_cmp);
+	return 0;
+}
+
+int index_is_current(sqlite3 *db, const struct range_list *ranges, bool *current,
+		     struct kcve_err *err)
+{
+	struct stored_range *st;
+	size_t n;
+	int rc = load_stored(db, &st, &n, err);
+	if (rc)
+		return rc;
+	*current = true;
+	for (size_t i = 0; i < ranges->n && *current; i++)
+		if (!range_in(&ranges->v[i], st, n))
+			*current = false;
+	struct stored_range *want = sorted_copy(ranges);
+	for (size_t i = 0; i < n && *current; i++)
+		if (!in_sorted(want, ranges->n, st[i].from, st[i].to))
+			*current = false;
+	free(want);
+	free(st);
+	return 0;
+}
+
+/* Drop the rows of a range that no longer exists (e.g. -rc ranges once the final release is
+ * tagged, or a range split because a missing tag appeared). */
+static int drop_range(struct builder *b, const struct stored_range *s, struct kcve_err *err)
+{
+	sqlite3_stmt *d;
+	const char *sqls[2] = {"DELETE FROM commits WHERE release = ?1 AND mainline = ?2",
+			       "DELETE FROM ranges WHERE version_from = ?3 AND version_to = ?1"};
+	for (int i = 0; i < 2; i++) {
+		if (sqlite3_prepare_v2(b->h->db, sqls[i], -1, &d, NULL) != SQLITE_OK)
+			return sql_fail(b, "prepare delete", err);
+		sqlite3_bind_text(d, 1, s->to, -1, SQLITE_STATIC);
+		if (i == 0)
+			sqlite3_bind_int(d, 2, s->mainline);
+		else
+			sqlite3_bind_text(d, 3, s->from, -1, SQLITE_STATIC);
+		int rc = sqlite3_step(d);
+		sqlite3_finalize(d);
+		if (rc != SQLITE_DONE)
+			return sql_fail(b, "delete", err);
+	}
+	return 0;
+}
+
+int index_update(struct history *h, const struct range_list *ranges, unsigned flags,
+		 struct history_index_stats *st, struct kcve_err *err)
+{
+	struct builder b = {0};
+	struct stored_range *stored = NULL;
+	size_t nstored = 0;
+	int rc;
+	bool fresh;
+	sqlite3_stmt *q;
+	int *todo = NULL;
+	size_t ntodo = 0;
+	b.h = h;
+	b.ranges = ranges;
+	b.t0 = now_s();
+	b.progress = (flags & HISTORY_PROGRESS) && isatty(2);
+
+	if ((rc = load_stored(h->db, &stored, &nstored, err)))
+		return rc;
+	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM commits LIMIT 1", -1, &q, NULL) != SQLITE_OK) {
+		free(stored);
+		return sql_fail(&b, "probe", err);
+	}
+	fresh = sqlite3_step(q) != SQLITE_ROW;
+	sqlite3_finalize(q);
+
+	/* the writer thread gets its own repository handle: libgit2 objects are not shared
+	 * between threads */
+	if (git_repository_open(&b.wrepo, git_repository_path(h->repo)) < 0 ||
+	    git_repository_odb(&b.odb, b.wrepo) < 0) {
+		free(stored);
+		git_repository_free(b.wrepo);
+		return kcve_err_set(err, KCVE_E_NOREPO, "cannot open the object database of %s",
+				    git_repository_path(h->repo));
+	}
+	if ((rc = index_db_exec(h->db, "BEGIN IMMEDIATE", err)))
+		goto out;
+	if (sqlite3_prepare_v2(h->db,
+			       fresh ? "INSERT INTO commits VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"
+				     : "INSERT OR IGNORE INTO commits VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+			       -1, &b.ins, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO ranges VALUES(?1,?2,?3,?4)", -1, &b.rins,
+			       NULL) != SQLITE_OK) {
+		rc = sql_fail(&b, "prepare insert", err);
+		goto rollback;
+	}
+	struct stored_range *want = sorted_copy(ranges);
+	for (size_t i = 0; i < nstored && !rc; i++)
+		if (!in_sorted(want, ranges->n, stored[i].from, stored[i].to))
+			rc = drop_range(&b, &stored[i], err);
+	free(want);
+	if (rc)
+		goto rollback;
+	todo = xcalloc(ranges->n + 1, sizeof(*todo));
+	for (size_t i = 0; i < ranges->n; i++)
+		if (!range_in(&ranges->v[i], stored, nstored))
+			todo[ntodo++] = (int)i;
+	b.ranges_todo = ntodo;
+	if (ntodo && (rc = run_pipeline(&b, todo, ntodo, err)))
+		goto rollback;
+	if (fresh &&
+	    (rc = index_db_exec(h->db,
+				"CREATE UNIQUE INDEX IF NOT EXISTS commits_id ON commits(id);"
+				"CREATE INDEX IF NOT EXISTS commits_mainline_id ON commits(mainline_id)"
+				" WHERE mainline_id IS NOT NULL;"
+				"CREATE INDEX IF NOT EXISTS commits_reverts ON commits(reverts)"
+				" WHERE reverts IS NOT NULL;",
+				err)))
+		goto rollback;
+	if ((rc = index_db_exec(h->db, "COMMIT", err)))
+		goto rollback;
+	show_progress(&b, true);
+	if (st) {
+		st->ranges_total = ranges->n;
+		st->ranges_new = b.ranges_done;
+		st->commits_new = b.commits;
+		st->seconds = now_s() - b.t0;
+		if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM commits", -1, &q, NULL) == SQLITE_OK) {
+			if (sqlite3_step(q) == SQLITE_ROW)
+				st->commits_total = (size_t)sqlite3_column_int64(q, 0);
+			sqlite3_finalize(q);
+		}
+	}
+	goto out;
+rollback:
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	if (b.progress && rc)
+		fputc('\n', stderr);
+	sqlite3_finalize(b.ins);
+	sqlite3_finalize(b.rins);
+	git_odb_free(b.odb);
+	git_repository_free(b.wrepo);
+	oidset_release(&b.seen);
+	sb_release(&b.fixes);
+	free(todo);
+	free(stored);
+	return rc;
+}

@@ -1,0 +1,320 @@
+/* .config parsing: the symbol table every Kbuild question is asked against.
+ *
+ * The grammar is what scripts/kconfig writes (confdata.c): `CONFIG_X=value`, `# CONFIG_X is not
+ * set`, other `#` comments and blank lines.  Anything else is reported with its line number
+ * rather than skipped, because a silently half-read config would turn into wrong "not compiled"
+ * verdicts.  Values keep two forms: the raw text (what make sees, quotes included) and the
+ * unquoted string returned by kb_config_get(). */
+#include <errno.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "core/fileio.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+#include "kbuild/kbuild.h"
+#include "kbuild/kbuild_int.h"
+
+static unsigned hash_str(const char *s, size_t n)
+{
+	unsigned h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static struct kb_sym *find_sym(const struct kb_config *c, const char *name, size_t n)
+{
+	if (!c->nbuckets)
+		return NULL;
+	unsigned h = hash_str(name, n) & (c->nbuckets - 1);
+	for (struct kb_sym *s = c->buckets[h]; s; s = s->next)
+		if (strlen(s->name) == n && memcmp(s->name, name, n) == 0)
+			return s;
+	return NULL;
+}
+
+static void add_sym(struct kb_config *c, const char *name, size_t n, char *raw, char *value)
+{
+	struct kb_sym *s = find_sym(c, name, n);
+	if (s) { /* later lines win, as in kconfig */
+		free(s->raw);
+		free(s->value);
+		s->raw = raw;
+		s->value = value;
+		return;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->name = xstrndup(name, n);
+	s->raw = raw;
+	s->value = value;
+	unsigned h = hash_str(name, n) & (c->nbuckets - 1);
+	s->next = c->buckets[h];
+	c->buckets[h] = s;
+	XGROW(c->syms, c->nsyms + 1, c->syms_alloc);
+	c->syms[c->nsyms++] = s;
+}
+
+static void unset_sym(struct kb_config *c, const char *name, size_t n)
+{
+	struct kb_sym *s = find_sym(c, name, n);
+	if (s) {
+		free(s->raw);
+		free(s->value);
+		s->raw = NULL;
+		s->value = NULL;
+	}
+}
+
+static bool is_sym_char(char ch)
+{
+	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_';
+}
+
+/* Unquote a kconfig string value ("a\"b" -> a"b).  Returns NULL if the quoting is broken. */
+static char *unquote(const char *v, size_t n)
+{
+	if (n < 2 || v[0] != '"' || v[n - 1] != '"')
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "");
+	for (size_t i = 1; i + 1 < n; i++) {
+		if (v[i] == '\\') {
+			if (i + 2 >= n) { /* backslash escaping the closing quote */
+				sb_release(&sb);
+				return NULL;
+			}
+			i++;
+		} else if (v[i] == '"') {
+			sb_release(&sb);
+			return NULL;
+		}
+		sb_addc(&sb, v[i]);
+	}
+	return sb_detach(&sb);
+}
+
+int kb_config_parse(struct kb_config **out, const char *text, size_t len, const char *name,
+		    struct kcve_err *err)
+{
+	struct kb_config *c = xcalloc(1, sizeof(*c));
+	c->nbuckets = 4096;
+	c->buckets = xcalloc(c->nbuckets, sizeof(*c->buckets));
+	size_t lineno = 0, pos = 0;
+	bool any_config = false;
+	*out = NULL;
+	while (pos < len) {
+		const char *line = text + pos;
+		const char *nl = memchr(line, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - line) : len - pos;
+		pos += n + (nl ? 1 : 0);
+		lineno++;
+		if (n && line[n - 1] == '\r')
+			n--;
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+			n--;
+		size_t i = 0;
+		while (i < n && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (i == n)
+			continue;
+		if (memchr(line, '\0', n)) {
+			kcve_err_set(err, KCVE_E_PARSE, "NUL byte at line %zu of %s, not a .config", lineno, name);
+			goto fail;
+		}
+		if (line[i] == '#') {
+			/* "# CONFIG_FOO is not set" (the only comment that carries meaning) */
+			static const char tail[] = " is not set";
+			size_t j = i + 1;
+			while (j < n && line[j] == ' ')
+				j++;
+			if (n - j > 7 && memcmp(line + j, "CONFIG_", 7) == 0 && n >= sizeof(tail) - 1 &&
+			    memcmp(line + n - (sizeof(tail) - 1), tail, sizeof(tail) - 1) == 0) {
+				size_t e = j;
+				while (e < n && is_sym_char(line[e]))
+					e++;
+				if (e == n - (sizeof(tail) - 1) && e > j + 7) {
+					unset_sym(c, line + j + 7, e - j - 7);
+					any_config = true;
+				}
+			}
+			continue;
+		}
+		if (n - i <= 7 || memcmp(line + i, "CONFIG_", 7) != 0) {
+			kcve_err_set(err, KCVE_E_PARSE,
+				     "line %zu of %s is neither CONFIG_X=value nor a comment, fix or regenerate the .config",
+				     lineno, name);
+			goto fail;
+		}
+		size_t s = i + 7, e = s;
+		while (e < n && is_sym_char(line[e]))
+			e++;
+		if (e == s || e >= n || line[e] != '=') {
+			kcve_err_set(err, KCVE_E_PARSE, "line %zu of %s: expected CONFIG_NAME=value", lineno,
+				     name);
+			goto fail;
+		}
+		const char *v = line + e + 1;
+		size_t vn = n - (e + 1);
+		char *value;
+		if (vn && v[0] == '"') {
+			value = unquote(v, vn);
+			if (!value) {
+				kcve_err_set(err, KCVE_E_PARSE, "line %zu of %s: unterminated or badly quoted string",
+					     lineno, name);
+				goto fail;
+			}
+		} else {
+			for (size_t k = 0; k < vn; k++)
+				if (v[k] == ' ' || v[k] == '\t' || v[k] == '"') {
+					kcve_err_set(err, KCVE_E_PARSE,
+						     "line %zu of %s: unquoted value with blanks or quotes", lineno,
+						     name);
+					goto fail;
+				}
+			if (vn == 0 || (vn == 1 && v[0] == 'n')) { /* "CONFIG_X=" / "=n" mean unset */
+				unset_sym(c, line + s, e - s);
+				any_config = true;
+				continue;
+			}
+			value = xstrndup(v, vn);
+		}
+		add_sym(c, line + s, e - s, xstrndup(v, vn), value);
+		any_config = true;
+	}
+	if (!any_config && len > 0) {
+		kcve_err_set(err, KCVE_E_PARSE, "%s contains no CONFIG_ line, not a kernel .config", name);
+		goto fail;
+	}
+	*out = c;
+	return 0;
+fail:
+	kb_config_free(c);
+	return -1;
+}
+
+int kb_config_load(struct kb_config **out, const char *path, struct kcve_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	*out = NULL;
+	if (read_file(path, &sb) < 0) {
+		kcve_err_set(err, KCVE_E_IO, "cannot read %s (%s), give the path of a kernel .config", path,
+			     strerror(errno));
+		sb_release(&sb);
+		return -1;
+	}
+	int r = kb_config_parse(out, sb_str(&sb), sb.len, path, err);
+	sb_release(&sb);
+	return r;
+}
+
+int kb_config_load_gz(struct kb_config **out, const char *path, struct kcve_err *err)
+{
+	*out = NULL;
+	gzFile gz = gzopen(path, "rb");
+	if (!gz) {
+		kcve_err_set(err, KCVE_E_IO, "cannot open %s (%s), give a gzip-compressed config", path,
+			     strerror(errno ? errno : EIO));
+		return -1;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	int n;
+	while ((n = gzread(gz, buf, sizeof(buf))) > 0) {
+		sb_add(&sb, buf, (size_t)n);
+		if (sb.len > (64u << 20)) {
+			n = -1;
+			break;
+		}
+	}
+	int zerr = 0;
+	if (n < 0)
+		gzerror(gz, &zerr);
+	gzclose(gz);
+	if (n < 0) {
+		kcve_err_set(err, KCVE_E_PARSE, "%s is not a valid gzip stream (or larger than 64 MiB)", path);
+		sb_release(&sb);
+		return -1;
+	}
+	int r = kb_config_parse(out, sb_str(&sb), sb.len, path, err);
+	sb_release(&sb);
+	return r;
+}
+
+static const struct kb_sym *lookup(const struct kb_config *c, const char *sym)
+{
+	if (!c || !sym)
+		return NULL;
+	if (strncmp(sym, "CONFIG_", 7) == 0)
+		sym += 7;
+	return find_sym(c, sym, strlen(sym));
+}
+
+const char *kb_config_get(const struct kb_config *c, const char *sym)
+{
+	const struct kb_sym *s = lookup(c, sym);
+	return s ? s->value : NULL;
+}
+
+const char *kb_config_raw(const struct kb_config *c, const char *sym)
+{
+	const struct kb_sym *s = lookup(c, sym);
+	return s ? s->raw : NULL;
+}
+
+size_t kb_config_count(const struct kb_config *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; c && i < c->nsyms; i++)
+		n += c->syms[i]->value != NULL;
+	return n;
+}
+
+const char *kb_config_arch(const struct kb_config *c)
+{
+	/* The Kconfig symbol each arch/<dir>/Kconfig defines unconditionally. */
+	static const char *const map[][2] = {
+		{"UML", "um"},        {"X86", "x86"},         {"ARM64", "arm64"},     {"ARM", "arm"},
+		{"RISCV", "riscv"},   {"PPC", "powerpc"},     {"S390", "s390"},
+		{"MIPS", "mips"},     {"LOONGARCH", "loongarch"}, {"SPARC", "sparc"},
+		{"PARISC", "parisc"}, {"M68K", "m68k"},       {"ALPHA", "alpha"},
+		{"SUPERH", "sh"},     {"XTENSA", "xtensa"},
+		{"IA64", "ia64"},     {"ARC", "arc"},         {"CSKY", "csky"},
+		{"HEXAGON", "hexagon"}, {"MICROBLAZE", "microblaze"}, {"NIOS2", "nios2"},
+		{"OPENRISC", "openrisc"}, {"H8300", "h8300"}, {"NDS32", "nds32"},
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		const char *v = kb_config_get(c, map[i][0]);
+		if (v && strcmp(v, "y") == 0)
+			return map[i][1];
+	}
+	return NULL;
+}
+
+void kb_config_free(struct kb_config *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nsyms; i++) {
+		free(c->syms[i]->name);
+		free(c->syms[i]->raw);
+		free(c->syms[i]->value);
+		free(c->syms[i]);
+	}
+	free(c->syms);
+	free(c->buckets);
+	free(c);
+}
+
+const char *kb_verdict_name(enum kb_verdict v)
+{
+	switch (v) {
+	case KB_COMPILED:
+		return "compiled";
+	case KB_NOT_COMPILED:
+		return "not compiled";
+	default:
+		return "unknown";
+	}
+}

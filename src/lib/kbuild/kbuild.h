@@ -1,0 +1,91 @@
+/* Which kernel source files does a given configuration compile?
+ *
+ * Three independent answers, from cheapest to most exact:
+ *  - kb_config_*: a parsed .config (or /proc/config.gz) symbol table;
+ *  - kb_tree_*:   a hand-written Kbuild evaluator that walks the kernel source tree from the
+ *                 top-level Kbuild and the arch Makefile with that symbol table, following only
+ *                 enabled directories, and collects every object (composites included).  Files it
+ *                 cannot decide (headers, unevaluable make constructs) are KB_UNKNOWN with a
+ *                 reason, never silently "not compiled";
+ *  - kb_build_*:  the exact set of compiled sources and headers read from a build directory's
+ *                 `.*.cmd` dependency files.
+ * Paths are always relative to the kernel source tree ("fs/ext4/inode.c"). */
+#ifndef KCVE_KBUILD_KBUILD_H
+#define KCVE_KBUILD_KBUILD_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/error.h"
+
+enum kb_verdict { KB_UNKNOWN = 0, KB_COMPILED = 1, KB_NOT_COMPILED = 2 };
+
+/* "compiled" / "not compiled" / "unknown" */
+const char *kb_verdict_name(enum kb_verdict v);
+
+/* ---- .config ----------------------------------------------------------------------------- */
+struct kb_config;
+/* Parse a .config: `CONFIG_X=value` (y, m, numbers, "quoted strings" with \" and \\ escapes),
+ * `# CONFIG_X is not set`, comments and blank lines.  Any other line is an error naming the
+ * line number (KCVE_E_PARSE); an unreadable file is KCVE_E_IO. */
+int kb_config_load(struct kb_config **out, const char *dotconfig_path, struct kcve_err *err);
+/* Same for a gzip-compressed config (/proc/config.gz). */
+int kb_config_load_gz(struct kb_config **out, const char *config_gz_path, struct kcve_err *err);
+/* Parse from memory; `name` is used in error messages. */
+int kb_config_parse(struct kb_config **out, const char *text, size_t len, const char *name,
+		    struct kcve_err *err);
+/* Value of a symbol ("CONFIG_EXT4_FS" or "EXT4_FS"): "y", "m", the unquoted string, ...;
+ * NULL when unset (absent or "is not set"). */
+const char *kb_config_get(const struct kb_config *c, const char *sym);
+/* Number of symbols with a value. */
+size_t kb_config_count(const struct kb_config *c);
+/* The architecture the config was made for (SRCARCH: "x86", "arm64", ...) or NULL. */
+const char *kb_config_arch(const struct kb_config *c);
+void kb_config_free(struct kb_config *c);
+
+/* ---- Kbuild evaluation over a source tree -------------------------------------------------- */
+struct kb_tree;
+/* Evaluate the Kbuild files of source tree `ksrc` under `cfg`.  arch is a SRCARCH directory name
+ * ("x86"); NULL derives it from the config (CONFIG_X86 -> x86, ...), default x86.  Fails with
+ * KCVE_E_NOTFOUND when ksrc does not look like a kernel tree (no Kbuild/Makefile, no arch dir).
+ * cfg must outlive the tree.  Directories are evaluated lazily, on first question. */
+int kb_tree_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg,
+		 const char *arch, struct kcve_err *err);
+/* Verdict for one source path relative to ksrc.  *reason_out (optional) gets a static-lifetime
+ * (until kb_tree_close) human-readable explanation, e.g. "obj-y in fs/ext4/Makefile" or
+ * "directory drivers/net/wireless/ not descended (CONFIG_WLAN unset)". */
+enum kb_verdict kb_file_verdict(struct kb_tree *t, const char *path, const char **reason_out);
+/* Evaluate every reachable directory now (for benchmarks / whole-tree queries). */
+void kb_tree_evaluate_all(struct kb_tree *t);
+/* Number of compiled objects found so far. */
+size_t kb_tree_object_count(const struct kb_tree *t);
+void kb_tree_close(struct kb_tree *t);
+
+/* File -> gating condition export, for a compact database usable without the source tree:
+ * a header line "# kcve kbuild conditions v1 arch=<arch>", then one line per .c file under the
+ * tree, "path\tcondition", where the condition is a conjunction of CONFIG literals
+ * ("CONFIG_EXT4_FS && CONFIG_EXT4_FS_POSIX_ACL", "!CONFIG_X86_32"), "y" (always built), "n"
+ * (not reachable: other arch, tools, or only in a makefile branch this config does not take) or
+ * "unknown"; alternatives are written "(A) || (B)".  Object-list gates (obj-$(CONFIG_X),
+ * foo-$(CONFIG_Y), directory descents) are symbolic, i.e. hold for any config; makefile
+ * conditionals (ifdef/ifeq) and #include preprocessing follow cfg, with the values that chose
+ * the branch recorded as literals.  =m and =y are not distinguished. */
+int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err);
+
+/* ---- build directory ------------------------------------------------------------------------ */
+struct kb_build;
+/* Read every `.*.cmd` file under builddir (an `O=` directory or an in-tree build) and collect
+ * the compiled sources and the headers they depend on (`source_X :=`, `deps_X :=` with
+ * `$(wildcard ...)` entries skipped), relative to the source tree.  KCVE_E_NOTFOUND when
+ * builddir has no .cmd file at all. */
+int kb_build_open(struct kb_build **out, const char *builddir, struct kcve_err *err);
+/* KB_COMPILED when path was compiled or included by a compiled file, else KB_NOT_COMPILED. */
+enum kb_verdict kb_build_verdict(struct kb_build *b, const char *path);
+size_t kb_build_count(struct kb_build *b);
+/* Iterate over the collected paths (sorted); i < kb_build_count(). */
+const char *kb_build_path(struct kb_build *b, size_t i);
+/* Source tree the build was made from (absolute, as found in the .cmd files) or NULL. */
+const char *kb_build_srctree(struct kb_build *b);
+void kb_build_close(struct kb_build *b);
+
+#endif

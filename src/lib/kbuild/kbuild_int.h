@@ -1,0 +1,102 @@
+/* Internals shared by the kbuild sources: the config symbol table and a small GNU make subset
+ * (variables, expansion, conditionals, includes) that is just enough to read Kbuild files. */
+#ifndef KCVE_KBUILD_INT_H
+#define KCVE_KBUILD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/strbuf.h"
+#include "kbuild/kbuild.h"
+
+struct kb_sym {
+	char *name;  /* without CONFIG_ */
+	char *raw;   /* as written after '=' (quotes kept: that is what make sees); NULL if unset */
+	char *value; /* unquoted; NULL if unset */
+	struct kb_sym *next;
+};
+
+struct kb_config {
+	struct kb_sym **buckets;
+	size_t nbuckets;
+	struct kb_sym **syms;
+	size_t nsyms, syms_alloc;
+};
+
+/* Raw value (quotes kept) of a symbol, NULL if unset. */
+const char *kb_config_raw(const struct kb_config *c, const char *sym);
+
+/* ---- make variables ---- */
+struct mk_var {
+	char *name;
+	char *value;
+	bool recursive; /* '=' flavour: expanded at use */
+	bool uncertain; /* value depends on something kcve cannot evaluate */
+	bool exported;
+	struct mk_var *next;
+};
+
+struct mk_vars {
+	struct mk_var **buckets;
+	size_t nbuckets, count;
+};
+
+void mk_vars_init(struct mk_vars *v, size_t nbuckets);
+void mk_vars_free(struct mk_vars *v);
+struct mk_var *mk_vars_get(const struct mk_vars *v, const char *name, size_t n);
+struct mk_var *mk_vars_set(struct mk_vars *v, const char *name, size_t n, const char *value,
+			   bool recursive);
+
+/* Called for every assignment to a variable whose name matches a Kbuild list (obj-*, lib-*,
+ * subdir-*, <composite>-y/-m/-objs/-, core-*, drivers-*, libs-*): lets the tree evaluator remember
+ * where each word was listed and under which (unexpanded) left-hand side. */
+struct mk_ctx;
+typedef void (*mk_list_hook)(struct mk_ctx *c, const char *lhs_raw, const char *name,
+			     const char *words, const char *file, unsigned line);
+
+struct mk_ctx {
+	struct mk_vars *locals;  /* this makefile's variables */
+	struct mk_vars *globals; /* CONFIG_*, srctree, Kbuild.include functions, arch exports */
+	const struct kb_config *cfg;
+	const char *ksrc;        /* absolute source tree path, no trailing slash */
+	/* Symbolic mode (condition export): CONFIG_ symbols read "y" in assignments (so every
+	 * obj-$(CONFIG_X) list is followed) and their real value in ifeq/ifdef tests; every symbol
+	 * read is recorded in syms as "CONFIG_X" or, when unset in the config, "!CONFIG_X". */
+	bool symbolic;
+	bool in_test;
+	bool no_fs;              /* fuzzing: include and $(wildcard) never touch the file system */
+	/* Set when an expansion met something unevaluable; why holds the first reason. */
+	bool uncertain;
+	char why[200];
+	int depth;
+	int cond_uncertain;      /* >0 inside a conditional kcve could not decide */
+	struct strbuf syms;      /* symbolic mode: " CONFIG_A CONFIG_B" read by the last expansion */
+	struct strbuf condstack; /* symbolic mode: conjunction of enclosing conditional symbols */
+	mk_list_hook hook;
+	void *hook_data;
+	const char *cur_file;
+	unsigned cur_line;
+	unsigned long steps;     /* expansion work counter; bounds pathological input */
+};
+
+void mk_ctx_init(struct mk_ctx *c, struct mk_vars *locals, struct mk_vars *globals,
+		 const struct kb_config *cfg, const char *ksrc);
+void mk_ctx_release(struct mk_ctx *c);
+/* Expand make text into out (appended). */
+void mk_expand(struct mk_ctx *c, const char *s, size_t n, struct strbuf *out);
+/* Expand a variable by name (as $(name)), appended to out. */
+void mk_expand_var(struct mk_ctx *c, const char *name, struct strbuf *out);
+void mk_mark_uncertain(struct mk_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Evaluate makefile text (path used for messages and relative includes).  Never fails:
+ * constructs it cannot evaluate make the context uncertain. */
+void mk_eval_text(struct mk_ctx *c, const char *text, size_t len, const char *path);
+/* Read and evaluate a makefile; returns -1 if it cannot be read. */
+int mk_eval_file(struct mk_ctx *c, const char *path);
+
+/* printf into a new string (caller frees). */
+char *mk_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Word helpers: iterate over whitespace-separated words of s. */
+const char *mk_next_word(const char *s, size_t *len);
+
+#endif

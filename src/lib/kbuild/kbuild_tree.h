@@ -1,0 +1,67 @@
+/* Internal state of a Kbuild tree evaluation (tree.c, verdict.c, conditions.c). */
+#ifndef KCVE_KBUILD_TREE_H
+#define KCVE_KBUILD_TREE_H
+
+#include <stdbool.h>
+
+#include "kbuild/kbuild_int.h"
+#include "kbuild/strmap.h"
+
+enum { KBT_BUILTIN = 1, KBT_MODULE, KBT_LIB, KBT_EXTRA };
+
+struct kb_obj {
+	int kind;
+	char *reason;
+};
+
+struct kb_dir {
+	bool builtin;      /* reached through obj-y all the way from the root */
+	bool evaluated;
+	bool no_makefile;
+	bool uncertain;    /* some object list could not be fully evaluated */
+	char *why_uncertain;
+	char *makefile;    /* relative path of the Kbuild/Makefile read */
+	char *reason;      /* how it was reached */
+	char *cond;        /* symbolic mode: condition for reaching it */
+};
+
+struct kb_tree {
+	char *ksrc; /* absolute */
+	char *arch;
+	const struct kb_config *cfg;
+	bool symbolic;
+	bool evaluated;
+	struct mk_vars globals;
+	char *arch_core, *arch_lib, *arch_drivers, *arch_why;
+	bool arch_uncertain;
+	struct strmap objs;       /* "fs/ext4/inode.o" -> struct kb_obj */
+	struct strmap composites; /* composite objects -> struct kb_obj (reason only) */
+	struct strmap dirs;       /* "fs/ext4" ("" = root) -> struct kb_dir */
+	struct strmap notes;      /* word path -> "+|-<var> <lhs> <file>:<line>" */
+	struct strmap mentions;   /* .o named by other variables -> "$(var) of dir" */
+	struct strmap includes;   /* per-dir scan: "dir/x.c" -> "dir/y.c" (#include "x.c") */
+	struct strmap symconds;   /* symbolic: "dir\tvar\tword" -> condition */
+	struct strmap objconds;   /* symbolic: object path -> condition */
+	char **queue;
+	size_t nqueue, queue_alloc;
+	char **reasons;           /* strings handed out by kb_file_verdict */
+	size_t nreasons, reasons_alloc;
+};
+
+int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg, const char *arch,
+	     bool symbolic, struct kcve_err *err);
+void kbt_evaluate(struct kb_tree *t);
+char *kbt_normalize(const char *dir, const char *word, size_t wn);
+
+/* verdict.c: `#include "x.c"` scan of a directory (t->includes) */
+void kbt_scan_includes(struct kb_tree *t, const char *dir);
+
+/* conditions.c: symbolic ("every symbol y") evaluation bookkeeping */
+char *kbt_cond_from_syms(const char *syms);     /* " && CONFIG_A CONFIG_B" -> "CONFIG_A && CONFIG_B" */
+char *kbt_cond_and(const char *a, const char *b);
+char *kbt_cond_or(const char *a, const char *b);
+void kbt_symbolic_collect(struct kb_tree *t, struct mk_ctx *c, const char *dir, struct kb_dir *d,
+			  const char *obj_y, const char *obj_m, const char *lib_y, const char *lib_m,
+			  const char *extra, const char *always);
+
+#endif

@@ -1,0 +1,696 @@
+/* Makefile statements: assignments, conditionals, include, define; rules and recipes skipped.
+ *
+ * A conditional kcve cannot decide (it tests $(shell ...) or a compiler probe) runs BOTH branches
+ * and marks every variable assigned inside as uncertain; list variables touched that way make
+ * the affected makefile answer "unknown" instead of a guess. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/fileio.h"
+#include "core/xalloc.h"
+#include "kbuild/kbuild_int.h"
+
+#define MAX_COND 64
+#define MAX_INCLUDE_DEPTH 12
+
+struct cond {
+	bool parent_active;
+	bool taken;         /* some branch already ran */
+	bool active;
+	bool uncertain;
+	size_t condstack_len;
+	char *syms;         /* symbolic mode: symbols the test read */
+};
+
+struct evalstate {
+	struct cond conds[MAX_COND];
+	int ncond;
+	int skipped_depth;  /* conditionals nested beyond MAX_COND (treated as inactive) */
+	bool in_rule;
+	bool in_define;
+	int define_depth;
+	struct strbuf define_name;
+	struct strbuf define_body;
+	bool define_recursive;
+	int include_depth;
+};
+
+static bool is_blank(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+static const char *skip_blank(const char *s)
+{
+	while (is_blank(*s))
+		s++;
+	return s;
+}
+
+static void rtrim(char *s)
+{
+	size_t n = strlen(s);
+	while (n && (is_blank(s[n - 1]) || s[n - 1] == '\r' || s[n - 1] == '\n'))
+		s[--n] = '\0';
+}
+
+/* Keyword at s followed by a blank, '(' (for ifeq) or end; returns the text after it or NULL. */
+static const char *keyword(const char *s, const char *kw)
+{
+	size_t n = strlen(kw);
+	if (strncmp(s, kw, n) != 0)
+		return NULL;
+	if (s[n] == '\0')
+		return s + n;
+	if (is_blank(s[n]) || s[n] == '(' || s[n] == '"' || s[n] == '\'')
+		return skip_blank(s + n);
+	return NULL;
+}
+
+static bool active(const struct evalstate *st)
+{
+	if (st->skipped_depth)
+		return false;
+	return st->ncond == 0 || st->conds[st->ncond - 1].active;
+}
+
+static char *expand_str(struct mk_ctx *c, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "");
+	mk_expand(c, s, strlen(s), &sb);
+	return sb_detach(&sb);
+}
+
+static char *strip_dup(const char *s)
+{
+	s = skip_blank(s);
+	char *d = xstrdup(s);
+	rtrim(d);
+	return d;
+}
+
+/* Evaluate the test of ifeq/ifneq/ifdef/ifndef; *uncertain set when it cannot be decided. */
+static bool eval_test(struct mk_ctx *c, const char *kind, const char *arg, bool *uncertain)
+{
+	bool saved = c->uncertain;
+	char savedwhy[sizeof(c->why)];
+	memcpy(savedwhy, c->why, sizeof(savedwhy));
+	c->uncertain = false;
+	c->in_test = true;
+	bool result = false;
+	if (!strcmp(kind, "ifdef") || !strcmp(kind, "ifndef")) {
+		char *name = expand_str(c, arg);
+		char *nm = strip_dup(name);
+		free(name);
+		bool defined;
+		struct mk_var *v = mk_vars_get(c->locals, nm, strlen(nm));
+		if (!v && !strncmp(nm, "CONFIG_", 7)) {
+			const char *r = kb_config_raw(c->cfg, nm);
+			defined = r && *r;
+			if (c->symbolic) {
+				sb_adds(&c->syms, defined ? " " : " !");
+				sb_adds(&c->syms, nm);
+			}
+		} else {
+			if (!v)
+				v = mk_vars_get(c->globals, nm, strlen(nm));
+			defined = v && *skip_blank(v->value);
+			if (v && v->uncertain)
+				c->uncertain = true;
+		}
+		free(nm);
+		result = !strcmp(kind, "ifdef") ? defined : !defined;
+	} else {
+		char *a = NULL, *b = NULL;
+		if (arg[0] == '(') {
+			size_t n = strlen(arg);
+			int depth = 0;
+			size_t comma = 0, close = 0;
+			for (size_t i = 1; i < n; i++) {
+				if (arg[i] == '(' || arg[i] == '{')
+					depth++;
+				else if ((arg[i] == ')' || arg[i] == '}') && depth > 0)
+					depth--;
+				else if (arg[i] == ',' && depth == 0 && !comma)
+					comma = i;
+				else if (arg[i] == ')' && depth == 0) {
+					close = i;
+					break;
+				}
+			}
+			if (!comma || !close) {
+				mk_mark_uncertain(c, "malformed %s", kind);
+			} else {
+				a = xstrndup(arg + 1, comma - 1);
+				b = xstrndup(arg + comma + 1, close - comma - 1);
+			}
+		} else if (arg[0] == '"' || arg[0] == '\'') {
+			const char *e1 = strchr(arg + 1, arg[0]);
+			const char *s2 = e1 ? skip_blank(e1 + 1) : NULL;
+			const char *e2 = s2 && (*s2 == '"' || *s2 == '\'') ? strchr(s2 + 1, *s2) : NULL;
+			if (!e2) {
+				mk_mark_uncertain(c, "malformed %s", kind);
+			} else {
+				a = xstrndup(arg + 1, (size_t)(e1 - arg - 1));
+				b = xstrndup(s2 + 1, (size_t)(e2 - s2 - 1));
+			}
+		} else {
+			mk_mark_uncertain(c, "malformed %s", kind);
+		}
+		if (a && b) {
+			char *ea = expand_str(c, a), *eb = expand_str(c, b);
+			char *sa = strip_dup(ea), *sb = strip_dup(eb);
+			result = strcmp(sa, sb) == 0;
+			if (!strcmp(kind, "ifneq"))
+				result = !result;
+			free(ea);
+			free(eb);
+			free(sa);
+			free(sb);
+		}
+		free(a);
+		free(b);
+	}
+	c->in_test = false;
+	*uncertain = c->uncertain;
+	c->uncertain = saved;
+	memcpy(c->why, savedwhy, sizeof(savedwhy));
+	return result;
+}
+
+static void enter_branch(struct mk_ctx *c, struct cond *k)
+{
+	/* symbolic mode: whichever branch runs with every symbol set gets that symbol as condition */
+	c->condstack.len = k->condstack_len;
+	if (c->condstack.buf)
+		c->condstack.buf[c->condstack.len] = '\0';
+	if (c->symbolic && k->active && k->syms && *k->syms)
+		sb_addf(&c->condstack, " &&%s", k->syms);
+}
+
+static void begin_cond(struct mk_ctx *c, struct evalstate *st, const char *kind, const char *arg)
+{
+	if (st->skipped_depth || st->ncond == MAX_COND) {
+		st->skipped_depth++;
+		return;
+	}
+	bool parent_active = active(st);
+	struct cond *k = &st->conds[st->ncond++];
+	memset(k, 0, sizeof(*k));
+	k->parent_active = parent_active;
+	k->condstack_len = c->condstack.len;
+	if (!k->parent_active) {
+		k->taken = true; /* nothing inside runs */
+		return;
+	}
+	c->syms.len = 0;
+	if (c->syms.buf)
+		c->syms.buf[0] = '\0';
+	bool unc = false;
+	bool r = eval_test(c, kind, arg, &unc);
+	k->syms = c->symbolic ? xstrdup(sb_str(&c->syms)) : NULL;
+	if (unc) {
+		k->uncertain = true;
+		k->active = true;
+		c->cond_uncertain++;
+	} else {
+		k->active = r;
+		k->taken = r;
+	}
+	enter_branch(c, k);
+}
+
+static void else_cond(struct mk_ctx *c, struct evalstate *st, const char *rest)
+{
+	if (st->skipped_depth)
+		return;
+	if (st->ncond == 0)
+		return; /* stray else: make would fail; ignore */
+	struct cond *k = &st->conds[st->ncond - 1];
+	if (!k->parent_active)
+		return;
+	if (k->uncertain) {
+		k->active = true; /* both branches of an undecidable test run */
+		enter_branch(c, k);
+		return;
+	}
+	if (k->taken) {
+		k->active = false;
+		enter_branch(c, k);
+		return;
+	}
+	rest = skip_blank(rest);
+	if (!*rest) {
+		k->active = true;
+		k->taken = true;
+		enter_branch(c, k);
+		return;
+	}
+	static const char *const kinds[] = {"ifeq", "ifneq", "ifdef", "ifndef"};
+	for (size_t i = 0; i < 4; i++) {
+		const char *arg = keyword(rest, kinds[i]);
+		if (!arg)
+			continue;
+		c->syms.len = 0;
+		if (c->syms.buf)
+			c->syms.buf[0] = '\0';
+		bool unc = false;
+		bool r = eval_test(c, kinds[i], arg, &unc);
+		free(k->syms);
+		k->syms = c->symbolic ? xstrdup(sb_str(&c->syms)) : NULL;
+		if (unc) {
+			k->uncertain = true;
+			k->active = true;
+			c->cond_uncertain++;
+		} else {
+			k->active = r;
+			k->taken = r;
+		}
+		enter_branch(c, k);
+		return;
+	}
+	mk_mark_uncertain(c, "malformed else");
+}
+
+static void end_cond(struct mk_ctx *c, struct evalstate *st)
+{
+	if (st->skipped_depth) {
+		st->skipped_depth--;
+		return;
+	}
+	if (st->ncond == 0)
+		return;
+	struct cond *k = &st->conds[--st->ncond];
+	if (k->uncertain)
+		c->cond_uncertain--;
+	c->condstack.len = k->condstack_len;
+	if (c->condstack.buf)
+		c->condstack.buf[c->condstack.len] = '\0';
+	free(k->syms);
+	k->syms = NULL;
+}
+
+static void do_include(struct mk_ctx *c, struct evalstate *st, const char *arg, bool optional)
+{
+	char *files = expand_str(c, arg);
+	size_t wn;
+	for (const char *w = files; (w = mk_next_word(w, &wn)); w += wn) {
+		char *f = xstrndup(w, wn);
+		char *path;
+		if (f[0] == '/') {
+			path = xstrdup(f);
+		} else {
+			path = mk_strf("%s/%s", c->ksrc, f);
+		}
+		/* generated files (auto.conf) and Kbuild's own machinery are provided by kcve */
+		bool builtin = strstr(f, "include/config/auto.conf") || strstr(f, "scripts/Kbuild.include") ||
+			       strstr(f, "scripts/Makefile.");
+		struct stat sbuf;
+		if (!builtin && c->no_fs) {
+			mk_mark_uncertain(c, "include %s not followed", f);
+		} else if (!builtin) {
+			if (st->include_depth >= MAX_INCLUDE_DEPTH) {
+				mk_mark_uncertain(c, "includes nested too deeply at %s", f);
+			} else if (stat(path, &sbuf) != 0 || !S_ISREG(sbuf.st_mode)) { /* not /dev/zero */
+				if (!optional)
+					mk_mark_uncertain(c, "included makefile %s not found", f);
+			} else {
+				st->include_depth++;
+				const char *saved_file = c->cur_file;
+				unsigned saved_line = c->cur_line;
+				struct strbuf sb = STRBUF_INIT;
+				if (read_file(path, &sb) == 0)
+					mk_eval_text(c, sb_str(&sb), sb.len, path);
+				else if (!optional)
+					mk_mark_uncertain(c, "cannot read included %s", f);
+				sb_release(&sb);
+				c->cur_file = saved_file;
+				c->cur_line = saved_line;
+				st->include_depth--;
+			}
+		}
+		free(path);
+		free(f);
+	}
+	free(files);
+}
+
+/* Find the assignment operator at top level; returns its start and sets *op / *oplen. */
+static const char *find_assign(const char *s, char *op, size_t *oplen, bool *rule)
+{
+	int depth = 0;
+	*rule = false;
+	for (const char *p = s; *p; p++) {
+		if (*p == '$' && (p[1] == '(' || p[1] == '{')) {
+			depth++;
+			p++;
+			continue;
+		}
+		if ((*p == '(' || *p == '{') && depth > 0) {
+			depth++;
+			continue;
+		}
+		if ((*p == ')' || *p == '}') && depth > 0) {
+			depth--;
+			continue;
+		}
+		if (depth)
+			continue;
+		if (*p == '=') {
+			if (p > s && (p[-1] == '+' || p[-1] == '?' || p[-1] == '!')) {
+				*op = p[-1];
+				*oplen = 2;
+				return p - 1;
+			}
+			*op = '=';
+			*oplen = 1;
+			return p;
+		}
+		if (*p == ':') {
+			if (p[1] == '=') {
+				*op = ':';
+				*oplen = 2;
+				return p;
+			}
+			if (p[1] == ':' && p[2] == '=') {
+				*op = ':';
+				*oplen = 3;
+				return p;
+			}
+			*rule = true; /* target: prerequisites (or target-specific variable) */
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *rhs, bool exported)
+{
+	c->syms.len = 0;
+	if (c->syms.buf)
+		c->syms.buf[0] = '\0';
+	char *lhs = expand_str(c, lhs_raw);
+	char *name = strip_dup(lhs);
+	free(lhs);
+	if (!*name || strchr(name, ' ') || strchr(name, '\t')) {
+		free(name);
+		return;
+	}
+	char *lhs_syms = xstrdup(sb_str(&c->syms)); /* symbolic mode: what the name depended on */
+	size_t nn = strlen(name);
+	struct mk_var *v = mk_vars_get(c->locals, name, nn);
+	bool was_uncertain = c->uncertain;
+	c->uncertain = false;
+	switch (op) {
+	case '=':
+		v = mk_vars_set(c->locals, name, nn, rhs, true);
+		break;
+	case ':': {
+		char *val = expand_str(c, rhs);
+		v = mk_vars_set(c->locals, name, nn, val, false);
+		free(val);
+		break;
+	}
+	case '?':
+		if (!v && !mk_vars_get(c->globals, name, nn))
+			v = mk_vars_set(c->locals, name, nn, rhs, true);
+		break;
+	case '+': {
+		if (!v) {
+			/* appending to a global (arch exports) copies it locally, like make's environment */
+			struct mk_var *g = mk_vars_get(c->globals, name, nn);
+			if (g) {
+				v = mk_vars_set(c->locals, name, nn, g->value, g->recursive);
+				v->uncertain = g->uncertain;
+			}
+		}
+		if (!v) {
+			v = mk_vars_set(c->locals, name, nn, rhs, true);
+			break;
+		}
+		struct strbuf sb = STRBUF_INIT;
+		sb_adds(&sb, v->value);
+		if (v->recursive) {
+			if (sb.len && *rhs)
+				sb_addc(&sb, ' ');
+			sb_adds(&sb, rhs);
+		} else {
+			char *val = expand_str(c, rhs);
+			if (sb.len && *val)
+				sb_addc(&sb, ' ');
+			sb_adds(&sb, val);
+			free(val);
+		}
+		bool unc = v->uncertain, rec = v->recursive, exp = v->exported;
+		v = mk_vars_set(c->locals, name, nn, sb_str(&sb), rec);
+		v->uncertain = unc;
+		v->exported = exp;
+		sb_release(&sb);
+		break;
+	}
+	case '!':
+		v = mk_vars_set(c->locals, name, nn, "", false);
+		v->uncertain = true;
+		break;
+	}
+	if (v) {
+		if (c->uncertain || c->cond_uncertain > 0)
+			v->uncertain = true;
+		if (exported)
+			v->exported = true;
+	}
+	c->uncertain = was_uncertain;
+	if (c->hook && op != '?') {
+		sb_reset(&c->syms);
+		sb_adds(&c->syms, lhs_syms);
+		c->hook(c, lhs_raw, name, rhs, c->cur_file, c->cur_line);
+	}
+	free(lhs_syms);
+	free(name);
+}
+
+/* One logical line (continuations joined, recipe lines already filtered). */
+static void statement(struct mk_ctx *c, struct evalstate *st, char *line, bool tab)
+{
+	/* comments: an unescaped '#' ends the line (make has no other quoting for it here) */
+	for (char *p = line; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '#') {
+			*p = '\0';
+			break;
+		}
+	}
+	rtrim(line);
+	const char *s = skip_blank(line);
+	if (!*s)
+		return;
+	const char *arg;
+	static const char *const ifs[] = {"ifeq", "ifneq", "ifdef", "ifndef"};
+	for (size_t i = 0; i < 4; i++)
+		if ((arg = keyword(s, ifs[i]))) {
+			begin_cond(c, st, ifs[i], arg);
+			return;
+		}
+	if ((arg = keyword(s, "else"))) {
+		else_cond(c, st, arg);
+		return;
+	}
+	if (keyword(s, "endif")) {
+		end_cond(c, st);
+		return;
+	}
+	if (tab && st->in_rule)
+		return; /* recipe line */
+	if (!active(st))
+		return;
+	if ((arg = keyword(s, "define"))) {
+		st->in_define = true;
+		st->define_depth = 1;
+		sb_reset(&st->define_name);
+		sb_adds(&st->define_name, arg);
+		sb_rtrim(&st->define_name);
+		/* "define NAME =" / ":=" */
+		size_t n = st->define_name.len;
+		st->define_recursive = true;
+		if (n && st->define_name.buf[n - 1] == '=') {
+			n--;
+			if (n && st->define_name.buf[n - 1] == ':') {
+				n--;
+				st->define_recursive = false;
+			} else if (n && (st->define_name.buf[n - 1] == '+' || st->define_name.buf[n - 1] == '?')) {
+				n--;
+			}
+			st->define_name.len = n;
+			st->define_name.buf[n] = '\0';
+			sb_rtrim(&st->define_name);
+		}
+		sb_reset(&st->define_body);
+		return;
+	}
+	bool optional = false;
+	if ((arg = keyword(s, "include")) || ((arg = keyword(s, "-include")) && (optional = true)) ||
+	    ((arg = keyword(s, "sinclude")) && (optional = true))) {
+		st->in_rule = false;
+		do_include(c, st, arg, optional);
+		return;
+	}
+	bool exported = false;
+	for (;;) {
+		const char *a2;
+		if ((a2 = keyword(s, "export"))) {
+			exported = true;
+			s = a2;
+		} else if ((a2 = keyword(s, "override")) || (a2 = keyword(s, "private"))) {
+			s = a2;
+		} else {
+			break;
+		}
+	}
+	if (keyword(s, "unexport") || keyword(s, "vpath") || keyword(s, "undefine"))
+		return;
+	char op = 0;
+	size_t oplen = 0;
+	bool rule = false;
+	const char *at = find_assign(s, &op, &oplen, &rule);
+	if (at) {
+		st->in_rule = false;
+		char *lhs = xstrndup(s, (size_t)(at - s));
+		rtrim(lhs);
+		const char *rhs = skip_blank(at + oplen);
+		assign(c, lhs, op, rhs, exported);
+		free(lhs);
+		return;
+	}
+	if (rule) {
+		st->in_rule = true;
+		return;
+	}
+	if (exported) { /* "export A B": mark existing variables */
+		char *names = expand_str(c, s);
+		size_t wn;
+		for (const char *w = names; (w = mk_next_word(w, &wn)); w += wn) {
+			struct mk_var *v = mk_vars_get(c->locals, w, wn);
+			if (!v) /* "export BITS" before "BITS := 64" (arch/x86/Makefile) */
+				v = mk_vars_set(c->locals, w, wn, "", false);
+			v->exported = true;
+		}
+		free(names);
+		return;
+	}
+	/* a bare expansion such as $(eval ...) or $(foreach ...,$(eval ...)): run it for effects */
+	if (strchr(s, '$')) {
+		char *out = expand_str(c, s);
+		free(out);
+	}
+}
+
+static void define_line(struct mk_ctx *c, struct evalstate *st, const char *line)
+{
+	const char *s = skip_blank(line);
+	if (keyword(s, "define")) {
+		st->define_depth++;
+	} else if (keyword(s, "endef")) {
+		if (--st->define_depth == 0) {
+			st->in_define = false;
+			char *name = expand_str(c, sb_str(&st->define_name));
+			char *nm = strip_dup(name);
+			free(name);
+			if (*nm) {
+				struct mk_var *v = mk_vars_set(c->locals, nm, strlen(nm), sb_str(&st->define_body),
+							       st->define_recursive);
+				if (c->cond_uncertain > 0)
+					v->uncertain = true;
+			}
+			free(nm);
+			return;
+		}
+	}
+	if (st->define_body.len)
+		sb_addc(&st->define_body, '\n');
+	sb_adds(&st->define_body, line);
+}
+
+void mk_eval_text(struct mk_ctx *c, const char *text, size_t len, const char *path)
+{
+	struct evalstate *st = xcalloc(1, sizeof(*st));
+	sb_init(&st->define_name);
+	sb_init(&st->define_body);
+	const char *saved_file = c->cur_file;
+	c->cur_file = path;
+	struct strbuf line = STRBUF_INIT;
+	size_t pos = 0;
+	unsigned lineno = 0;
+	if (c->depth > 40) {
+		mk_mark_uncertain(c, "$(eval) nested too deeply");
+		goto out;
+	}
+	c->depth++;
+	while (pos < len) {
+		sb_reset(&line);
+		unsigned first = lineno + 1;
+		bool tab = text[pos] == '\t';
+		/* join backslash-newline continuations into one logical line */
+		for (;;) {
+			const char *p = text + pos;
+			const char *nl = memchr(p, '\n', len - pos);
+			size_t n = nl ? (size_t)(nl - p) : len - pos;
+			pos += n + (nl ? 1 : 0);
+			lineno++;
+			size_t m = n;
+			if (m && p[m - 1] == '\r')
+				m--;
+			size_t bs = 0;
+			while (bs < m && p[m - 1 - bs] == '\\')
+				bs++;
+			if (bs % 2 == 1 && pos <= len && nl) {
+				sb_add(&line, p, m - 1);
+				while (line.len && is_blank(line.buf[line.len - 1]))
+					line.len--;
+				sb_addc(&line, ' ');
+				/* the next line's leading blanks collapse into this one */
+				while (pos < len && is_blank(text[pos]))
+					pos++;
+				continue;
+			}
+			sb_add(&line, p, m);
+			break;
+		}
+		sb_adds(&line, ""); /* buffer always allocated */
+		if (memchr(line.buf, '\0', line.len)) /* binary junk: make would choke; skip it */
+			continue;
+		c->cur_line = first;
+		if (st->in_define) {
+			define_line(c, st, sb_str(&line));
+			continue;
+		}
+		statement(c, st, line.buf, tab);
+	}
+	c->depth--;
+	/* unbalanced conditionals: undo their effect on the shared counters */
+	while (st->ncond > 0)
+		end_cond(c, st);
+out:
+	sb_release(&line);
+	sb_release(&st->define_name);
+	sb_release(&st->define_body);
+	free(st);
+	c->cur_file = saved_file;
+}
+
+int mk_eval_file(struct mk_ctx *c, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(path, &sb) < 0) {
+		sb_release(&sb);
+		return -1;
+	}
+	mk_eval_text(c, sb_str(&sb), sb.len, path);
+	sb_release(&sb);
+	return 0;
+}

@@ -1,0 +1,731 @@
+/* Make variable expansion and the text functions Kbuild files use.
+ *
+ * Everything that needs the outside world ($(shell), compiler probes through $(call cc-option),
+ * $(file)) or is too odd to evaluate marks the context "uncertain" instead of guessing: the tree
+ * evaluator then answers "unknown" for files of that makefile rather than "not compiled". */
+#include <glob.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "kbuild/kbuild_int.h"
+
+#define MAX_DEPTH 48
+#define MAX_STEPS 2000000UL
+#define MAX_OUT (4u << 20)
+
+void mk_ctx_init(struct mk_ctx *c, struct mk_vars *locals, struct mk_vars *globals,
+		 const struct kb_config *cfg, const char *ksrc)
+{
+	memset(c, 0, sizeof(*c));
+	c->locals = locals;
+	c->globals = globals;
+	c->cfg = cfg;
+	c->ksrc = ksrc;
+	sb_init(&c->syms);
+	sb_init(&c->condstack);
+}
+
+void mk_ctx_release(struct mk_ctx *c)
+{
+	sb_release(&c->syms);
+	sb_release(&c->condstack);
+}
+
+void mk_mark_uncertain(struct mk_ctx *c, const char *fmt, ...)
+{
+	if (!c->uncertain) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(c->why, sizeof(c->why), fmt, ap);
+		va_end(ap);
+	}
+	c->uncertain = true;
+}
+
+static bool is_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
+}
+
+const char *mk_next_word(const char *s, size_t *len)
+{
+	while (*s && is_space(*s))
+		s++;
+	if (!*s)
+		return NULL;
+	const char *e = s;
+	while (*e && !is_space(*e))
+		e++;
+	*len = (size_t)(e - s);
+	return s;
+}
+
+/* Index of the parenthesis closing the one just before s[0] (open is '(' or '{'), or -1. */
+static long find_close(const char *s, size_t n, char open)
+{
+	char close = open == '(' ? ')' : '}';
+	int depth = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == open)
+			depth++;
+		else if (s[i] == close && --depth == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Split s at top-level commas into at most max parts (the last keeps further commas). */
+struct args {
+	const char *p[16];
+	size_t n[16];
+	int count;
+};
+
+static void split_args(const char *s, size_t n, int max, struct args *a)
+{
+	int depth = 0;
+	size_t start = 0;
+	a->count = 0;
+	if (max > 16)
+		max = 16;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+		if (ch == '(' || ch == '{')
+			depth++;
+		else if ((ch == ')' || ch == '}') && depth > 0)
+			depth--;
+		else if (ch == ',' && depth == 0 && a->count < max - 1) {
+			a->p[a->count] = s + start;
+			a->n[a->count++] = i - start;
+			start = i + 1;
+		}
+	}
+	a->p[a->count] = s + start;
+	a->n[a->count++] = n - start;
+}
+
+static char *expand_dup(struct mk_ctx *c, const char *s, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "");
+	mk_expand(c, s, n, &sb);
+	return sb_detach(&sb);
+}
+
+static void add_word(struct strbuf *out, bool *first, const char *w, size_t n)
+{
+	if (!*first)
+		sb_addc(out, ' ');
+	sb_add(out, w, n);
+	*first = false;
+}
+
+/* Pattern match with at most one '%'; stem receives the matched part. */
+static bool pat_match(const char *pat, size_t pn, const char *w, size_t wn, const char **stem,
+		      size_t *stemn)
+{
+	const char *pct = memchr(pat, '%', pn);
+	if (!pct) {
+		*stem = NULL;
+		*stemn = 0;
+		return pn == wn && memcmp(pat, w, wn) == 0;
+	}
+	size_t pre = (size_t)(pct - pat), suf = pn - pre - 1;
+	if (wn < pre + suf || memcmp(w, pat, pre) != 0 || memcmp(w + wn - suf, pct + 1, suf) != 0)
+		return false;
+	*stem = w + pre;
+	*stemn = wn - pre - suf;
+	return true;
+}
+
+static void patsubst_words(struct strbuf *out, const char *pat, const char *rep, const char *text)
+{
+	size_t pn = strlen(pat), rn = strlen(rep), wn;
+	bool first = true;
+	for (const char *w = text; (w = mk_next_word(w, &wn)); w += wn) {
+		const char *stem;
+		size_t sn;
+		if (!pat_match(pat, pn, w, wn, &stem, &sn)) {
+			add_word(out, &first, w, wn);
+			continue;
+		}
+		if (!first)
+			sb_addc(out, ' ');
+		first = false;
+		const char *rp = stem ? memchr(rep, '%', rn) : NULL;
+		if (rp) {
+			sb_add(out, rep, (size_t)(rp - rep));
+			sb_add(out, stem, sn);
+			sb_add(out, rp + 1, rn - (size_t)(rp - rep) - 1);
+		} else {
+			sb_add(out, rep, rn);
+		}
+	}
+}
+
+static bool any_pat_match(const char *pats, const char *w, size_t wn)
+{
+	size_t pn;
+	for (const char *p = pats; (p = mk_next_word(p, &pn)); p += pn) {
+		const char *stem;
+		size_t sn;
+		if (pat_match(p, pn, w, wn, &stem, &sn))
+			return true;
+	}
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void sort_words(struct strbuf *out, const char *text)
+{
+	char **v = NULL;
+	size_t n = 0, alloc = 0, wn;
+	for (const char *w = text; (w = mk_next_word(w, &wn)); w += wn) {
+		XGROW(v, n + 1, alloc);
+		v[n++] = xstrndup(w, wn);
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || strcmp(v[i], v[i - 1]) != 0)
+			add_word(out, &first, v[i], strlen(v[i]));
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void strip_into(struct strbuf *out, const char *text)
+{
+	size_t wn;
+	bool first = true;
+	for (const char *w = text; (w = mk_next_word(w, &wn)); w += wn)
+		add_word(out, &first, w, wn);
+}
+
+static void set_local(struct mk_ctx *c, const char *name, const char *value)
+{
+	mk_vars_set(c->locals, name, strlen(name), value, false);
+}
+
+/* Save/restore of a local variable around $(foreach)/$(call). */
+struct saved_var {
+	bool existed, recursive, uncertain;
+	char *value;
+};
+
+static void save_var(struct mk_ctx *c, const char *name, struct saved_var *s)
+{
+	struct mk_var *v = mk_vars_get(c->locals, name, strlen(name));
+	s->existed = v != NULL;
+	s->value = v ? xstrdup(v->value) : NULL;
+	s->recursive = v && v->recursive;
+	s->uncertain = v && v->uncertain;
+}
+
+static void restore_var(struct mk_ctx *c, const char *name, struct saved_var *s)
+{
+	struct mk_var *v = mk_vars_set(c->locals, name, strlen(name), s->existed ? s->value : "",
+				       s->recursive);
+	v->uncertain = s->uncertain;
+	free(s->value);
+}
+
+static void path_words(struct strbuf *out, const char *text, int which)
+{
+	size_t wn;
+	bool first = true;
+	for (const char *w = text; (w = mk_next_word(w, &wn)); w += wn) {
+		const char *slash = NULL;
+		for (size_t i = 0; i < wn; i++)
+			if (w[i] == '/')
+				slash = w + i;
+		const char *dot = NULL;
+		for (size_t i = slash ? (size_t)(slash - w) : 0; i < wn; i++)
+			if (w[i] == '.')
+				dot = w + i;
+		switch (which) {
+		case 'd': /* dir */
+			if (slash)
+				add_word(out, &first, w, (size_t)(slash - w) + 1);
+			else
+				add_word(out, &first, "./", 2);
+			break;
+		case 'n': /* notdir */
+			if (slash)
+				add_word(out, &first, slash + 1, wn - (size_t)(slash - w) - 1);
+			else
+				add_word(out, &first, w, wn);
+			break;
+		case 's': /* suffix */
+			if (dot)
+				add_word(out, &first, dot, wn - (size_t)(dot - w));
+			break;
+		case 'b': /* basename */
+			add_word(out, &first, w, dot ? (size_t)(dot - w) : wn);
+			break;
+		}
+	}
+}
+
+static void wildcard(struct mk_ctx *c, struct strbuf *out, const char *text)
+{
+	size_t wn;
+	bool first = true;
+	if (c->no_fs) {
+		mk_mark_uncertain(c, "$(wildcard) not evaluated");
+		return;
+	}
+	for (const char *w = text; (w = mk_next_word(w, &wn)); w += wn) {
+		char *pat = xstrndup(w, wn);
+		char *full = pat;
+		if (pat[0] != '/') { /* make runs in objtree; for kcve that is the source tree */
+			full = mk_strf("%s/%s", c->ksrc, pat);
+		}
+		glob_t g;
+		if (glob(full, 0, NULL, &g) == 0) {
+			size_t strip = full != pat ? strlen(c->ksrc) + 1 : 0;
+			for (size_t i = 0; i < g.gl_pathc; i++)
+				add_word(out, &first, g.gl_pathv[i] + strip, strlen(g.gl_pathv[i] + strip));
+			globfree(&g);
+		}
+		if (full != pat)
+			free(full);
+		free(pat);
+	}
+}
+
+static void call_function(struct mk_ctx *c, const char *fn, size_t fnn, const char *s, size_t n,
+			  struct strbuf *out);
+
+static bool is_function(const char *name, size_t n)
+{
+	static const char *const fns[] = {
+		"subst", "patsubst", "strip", "findstring", "filter", "filter-out", "sort", "word",
+		"wordlist", "words", "firstword", "lastword", "dir", "notdir", "suffix", "basename",
+		"addsuffix", "addprefix", "join", "wildcard", "realpath", "abspath", "if", "or", "and",
+		"foreach", "call", "value", "origin", "flavor", "error", "warning", "info", "shell",
+		"eval", "file", "intcmp", "let", "guile",
+	};
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (strlen(fns[i]) == n && memcmp(fns[i], name, n) == 0)
+			return true;
+	return false;
+}
+
+void mk_expand_var(struct mk_ctx *c, const char *name, struct strbuf *out)
+{
+	size_t n = strlen(name);
+	struct mk_var *v = mk_vars_get(c->locals, name, n);
+	if (!v && n > 7 && memcmp(name, "CONFIG_", 7) == 0) {
+		const char *raw = kb_config_raw(c->cfg, name);
+		if (c->symbolic) {
+			bool neg = c->in_test && !raw;
+			sb_adds(&c->syms, neg ? " !" : " ");
+			sb_add(&c->syms, name, n);
+			if (!c->in_test) {
+				sb_adds(out, "y");
+				return;
+			}
+		}
+		if (raw)
+			sb_adds(out, raw);
+		return;
+	}
+	if (!v)
+		v = mk_vars_get(c->globals, name, n);
+	if (!v)
+		return;
+	if (v->uncertain)
+		mk_mark_uncertain(c, "$(%s) is set under a condition kcve cannot evaluate", name);
+	if (v->recursive) {
+		/* copy: expanding may redefine the variable ($(eval)) */
+		char *val = xstrdup(v->value);
+		mk_expand(c, val, strlen(val), out);
+		free(val);
+	} else {
+		sb_adds(out, v->value);
+	}
+}
+
+/* $(name) or $(name:a=b) or $(fn args); s excludes the parentheses. */
+static void reference(struct mk_ctx *c, const char *s, size_t n, struct strbuf *out)
+{
+	size_t k = 0;
+	while (k < n && ((s[k] >= 'a' && s[k] <= 'z') || s[k] == '-'))
+		k++;
+	if (k > 0 && k < n && is_space(s[k]) && is_function(s, k)) {
+		size_t a = k;
+		while (a < n && is_space(s[a]))
+			a++;
+		call_function(c, s, k, s + a, n - a, out);
+		return;
+	}
+	/* substitution reference $(var:a=b) */
+	int depth = 0;
+	long colon = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '(' || s[i] == '{')
+			depth++;
+		else if ((s[i] == ')' || s[i] == '}') && depth > 0)
+			depth--;
+		else if (s[i] == ':' && depth == 0) {
+			colon = (long)i;
+			break;
+		}
+	}
+	if (colon >= 0) {
+		const char *eq = memchr(s + colon, '=', n - (size_t)colon);
+		if (eq) {
+			char *name = expand_dup(c, s, (size_t)colon);
+			char *a = expand_dup(c, s + colon + 1, (size_t)(eq - s - colon - 1));
+			char *b = expand_dup(c, eq + 1, n - (size_t)(eq - s) - 1);
+			struct strbuf val = STRBUF_INIT;
+			sb_adds(&val, "");
+			mk_expand_var(c, name, &val);
+			if (!strchr(a, '%')) {
+				char *a2 = mk_strf("%%%s", a), *b2 = mk_strf("%%%s", b);
+				free(a);
+				free(b);
+				a = a2;
+				b = b2;
+			}
+			patsubst_words(out, a, b, sb_str(&val));
+			sb_release(&val);
+			free(name);
+			free(a);
+			free(b);
+			return;
+		}
+	}
+	char *name = expand_dup(c, s, n);
+	/* make trims nothing here, but Kbuild never relies on blanks inside names */
+	mk_expand_var(c, name, out);
+	free(name);
+}
+
+void mk_expand(struct mk_ctx *c, const char *s, size_t n, struct strbuf *out)
+{
+	if (++c->depth > MAX_DEPTH || ++c->steps > MAX_STEPS || out->len > MAX_OUT) {
+		mk_mark_uncertain(c, "expansion too deep or too large");
+		c->depth--;
+		return;
+	}
+	size_t i = 0;
+	while (i < n) {
+		const char *d = memchr(s + i, '$', n - i);
+		if (!d) {
+			sb_add(out, s + i, n - i);
+			break;
+		}
+		sb_add(out, s + i, (size_t)(d - (s + i)));
+		i = (size_t)(d - s);
+		if (i + 1 >= n)
+			break; /* a lone trailing '$' expands to nothing */
+		char ch = s[i + 1];
+		if (ch == '$') {
+			sb_addc(out, '$');
+			i += 2;
+		} else if (ch == '(' || ch == '{') {
+			long close = find_close(s + i + 2, n - i - 2, ch);
+			if (close < 0) {
+				mk_mark_uncertain(c, "unterminated variable reference");
+				break;
+			}
+			reference(c, s + i + 2, (size_t)close, out);
+			i += 2 + (size_t)close + 1;
+		} else {
+			char name[2] = {ch, 0};
+			mk_expand_var(c, name, out);
+			i += 2;
+		}
+	}
+	c->depth--;
+}
+
+static void call_function(struct mk_ctx *c, const char *fn, size_t fnn, const char *s, size_t n,
+			  struct strbuf *out)
+{
+	char name[16];
+	snprintf(name, sizeof(name), "%.*s", (int)fnn, fn);
+	struct args a;
+	char *x = NULL, *y = NULL, *z = NULL;
+	size_t wn;
+	bool first = true;
+
+	if (!strcmp(name, "subst")) {
+		split_args(s, n, 3, &a);
+		if (a.count < 3)
+			goto bad;
+		x = expand_dup(c, a.p[0], a.n[0]);
+		y = expand_dup(c, a.p[1], a.n[1]);
+		z = expand_dup(c, a.p[2], a.n[2]);
+		size_t xl = strlen(x);
+		if (!xl) {
+			sb_adds(out, z);
+			goto done;
+		}
+		for (const char *p = z, *q; *p; p = q + xl) {
+			q = strstr(p, x);
+			if (!q) {
+				sb_adds(out, p);
+				break;
+			}
+			sb_add(out, p, (size_t)(q - p));
+			sb_adds(out, y);
+		}
+	} else if (!strcmp(name, "patsubst")) {
+		split_args(s, n, 3, &a);
+		if (a.count < 3)
+			goto bad;
+		x = expand_dup(c, a.p[0], a.n[0]);
+		y = expand_dup(c, a.p[1], a.n[1]);
+		z = expand_dup(c, a.p[2], a.n[2]);
+		struct strbuf t = STRBUF_INIT;
+		strip_into(&t, x);
+		free(x);
+		x = sb_detach(&t);
+		strip_into(&t, y);
+		free(y);
+		y = sb_detach(&t);
+		patsubst_words(out, x, y, z);
+	} else if (!strcmp(name, "strip")) {
+		x = expand_dup(c, s, n);
+		strip_into(out, x);
+	} else if (!strcmp(name, "findstring")) {
+		split_args(s, n, 2, &a);
+		if (a.count < 2)
+			goto bad;
+		x = expand_dup(c, a.p[0], a.n[0]);
+		y = expand_dup(c, a.p[1], a.n[1]);
+		if (strstr(y, x))
+			sb_adds(out, x);
+	} else if (!strcmp(name, "filter") || !strcmp(name, "filter-out")) {
+		split_args(s, n, 2, &a);
+		if (a.count < 2)
+			goto bad;
+		bool keep = !strcmp(name, "filter");
+		x = expand_dup(c, a.p[0], a.n[0]);
+		y = expand_dup(c, a.p[1], a.n[1]);
+		for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn)
+			if (any_pat_match(x, w, wn) == keep)
+				add_word(out, &first, w, wn);
+	} else if (!strcmp(name, "sort")) {
+		x = expand_dup(c, s, n);
+		sort_words(out, x);
+	} else if (!strcmp(name, "word") || !strcmp(name, "wordlist")) {
+		bool list = !strcmp(name, "wordlist");
+		split_args(s, n, list ? 3 : 2, &a);
+		if (a.count < (list ? 3 : 2))
+			goto bad;
+		x = expand_dup(c, a.p[0], a.n[0]);
+		long from = atol(x), to = from;
+		if (list) {
+			y = expand_dup(c, a.p[1], a.n[1]);
+			to = atol(y);
+		}
+		z = expand_dup(c, a.p[list ? 2 : 1], a.n[list ? 2 : 1]);
+		long i = 0;
+		for (const char *w = z; (w = mk_next_word(w, &wn)); w += wn)
+			if (++i >= from && i <= to)
+				add_word(out, &first, w, wn);
+	} else if (!strcmp(name, "words")) {
+		x = expand_dup(c, s, n);
+		long i = 0;
+		for (const char *w = x; (w = mk_next_word(w, &wn)); w += wn)
+			i++;
+		sb_addf(out, "%ld", i);
+	} else if (!strcmp(name, "firstword") || !strcmp(name, "lastword")) {
+		x = expand_dup(c, s, n);
+		const char *last = NULL;
+		size_t lastn = 0;
+		for (const char *w = x; (w = mk_next_word(w, &wn)); w += wn) {
+			last = w;
+			lastn = wn;
+			if (name[0] == 'f')
+				break;
+		}
+		if (last)
+			sb_add(out, last, lastn);
+	} else if (!strcmp(name, "dir") || !strcmp(name, "notdir") || !strcmp(name, "suffix") ||
+		   !strcmp(name, "basename")) {
+		x = expand_dup(c, s, n);
+		path_words(out, x, name[0] == 'd' ? 'd' : name[0] == 'n' ? 'n' : name[0] == 's' ? 's' : 'b');
+	} else if (!strcmp(name, "addsuffix") || !strcmp(name, "addprefix")) {
+		split_args(s, n, 2, &a);
+		if (a.count < 2)
+			goto bad;
+		x = expand_dup(c, a.p[0], a.n[0]);
+		y = expand_dup(c, a.p[1], a.n[1]);
+		bool pre = name[3] == 'p';
+		for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn) {
+			if (!first)
+				sb_addc(out, ' ');
+			first = false;
+			if (pre)
+				sb_adds(out, x);
+			sb_add(out, w, wn);
+			if (!pre)
+				sb_adds(out, x);
+		}
+	} else if (!strcmp(name, "join")) {
+		split_args(s, n, 2, &a);
+		if (a.count < 2)
+			goto bad;
+		x = expand_dup(c, a.p[0], a.n[0]);
+		y = expand_dup(c, a.p[1], a.n[1]);
+		const char *p = x, *q = y;
+		size_t pn = 0, qn = 0;
+		for (;;) {
+			const char *pw = p ? mk_next_word(p, &pn) : NULL;
+			const char *qw = q ? mk_next_word(q, &qn) : NULL;
+			if (!pw && !qw)
+				break;
+			if (!first)
+				sb_addc(out, ' ');
+			first = false;
+			if (pw) {
+				sb_add(out, pw, pn);
+				p = pw + pn;
+			} else {
+				p = NULL;
+			}
+			if (qw) {
+				sb_add(out, qw, qn);
+				q = qw + qn;
+			} else {
+				q = NULL;
+			}
+		}
+	} else if (!strcmp(name, "wildcard")) {
+		x = expand_dup(c, s, n);
+		wildcard(c, out, x);
+	} else if (!strcmp(name, "realpath") || !strcmp(name, "abspath")) {
+		x = expand_dup(c, s, n);
+		strip_into(out, x);
+	} else if (!strcmp(name, "if")) {
+		split_args(s, n, 3, &a);
+		x = expand_dup(c, a.p[0], a.n[0]);
+		struct strbuf t = STRBUF_INIT;
+		strip_into(&t, x);
+		bool cond = t.len > 0;
+		sb_release(&t);
+		if (cond && a.count > 1)
+			mk_expand(c, a.p[1], a.n[1], out);
+		else if (!cond && a.count > 2)
+			mk_expand(c, a.p[2], a.n[2], out);
+	} else if (!strcmp(name, "or") || !strcmp(name, "and")) {
+		split_args(s, n, 16, &a);
+		bool is_and = name[0] == 'a';
+		char *last = NULL;
+		for (int i = 0; i < a.count; i++) {
+			free(last);
+			char *v = expand_dup(c, a.p[i], a.n[i]);
+			struct strbuf t = STRBUF_INIT;
+			strip_into(&t, v);
+			free(v);
+			last = sb_detach(&t);
+			if (is_and ? !*last : *last != '\0')
+				break;
+		}
+		if (last && (*last || is_and))
+			sb_adds(out, last);
+		free(last);
+	} else if (!strcmp(name, "foreach")) {
+		split_args(s, n, 3, &a);
+		if (a.count < 3)
+			goto bad;
+		char *vn = expand_dup(c, a.p[0], a.n[0]);
+		struct strbuf t = STRBUF_INIT;
+		strip_into(&t, vn);
+		free(vn);
+		x = sb_detach(&t);
+		y = expand_dup(c, a.p[1], a.n[1]);
+		struct saved_var sv;
+		save_var(c, x, &sv);
+		for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn) {
+			char *word = xstrndup(w, wn);
+			set_local(c, x, word);
+			free(word);
+			size_t before = out->len;
+			if (!first)
+				sb_addc(out, ' ');
+			mk_expand(c, a.p[2], a.n[2], out);
+			if (out->len == before + (first ? 0 : 1)) { /* empty result adds no blank */
+				out->len = before;
+				out->buf[before] = '\0';
+			} else {
+				first = false;
+			}
+		}
+		restore_var(c, x, &sv);
+	} else if (!strcmp(name, "call")) {
+		split_args(s, n, 10, &a);
+		char *fname = expand_dup(c, a.p[0], a.n[0]);
+		struct strbuf t = STRBUF_INIT;
+		strip_into(&t, fname);
+		free(fname);
+		x = sb_detach(&t);
+		if (!mk_vars_get(c->locals, x, strlen(x)) && !mk_vars_get(c->globals, x, strlen(x))) {
+			/* compiler/linker probes (cc-option, ld-option, ...) and other helpers kcve does
+			 * not define: the result depends on the build machine */
+			mk_mark_uncertain(c, "$(call %s) is not defined here (compiler or tool probe?)", x);
+			goto done;
+		}
+		char *vals[10];
+		for (int i = 1; i < 10; i++)
+			vals[i] = i < a.count ? expand_dup(c, a.p[i], a.n[i]) : xstrdup("");
+		struct saved_var sv[10];
+		char num[4];
+		for (int i = 0; i < 10; i++) {
+			snprintf(num, sizeof(num), "%d", i);
+			save_var(c, num, &sv[i]);
+			set_local(c, num, i ? vals[i] : x);
+		}
+		mk_expand_var(c, x, out);
+		for (int i = 0; i < 10; i++) {
+			snprintf(num, sizeof(num), "%d", i);
+			restore_var(c, num, &sv[i]);
+			if (i)
+				free(vals[i]);
+		}
+	} else if (!strcmp(name, "value")) {
+		x = expand_dup(c, s, n);
+		struct mk_var *v = mk_vars_get(c->locals, x, strlen(x));
+		if (!v)
+			v = mk_vars_get(c->globals, x, strlen(x));
+		if (v)
+			sb_adds(out, v->value);
+	} else if (!strcmp(name, "origin") || !strcmp(name, "flavor")) {
+		x = expand_dup(c, s, n);
+		struct mk_var *v = mk_vars_get(c->locals, x, strlen(x));
+		if (!v)
+			v = mk_vars_get(c->globals, x, strlen(x));
+		if (name[0] == 'o')
+			sb_adds(out, v ? "file" : "undefined");
+		else
+			sb_adds(out, !v ? "undefined" : v->recursive ? "recursive" : "simple");
+	} else if (!strcmp(name, "warning") || !strcmp(name, "info")) {
+		/* messages only */
+	} else if (!strcmp(name, "eval")) {
+		x = expand_dup(c, s, n);
+		mk_eval_text(c, x, strlen(x), c->cur_file ? c->cur_file : "$(eval)");
+	} else {
+		/* shell, error, file, intcmp, let, guile: depend on the build machine or abort make */
+		mk_mark_uncertain(c, "$(%s ...) cannot be evaluated without running make", name);
+	}
+	goto done;
+bad:
+	mk_mark_uncertain(c, "$(%s) with too few arguments", name);
+done:
+	free(x);
+	free(y);
+	free(z);
+}

@@ -1,0 +1,689 @@
+/* Kbuild evaluation over a kernel source tree: which objects does a .config build?
+ *
+ * Mirrors scripts/Makefile.build / Makefile.lib of 6.x: start at the root Kbuild (whose obj-y
+ * list pulls in $(ARCH_CORE)/$(ARCH_LIB)/$(ARCH_DRIVERS) from arch/<arch>/Makefile), evaluate
+ * each directory's Kbuild-or-Makefile, descend into `dir/` entries of obj-y (built-in), obj-m and
+ * subdir-y/m (not built-in: their obj-y objects are not built), collect obj-y (only when
+ * built-in), obj-m (only with CONFIG_MODULES), lib-y, extra-y, always-y, expanding composite
+ * objects through <name>-objs / <name>-y / <name>-m (a composite whose only list is <name>- is
+ * still composite and builds nothing).
+ *
+ * The whole reachable tree is evaluated on the first question (objects may be listed by a
+ * makefile of another directory, e.g. amdgpu's `../display/...`), which takes well under a
+ * second for a 6.1 tree. */
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/fileio.h"
+#include "core/xalloc.h"
+#include "kbuild/kbuild.h"
+#include "kbuild/kbuild_int.h"
+#include "kbuild/kbuild_tree.h"
+#include "kbuild/strmap.h"
+
+static void free_obj(void *p)
+{
+	struct kb_obj *o = p;
+	free(o->reason);
+	free(o);
+}
+
+static void free_dir(void *p)
+{
+	struct kb_dir *d = p;
+	free(d->makefile);
+	free(d->why_uncertain);
+	free(d->reason);
+	free(d->cond);
+	free(d);
+}
+
+/* Normalise "a/b/../c/./d" -> "a/c/d"; a path escaping the root gives NULL. */
+char *kbt_normalize(const char *dir, const char *word, size_t wn)
+{
+	struct strbuf in = STRBUF_INIT;
+	if (dir && *dir && dir[0] != '.') {
+		sb_adds(&in, dir);
+		sb_addc(&in, '/');
+	}
+	sb_add(&in, word, wn);
+	char *s = sb_detach(&in);
+	/* split into components */
+	char *comp[256];
+	size_t nc = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(s, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			if (nc == 0) {
+				free(s);
+				return NULL;
+			}
+			nc--;
+			continue;
+		}
+		if (nc == 256) {
+			free(s);
+			return NULL;
+		}
+		comp[nc++] = tok;
+	}
+	struct strbuf out = STRBUF_INIT;
+	sb_adds(&out, "");
+	for (size_t i = 0; i < nc; i++) {
+		if (i)
+			sb_addc(&out, '/');
+		sb_adds(&out, comp[i]);
+	}
+	free(s);
+	return sb_detach(&out);
+}
+
+static bool ends_with(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+	return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
+/* Names whose assignments feed the object lists (the hook records where words were listed). */
+static bool list_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (!strncmp(name, "obj-", 4) || !strncmp(name, "lib-", 4) || !strncmp(name, "subdir-", 7) ||
+	    !strncmp(name, "core-", 5) || !strncmp(name, "drivers-", 8) || !strncmp(name, "libs-", 5))
+		return true;
+	if (!strncmp(name, "ccflags", 7) || !strncmp(name, "asflags", 7) || !strncmp(name, "ldflags", 7) ||
+	    !strncmp(name, "subdir-ccflags", 14) || !strncmp(name, "cppflags", 8) ||
+	    !strncmp(name, "CFLAGS", 6) || !strncmp(name, "AFLAGS", 6))
+		return false;
+	return ends_with(name, n, "-y") || ends_with(name, n, "-m") || ends_with(name, n, "-objs") ||
+	       ends_with(name, n, "-") || ends_with(name, n, "-n");
+}
+
+struct hookdata {
+	struct kb_tree *t;
+	const char *dir;
+};
+
+/* Remember, for every word of an object list, where it was listed (for reasons) and, in
+ * symbolic mode, under which condition. */
+static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, const char *rhs,
+		      const char *file, unsigned line)
+{
+	struct hookdata *hd = c->hook_data;
+	struct kb_tree *t = hd->t;
+	if (!list_name(name))
+		return;
+	bool saved = c->uncertain;
+	char savedwhy[sizeof(c->why)];
+	memcpy(savedwhy, c->why, sizeof(savedwhy));
+	char *lsyms = c->symbolic ? xstrdup(sb_str(&c->syms)) : NULL;
+	struct strbuf words = STRBUF_INIT;
+	sb_adds(&words, "");
+	mk_expand(c, rhs, strlen(rhs), &words);
+	c->uncertain = saved;
+	memcpy(c->why, savedwhy, sizeof(savedwhy));
+	const char *rel = file;
+	size_t kl = strlen(t->ksrc);
+	if (rel && !strncmp(rel, t->ksrc, kl) && rel[kl] == '/')
+		rel = rel + kl + 1;
+	size_t wn;
+	for (const char *w = sb_str(&words); (w = mk_next_word(w, &wn)); w += wn) {
+		if (c->symbolic) {
+			/* key: "<var>\t<word>" within this directory */
+			struct strbuf key = STRBUF_INIT, cond = STRBUF_INIT;
+			sb_addf(&key, "%s\t%s\t%.*s", hd->dir, name, (int)wn, w);
+			sb_adds(&cond, sb_str(&c->condstack));
+			sb_adds(&cond, lsyms);
+			char *cs = kbt_cond_from_syms(sb_str(&cond));
+			char *old = strmap_get(&t->symconds, sb_str(&key));
+			if (old) {
+				char *d = kbt_cond_or(old, cs);
+				free(cs);
+				cs = d;
+				free(old);
+			}
+			strmap_put(&t->symconds, sb_str(&key), cs);
+			sb_release(&key);
+			sb_release(&cond);
+			continue;
+		}
+		char *path = kbt_normalize(hd->dir, w, wn);
+		if (!path)
+			continue;
+		struct strbuf note = STRBUF_INIT;
+		sb_addf(&note, "%s %s %s:%u", name, lhs_raw, rel ? rel : "?", line);
+		/* first listing wins, but an enabled listing replaces a disabled one */
+		char *old = strmap_get(&t->notes, path);
+		bool enabled = ends_with(name, strlen(name), "-y") || ends_with(name, strlen(name), "-m") ||
+			       ends_with(name, strlen(name), "-objs");
+		if (!old || (enabled && old[0] == '-')) {
+			char *v = xmalloc(note.len + 2);
+			v[0] = enabled ? '+' : '-';
+			memcpy(v + 1, sb_str(&note), note.len + 1);
+			free(strmap_put(&t->notes, path, v));
+		}
+		sb_release(&note);
+		free(path);
+	}
+	free(lsyms);
+	sb_release(&words);
+}
+
+static char *expand_list(struct mk_ctx *c, const char *var, bool *uncertain, struct strbuf *why)
+{
+	c->uncertain = false;
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "");
+	mk_expand_var(c, var, &sb);
+	if (c->uncertain) {
+		*uncertain = true;
+		if (!why->len)
+			sb_addf(why, "%s: %s", var, c->why);
+	}
+	return sb_detach(&sb);
+}
+
+static bool word_in(const char *list, const char *w, size_t wn)
+{
+	size_t n;
+	for (const char *p = list; (p = mk_next_word(p, &n)); p += n)
+		if (n == wn && !memcmp(p, w, n))
+			return true;
+	return false;
+}
+
+static void add_object(struct kb_tree *t, const char *path, const char *reason, int kind)
+{
+	struct kb_obj *o = strmap_get(&t->objs, path);
+	if (o) {
+		if (kind == KBT_BUILTIN && o->kind != KBT_BUILTIN) {
+			o->kind = kind;
+			free(o->reason);
+			o->reason = xstrdup(reason);
+		}
+		return;
+	}
+	o = xcalloc(1, sizeof(*o));
+	o->kind = kind;
+	o->reason = xstrdup(reason);
+	strmap_put(&t->objs, path, o);
+}
+
+static const char *kind_name(int kind)
+{
+	switch (kind) {
+	case KBT_BUILTIN:
+		return "built-in";
+	case KBT_MODULE:
+		return "module";
+	case KBT_LIB:
+		return "lib.a";
+	default:
+		return "extra target";
+	}
+}
+
+/* Composite expansion (Makefile.lib suffix-search/real-search, one level as in 6.1). */
+static void add_real(struct kb_tree *t, struct mk_ctx *c, const char *dir, const char *w, size_t wn,
+		     int kind, bool *uncertain, struct strbuf *why)
+{
+	if (!ends_with(w, wn, ".o")) {
+		/* lib.a, built-in.a, .dtb, .s, .lds, ...: not compiled from a .c of this name */
+		return;
+	}
+	char *base = xstrndup(w, wn - 2);
+	static const char *const sfx[] = {"-objs", "-y", "-m", "-"};
+	struct strbuf members = STRBUF_INIT, var = STRBUF_INIT;
+	sb_adds(&members, "");
+	bool composite = false;
+	for (size_t i = 0; i < 4; i++) {
+		if (i == 2 && kind != KBT_MODULE)
+			continue;
+		sb_reset(&var);
+		sb_addf(&var, "%s%s", base, sfx[i]);
+		char *v = expand_list(c, sb_str(&var), uncertain, why);
+		size_t n;
+		if (mk_next_word(v, &n))
+			composite = true;
+		if (i < 3) {
+			sb_addc(&members, ' ');
+			sb_adds(&members, v);
+		}
+		free(v);
+	}
+	char *self = kbt_normalize(dir, w, wn);
+	if (!self) {
+		free(base);
+		sb_release(&members);
+		sb_release(&var);
+		return;
+	}
+	struct strbuf reason = STRBUF_INIT;
+	if (!composite) {
+		sb_addf(&reason, "%s object", kind_name(kind));
+		add_object(t, self, sb_str(&reason), kind);
+	} else {
+		size_t n;
+		for (const char *m = sb_str(&members); (m = mk_next_word(m, &n)); m += n) {
+			if (!ends_with(m, n, ".o"))
+				continue;
+			char *p = kbt_normalize(dir, m, n);
+			if (!p)
+				continue;
+			sb_reset(&reason);
+			sb_addf(&reason, "%s object, part of composite %s", kind_name(kind), self);
+			add_object(t, p, sb_str(&reason), kind);
+			free(p);
+		}
+		/* the composite itself is linked, not compiled: remember it so that a same-named .c
+		 * gets an explicit reason */
+		struct kb_obj *o = strmap_get(&t->composites, self);
+		if (!o) {
+			o = xcalloc(1, sizeof(*o));
+			o->kind = kind;
+			sb_reset(&reason);
+			sb_addf(&reason, "%s.o is a composite object (linked from %s-y/-objs members), no %s.c is compiled",
+				base, base, base);
+			o->reason = xstrdup(sb_str(&reason));
+			strmap_put(&t->composites, self, o);
+		}
+	}
+	free(self);
+	sb_release(&reason);
+	free(base);
+	sb_release(&members);
+	sb_release(&var);
+}
+
+static char *kbuild_file(const char *ksrc, const char *dir)
+{
+	const char *names[] = {"Kbuild", "Makefile"};
+	for (size_t i = 0; i < 2; i++) {
+		char *p = mk_strf("%s/%s%s%s", ksrc, dir, *dir ? "/" : "", names[i]);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+static void queue_dir(struct kb_tree *t, const char *path, bool builtin, const char *reason)
+{
+	struct kb_dir *d = strmap_get(&t->dirs, path);
+	if (d) {
+		if (builtin && !d->builtin && !d->evaluated) {
+			d->builtin = true;
+		} else if (builtin && !d->builtin) {
+			/* visited as non-built-in already; re-visit for the obj-y part */
+			d->builtin = true;
+			d->evaluated = false;
+			XGROW(t->queue, t->nqueue + 1, t->queue_alloc);
+			t->queue[t->nqueue++] = xstrdup(path);
+		}
+		return;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->builtin = builtin;
+	d->reason = xstrdup(reason);
+	strmap_put(&t->dirs, path, d);
+	XGROW(t->queue, t->nqueue + 1, t->queue_alloc);
+	t->queue[t->nqueue++] = xstrdup(path);
+}
+
+/* Every .o word of the makefile's other variables: objects built by custom rules (vdso, ...). */
+static void scan_mentions(struct kb_tree *t, struct mk_ctx *c, const char *dir)
+{
+	for (size_t b = 0; b < c->locals->nbuckets; b++)
+		for (struct mk_var *v = c->locals->buckets[b]; v; v = v->next) {
+			if (list_name(v->name) || !strchr(v->value, '.') || !strchr(v->value, 'o'))
+				continue;
+			if (!strncmp(v->name, "CFLAGS", 6) || !strncmp(v->name, "AFLAGS", 6) ||
+			    strstr(v->name, "flags") || strstr(v->name, "FLAGS"))
+				continue;
+			bool saved = c->uncertain;
+			struct strbuf sb = STRBUF_INIT;
+			sb_adds(&sb, "");
+			char *val = xstrdup(v->value);
+			bool rec = v->recursive;
+			if (rec)
+				mk_expand(c, val, strlen(val), &sb);
+			else
+				sb_adds(&sb, val);
+			free(val);
+			c->uncertain = saved;
+			size_t wn;
+			for (const char *w = sb_str(&sb); (w = mk_next_word(w, &wn)); w += wn) {
+				if (!ends_with(w, wn, ".o"))
+					continue;
+				char *p;
+				size_t dl = strlen(dir);
+				if (dl && wn > dl && !strncmp(w, dir, dl) && w[dl] == '/')
+					p = kbt_normalize("", w, wn);
+				else
+					p = kbt_normalize(dir, w, wn);
+				if (!p)
+					continue;
+				if (!strmap_get(&t->mentions, p)) {
+					struct strbuf r = STRBUF_INIT;
+					sb_addf(&r, "$(%s) of %s", v->name, *dir ? dir : ".");
+					strmap_put(&t->mentions, p, sb_detach(&r));
+				}
+				free(p);
+			}
+			sb_release(&sb);
+		}
+}
+
+static void eval_dir(struct kb_tree *t, const char *dir)
+{
+	struct kb_dir *d = strmap_get(&t->dirs, dir);
+	if (!d || d->evaluated)
+		return;
+	d->evaluated = true;
+	char *mf = kbuild_file(t->ksrc, dir);
+	if (!mf) {
+		d->no_makefile = true;
+		return;
+	}
+	free(d->makefile);
+	d->makefile = xstrdup(mf + strlen(t->ksrc) + 1);
+	struct mk_vars locals;
+	mk_vars_init(&locals, 256);
+	struct mk_ctx c;
+	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
+	c.symbolic = t->symbolic;
+	struct hookdata hd = {t, dir};
+	c.hook = list_hook;
+	c.hook_data = &hd;
+	const char *rel = *dir ? dir : ".";
+	mk_vars_set(&locals, "src", 3, rel, false);
+	mk_vars_set(&locals, "obj", 3, rel, false);
+	if (!*dir) {
+		/* the root Kbuild sees the arch lists through these exports (top-level Makefile) */
+		mk_vars_set(&locals, "ARCH_CORE", 9, t->arch_core, false);
+		mk_vars_set(&locals, "ARCH_LIB", 8, t->arch_lib, false);
+		mk_vars_set(&locals, "ARCH_DRIVERS", 12, t->arch_drivers, false);
+		if (t->arch_uncertain)
+			mk_vars_get(&locals, "ARCH_CORE", 9)->uncertain = true;
+	}
+	mk_eval_file(&c, mf);
+	free(mf);
+
+	bool unc = false;
+	struct strbuf why = STRBUF_INIT;
+	char *obj_y = expand_list(&c, "obj-y", &unc, &why);
+	char *obj_m = expand_list(&c, "obj-m", &unc, &why);
+	char *lib_y = expand_list(&c, "lib-y", &unc, &why);
+	char *lib_m = expand_list(&c, "lib-m", &unc, &why);
+	char *sub_y = expand_list(&c, "subdir-y", &unc, &why);
+	char *sub_m = expand_list(&c, "subdir-m", &unc, &why);
+	char *extra = expand_list(&c, "extra-y", &unc, &why);
+	char *always = expand_list(&c, "always-y", &unc, &why);
+	char *always_m = expand_list(&c, "always-m", &unc, &why);
+	bool modules = t->symbolic || (kb_config_get(t->cfg, "MODULES") &&
+					  !strcmp(kb_config_get(t->cfg, "MODULES"), "y"));
+	size_t wn;
+	struct strbuf reason = STRBUF_INIT;
+	/* descend */
+	for (const char *w = obj_y; (w = mk_next_word(w, &wn)); w += wn)
+		if (ends_with(w, wn, "/")) {
+			char *p = kbt_normalize(dir, w, wn - 1);
+			if (!p)
+				continue;
+			sb_reset(&reason);
+			sb_addf(&reason, "obj-y of %s", rel);
+			queue_dir(t, p, d->builtin, sb_str(&reason));
+			free(p);
+		}
+	const char *nonbuiltin[] = {obj_m, sub_y, sub_m};
+	for (size_t k = 0; k < 3; k++)
+		for (const char *w = nonbuiltin[k]; (w = mk_next_word(w, &wn)); w += wn) {
+			if (k == 0 && !ends_with(w, wn, "/"))
+				continue;
+			char *p = kbt_normalize(dir, w, ends_with(w, wn, "/") ? wn - 1 : wn);
+			if (!p)
+				continue;
+			sb_reset(&reason);
+			sb_addf(&reason, "%s of %s", k == 0 ? "obj-m" : k == 1 ? "subdir-y" : "subdir-m", rel);
+			queue_dir(t, p, false, sb_str(&reason));
+			free(p);
+		}
+	/* objects */
+	if (d->builtin)
+		for (const char *w = obj_y; (w = mk_next_word(w, &wn)); w += wn)
+			if (!ends_with(w, wn, "/"))
+				add_real(t, &c, dir, w, wn, KBT_BUILTIN, &unc, &why);
+	if (modules)
+		for (const char *w = obj_m; (w = mk_next_word(w, &wn)); w += wn)
+			if (!ends_with(w, wn, "/") && !word_in(obj_y, w, wn))
+				add_real(t, &c, dir, w, wn, KBT_MODULE, &unc, &why);
+	const char *libs[] = {lib_y, lib_m};
+	for (size_t k = 0; k < 2; k++)
+		for (const char *w = libs[k]; (w = mk_next_word(w, &wn)); w += wn)
+			if (!word_in(obj_y, w, wn))
+				add_real(t, &c, dir, w, wn, KBT_LIB, &unc, &why);
+	const char *extras[] = {extra, always, always_m};
+	for (size_t k = 0; k < 3; k++)
+		for (const char *w = extras[k]; (w = mk_next_word(w, &wn)); w += wn)
+			if (ends_with(w, wn, ".o")) {
+				char *p = kbt_normalize(dir, w, wn);
+				if (p)
+					add_object(t, p, k == 0 ? "extra-y target" : "always-y target", KBT_EXTRA);
+				free(p);
+			}
+	if (!t->symbolic)
+		scan_mentions(t, &c, dir);
+	else
+		kbt_symbolic_collect(t, &c, dir, d, obj_y, obj_m, lib_y, lib_m, extra, always);
+	if (unc) {
+		d->uncertain = true;
+		d->why_uncertain = sb_detach(&why);
+	}
+	sb_release(&why);
+	sb_release(&reason);
+	free(obj_y);
+	free(obj_m);
+	free(lib_y);
+	free(lib_m);
+	free(sub_y);
+	free(sub_m);
+	free(extra);
+	free(always);
+	free(always_m);
+	mk_ctx_release(&c);
+	mk_vars_free(&locals);
+}
+
+/* arch/<arch>/Makefile: only its core-y / libs-y / drivers-y lists and exported variables. */
+static void eval_arch(struct kb_tree *t)
+{
+	struct mk_vars locals;
+	mk_vars_init(&locals, 512);
+	struct mk_ctx c;
+	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
+	c.symbolic = t->symbolic;
+	struct hookdata hd = {t, ""};
+	c.hook = list_hook;
+	c.hook_data = &hd;
+	mk_vars_set(&locals, "core-y", 6, "", false);
+	mk_vars_set(&locals, "drivers-y", 9, "", false);
+	mk_vars_set(&locals, "libs-y", 6, "lib/", false);
+	char *mf = mk_strf("%s/arch/%s/Makefile", t->ksrc, t->arch);
+	mk_eval_file(&c, mf);
+	free(mf);
+	bool unc = false;
+	struct strbuf why = STRBUF_INIT;
+	t->arch_core = expand_list(&c, "core-y", &unc, &why);
+	char *libs = expand_list(&c, "libs-y", &unc, &why);
+	char *dy = expand_list(&c, "drivers-y", &unc, &why);
+	char *dm = expand_list(&c, "drivers-m", &unc, &why);
+	struct strbuf sb = STRBUF_INIT;
+	size_t wn;
+	sb_adds(&sb, "");
+	for (const char *w = libs; (w = mk_next_word(w, &wn)); w += wn)
+		if (ends_with(w, wn, "/")) {
+			sb_add(&sb, w, wn);
+			sb_addc(&sb, ' ');
+		}
+	t->arch_lib = sb_detach(&sb);
+	sb_addf(&sb, "%s %s", dy, dm);
+	t->arch_drivers = sb_detach(&sb);
+	t->arch_uncertain = unc;
+	if (unc)
+		t->arch_why = sb_detach(&why);
+	sb_release(&why);
+	free(libs);
+	free(dy);
+	free(dm);
+	/* exported variables (BITS, ...) are visible to every directory */
+	for (size_t b = 0; b < locals.nbuckets; b++)
+		for (struct mk_var *v = locals.buckets[b]; v; v = v->next)
+			if (v->exported) {
+				struct mk_var *g = mk_vars_set(&t->globals, v->name, strlen(v->name), v->value,
+							       v->recursive);
+				g->uncertain = v->uncertain;
+			}
+	mk_ctx_release(&c);
+	mk_vars_free(&locals);
+}
+
+void kbt_evaluate(struct kb_tree *t)
+{
+	if (t->evaluated)
+		return;
+	t->evaluated = true;
+	eval_arch(t);
+	queue_dir(t, "", true, "top-level Kbuild");
+	for (size_t i = 0; i < t->nqueue; i++)
+		eval_dir(t, t->queue[i]);
+}
+
+void kb_tree_evaluate_all(struct kb_tree *t)
+{
+	kbt_evaluate(t);
+}
+
+size_t kb_tree_object_count(const struct kb_tree *t)
+{
+	return t->objs.count;
+}
+
+static void setg(struct kb_tree *t, const char *name, const char *value)
+{
+	mk_vars_set(&t->globals, name, strlen(name), value, false);
+}
+
+int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg, const char *arch,
+	     bool symbolic, struct kcve_err *err)
+{
+	*out = NULL;
+	if (!arch)
+		arch = cfg ? kb_config_arch(cfg) : NULL;
+	if (!arch)
+		arch = "x86";
+	if (strchr(arch, '/') || !strcmp(arch, "..") || !*arch) {
+		kcve_err_set(err, KCVE_E_USAGE, "invalid architecture name '%s'", arch);
+		return -1;
+	}
+	char *abs = realpath(ksrc, NULL);
+	if (!abs) {
+		kcve_err_set(err, KCVE_E_NOTFOUND, "kernel source %s not found, give an unpacked kernel tree",
+			     ksrc);
+		return -1;
+	}
+	char *probe = mk_strf("%s/arch/%s/Makefile", abs, arch);
+	bool ok = path_exists(probe);
+	free(probe);
+	probe = mk_strf("%s/Kbuild", abs);
+	bool root = path_exists(probe);
+	free(probe);
+	probe = mk_strf("%s/Makefile", abs);
+	root = root || path_exists(probe);
+	free(probe);
+	if (!ok || !root) {
+		kcve_err_set(err, KCVE_E_NOTFOUND,
+			     "%s is not a kernel source tree (no top-level Kbuild/Makefile or arch/%s/Makefile), give the path of an unpacked kernel",
+			     ksrc, arch);
+		free(abs);
+		return -1;
+	}
+	struct kb_tree *t = xcalloc(1, sizeof(*t));
+	t->ksrc = abs;
+	t->cfg = cfg;
+	t->arch = xstrdup(arch);
+	t->symbolic = symbolic;
+	strmap_init(&t->objs);
+	strmap_init(&t->dirs);
+	strmap_init(&t->notes);
+	strmap_init(&t->mentions);
+	strmap_init(&t->composites);
+	strmap_init(&t->includes);
+	strmap_init(&t->symconds);
+	strmap_init(&t->objconds);
+	mk_vars_init(&t->globals, 1024);
+	setg(t, "srctree", abs);
+	setg(t, "objtree", abs);
+	setg(t, "SRCARCH", arch);
+	setg(t, "ARCH", arch);
+	setg(t, "KBUILD_EXTMOD", "");
+	setg(t, "CONFIG_SHELL", "sh");
+	setg(t, "MAKE", "make");
+	setg(t, "CC", "gcc");
+	setg(t, "HOSTCC", "gcc");
+	/* Kbuild's helper variables and functions ($(comma), $(space), cc-option, ...) */
+	struct mk_ctx c;
+	mk_ctx_init(&c, &t->globals, &t->globals, cfg, abs);
+	c.symbolic = symbolic;
+	const char *helpers[] = {"scripts/Kbuild.include", "scripts/Makefile.compiler"};
+	for (size_t i = 0; i < 2; i++) {
+		char *p = mk_strf("%s/%s", abs, helpers[i]);
+		mk_eval_file(&c, p); /* absent in old or non-kernel trees: fine */
+		free(p);
+	}
+	mk_ctx_release(&c);
+	*out = t;
+	return 0;
+}
+
+int kb_tree_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg, const char *arch,
+		 struct kcve_err *err)
+{
+	if (!cfg) {
+		kcve_err_set(err, KCVE_E_USAGE, "no .config given for the Kbuild evaluation");
+		return -1;
+	}
+	return kbt_open(out, ksrc, cfg, arch, false, err);
+}
+
+void kb_tree_close(struct kb_tree *t)
+{
+	if (!t)
+		return;
+	strmap_free(&t->objs, free_obj);
+	strmap_free(&t->composites, free_obj);
+	strmap_free(&t->dirs, free_dir);
+	strmap_free(&t->notes, free);
+	strmap_free(&t->mentions, free);
+	strmap_free(&t->includes, free);
+	strmap_free(&t->symconds, free);
+	strmap_free(&t->objconds, free);
+	for (size_t i = 0; i < t->nqueue; i++)
+		free(t->queue[i]);
+	free(t->queue);
+	for (size_t i = 0; i < t->nreasons; i++)
+		free(t->reasons[i]);
+	free(t->reasons);
+	mk_vars_free(&t->globals);
+	free(t->arch_core);
+	free(t->arch_lib);
+	free(t->arch_drivers);
+	free(t->arch_why);
+	free(t->arch);
+	free(t->ksrc);
+	free(t);
+}

@@ -1,0 +1,439 @@
+/* Per-file answers from an evaluated Kbuild tree, always with a reason.
+ *
+ * Order of questions for "dir/x.c":
+ *  1. dir/x.o collected as an object                       -> compiled
+ *  2. headers and non-C sources                            -> unknown (makefiles never name them)
+ *  3. dir was descended:
+ *       x.o listed only under a disabled name (obj-, foo-)  -> not compiled (with the listing)
+ *       x.c #included by a compiled sibling .c              -> compiled
+ *       x.o named by another variable (custom rule: vdso)   -> unknown
+ *       the makefile had undecidable object lists          -> unknown
+ *       otherwise                                          -> not compiled
+ *  4. dir was not descended: the nearest evaluated ancestor decides (its listing of the
+ *     subdirectory, or "not listed"), unknown if that ancestor was undecidable. */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fileio.h"
+#include "core/xalloc.h"
+#include "kbuild/kbuild.h"
+#include "kbuild/kbuild_tree.h"
+
+static const char *keep(struct kb_tree *t, struct strbuf *sb)
+{
+	XGROW(t->reasons, t->nreasons + 1, t->reasons_alloc);
+	t->reasons[t->nreasons++] = sb_detach(sb);
+	return t->reasons[t->nreasons - 1];
+}
+
+/* "obj-$(CONFIG_EXT2_FS) fs/Makefile:53" -> append " (CONFIG_EXT2_FS=m)" style values */
+static void describe_note(struct kb_tree *t, const char *note, struct strbuf *out)
+{
+	/* note: "<var> <lhs_raw...> <file>:<line>" */
+	const char *sp = strchr(note, ' ');
+	const char *last = strrchr(note, ' ');
+	if (!sp || !last || last <= sp) {
+		sb_adds(out, note);
+		return;
+	}
+	sb_addf(out, "listed as `%.*s` in %s", (int)(last - sp - 1), sp + 1, last + 1);
+	bool first = true;
+	for (const char *p = sp; (p = strstr(p, "CONFIG_")) && p < last;) {
+		const char *e = p + 7;
+		while (isalnum((unsigned char)*e) || *e == '_')
+			e++;
+		char *sym = xstrndup(p, (size_t)(e - p));
+		const char *v = t->cfg ? kb_config_get(t->cfg, sym) : NULL;
+		sb_addf(out, "%s%s%s%s", first ? " (" : ", ", sym, v ? "=" : " is not set", v ? v : "");
+		first = false;
+		free(sym);
+		p = e;
+	}
+	if (!first)
+		sb_addc(out, ')');
+}
+
+static char *dirname_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup("");
+}
+
+/* The preprocessor layer around an #include of a .c file: `#ifdef CONFIG_X`, `#ifndef`,
+ * `#if IS_ENABLED(CONFIG_X)`, `IS_BUILTIN`, `defined(CONFIG_X)`, `0`/`1`, optionally negated, are
+ * decided from the config (a tristate set to m defines CONFIG_X_MODULE, not CONFIG_X); any other
+ * expression is unknown. */
+struct ppframe {
+	int value;      /* 1 true, 0 false, -1 unknown */
+	bool seen_true; /* for #elif/#else */
+	char text[96];
+};
+
+static int pp_term(struct kb_tree *t, const char *e, size_t n)
+{
+	while (n && (*e == ' ' || *e == '\t')) {
+		e++;
+		n--;
+	}
+	while (n && (e[n - 1] == ' ' || e[n - 1] == '\t' || e[n - 1] == '\r'))
+		n--;
+	bool neg = false;
+	while (n && *e == '!') {
+		neg = !neg;
+		e++;
+		n--;
+		while (n && *e == ' ') {
+			e++;
+			n--;
+		}
+	}
+	int v = -1;
+	if (n == 1 && (*e == '0' || *e == '1')) {
+		v = *e == '1';
+	} else {
+		static const char *const fns[] = {"IS_ENABLED(", "IS_BUILTIN(", "defined(", "defined ", "IS_MODULE("};
+		for (size_t i = 0; i < 5; i++) {
+			size_t fl = strlen(fns[i]);
+			if (n <= fl || memcmp(e, fns[i], fl) != 0)
+				continue;
+			const char *s = e + fl;
+			size_t k = 0;
+			while (s + k < e + n && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+				k++;
+			const char *rest = s + k;
+			bool closed = fns[i][fl - 1] == '(' ? rest < e + n && *rest == ')' && rest + 1 == e + n
+							   : rest == e + n;
+			if (!closed || k <= 7 || memcmp(s, "CONFIG_", 7) != 0)
+				break;
+			char *sym = xstrndup(s, k);
+			const char *val = kb_config_get(t->cfg, sym);
+			free(sym);
+			bool y = val && !strcmp(val, "y"), m = val && !strcmp(val, "m");
+			if (i == 0)
+				v = y || m;
+			else if (i == 4)
+				v = m;
+			else if (i == 1)
+				v = y;
+			else
+				v = val && !m; /* defined(CONFIG_X): autoconf.h defines it unless =m */
+			break;
+		}
+	}
+	if (v < 0)
+		return -1;
+	return neg ? !v : v;
+}
+
+/* Scan the .c files of a directory once for `#include "x.c"` of a sibling; remember the
+ * includer and whether the include is active under the config. */
+void kbt_scan_includes(struct kb_tree *t, const char *dir)
+{
+	struct strbuf key = STRBUF_INIT;
+	sb_addf(&key, "%s/\tscanned", dir);
+	if (strmap_get(&t->includes, sb_str(&key))) {
+		sb_release(&key);
+		return;
+	}
+	strmap_put(&t->includes, sb_str(&key), xstrdup("1"));
+	sb_release(&key);
+	struct strbuf p = STRBUF_INIT;
+	sb_addf(&p, "%s%s%s", t->ksrc, *dir ? "/" : "", dir);
+	DIR *dh = opendir(sb_str(&p));
+	if (!dh) {
+		sb_release(&p);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		size_t nl = strlen(de->d_name);
+		if (nl < 3 || strcmp(de->d_name + nl - 2, ".c") != 0)
+			continue;
+		struct strbuf f = STRBUF_INIT, text = STRBUF_INIT;
+		sb_addf(&f, "%s/%s", sb_str(&p), de->d_name);
+		if (read_file(sb_str(&f), &text) != 0 || !strstr(sb_str(&text), ".c\"")) {
+			sb_release(&f);
+			sb_release(&text);
+			continue;
+		}
+		struct ppframe st[32];
+		int depth = 0, overflow = 0;
+		const char *s = sb_str(&text);
+		while (*s) {
+			const char *e = strchr(s, '\n');
+			size_t ln = e ? (size_t)(e - s) : strlen(s);
+			const char *q = s;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '#') {
+				q++;
+				while (*q == ' ' || *q == '\t')
+					q++;
+				size_t rest = ln - (size_t)(q - s);
+				if (!strncmp(q, "if", 2) && rest > 2) {
+					if (depth == 32) {
+						overflow++;
+					} else {
+						struct ppframe *fr = &st[depth++];
+						int v = -1;
+						if (!strncmp(q, "ifdef ", 6) || !strncmp(q, "ifndef ", 7)) {
+							bool ndef = q[2] == 'n';
+							const char *nm = q + (ndef ? 7 : 6);
+							while (*nm == ' ' || *nm == '\t')
+								nm++;
+							size_t k = 0;
+							while (isalnum((unsigned char)nm[k]) || nm[k] == '_')
+								k++;
+							char ex[160];
+							int el = snprintf(ex, sizeof(ex), "defined(%.*s)", (int)(k < 140 ? k : 140), nm);
+							v = pp_term(t, ex, (size_t)el);
+							if (ndef && v >= 0)
+								v = !v;
+						} else if (!strncmp(q, "if ", 3) || !strncmp(q, "if(", 3) || !strncmp(q, "if\t", 3)) {
+							v = pp_term(t, q + 2, rest - 2);
+						}
+						fr->value = v;
+						fr->seen_true = v == 1;
+						snprintf(fr->text, sizeof(fr->text), "#%.*s", (int)(rest < 80 ? rest : 80), q);
+					}
+				} else if (!strncmp(q, "elif", 4) && depth && !overflow) {
+					struct ppframe *fr = &st[depth - 1];
+					fr->value = fr->seen_true ? 0 : -1;
+				} else if (!strncmp(q, "else", 4) && depth && !overflow) {
+					struct ppframe *fr = &st[depth - 1];
+					if (fr->value >= 0)
+						fr->value = fr->seen_true ? 0 : 1;
+					fr->seen_true = true;
+					size_t tl = strlen(fr->text);
+					if (tl + 7 < sizeof(fr->text))
+						memcpy(fr->text + tl, " #else", 7);
+				} else if (!strncmp(q, "endif", 5)) {
+					if (overflow)
+						overflow--;
+					else if (depth)
+						depth--;
+				} else if (!strncmp(q, "include", 7)) {
+					const char *a = q + 7;
+					while (*a == ' ' || *a == '\t')
+						a++;
+					const char *b = *a == '"' ? memchr(a + 1, '"', ln - (size_t)(a + 1 - s)) : NULL;
+					if (b && b - a >= 3 && !memcmp(b - 2, ".c", 2)) {
+						char *inc = kbt_normalize(dir, a + 1, (size_t)(b - a - 1));
+						if (inc && !strmap_get(&t->includes, inc)) {
+							int state = overflow ? -1 : 1;
+							const char *why = "";
+							for (int k = 0; k < depth; k++) {
+								if (st[k].value == 0) {
+									state = 0;
+									why = st[k].text;
+									break;
+								}
+								if (st[k].value < 0 && state == 1) {
+									state = -1;
+									why = st[k].text;
+								}
+							}
+							struct strbuf v = STRBUF_INIT;
+							sb_addf(&v, "%s%s%s\t%d\t%s", dir, *dir ? "/" : "", de->d_name, state, why);
+							strmap_put(&t->includes, inc, sb_detach(&v));
+						}
+						free(inc);
+					}
+				}
+			}
+			if (!e)
+				break;
+			s = e + 1;
+		}
+		sb_release(&f);
+		sb_release(&text);
+	}
+	closedir(dh);
+	sb_release(&p);
+}
+
+/* Top-level directories of build-time host programs: compiled for the build machine,
+ * never part of the kernel image or its modules. */
+static bool host_tool(const char *path)
+{
+	if (!strncmp(path, "scripts/", 8) || !strncmp(path, "tools/", 6))
+		return true;
+	if (!strncmp(path, "arch/", 5)) {
+		const char *s = strchr(path + 5, '/');
+		if (s && !strncmp(s, "/tools/", 7))
+			return true;
+	}
+	return false;
+}
+
+static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const char **reason,
+				     int depth);
+
+enum kb_verdict kb_file_verdict(struct kb_tree *t, const char *path, const char **reason_out)
+{
+	const char *r = NULL;
+	enum kb_verdict v = verdict_depth(t, path, &r, 0);
+	if (reason_out)
+		*reason_out = r;
+	return v;
+}
+
+static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const char **reason,
+				     int depth)
+{
+	kbt_evaluate(t);
+	struct strbuf sb = STRBUF_INIT;
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	char *norm = kbt_normalize("", path, strlen(path));
+	if (!norm || !*norm) {
+		free(norm);
+		sb_adds(&sb, "path is outside the source tree");
+		*reason = keep(t, &sb);
+		return KB_UNKNOWN;
+	}
+	const char *dot = strrchr(norm, '.');
+	const char *slash = strrchr(norm, '/');
+	if (dot && slash && dot < slash)
+		dot = NULL;
+	enum kb_verdict v = KB_UNKNOWN;
+	if (dot && (!strcmp(dot, ".h"))) {
+		sb_adds(&sb, "header: makefiles never name headers (use --build with a build directory for an exact answer)");
+		goto out;
+	}
+	if (!dot || (strcmp(dot, ".c") && strcmp(dot, ".S") && strcmp(dot, ".s"))) {
+		sb_adds(&sb, "not a C or assembler source; only .c/.S files map to objects");
+		goto out;
+	}
+	char *obj = xstrdup(norm);
+	size_t di = (size_t)(dot - norm); /* "x.c" -> "x.o" */
+	obj[di + 1] = 'o';
+	obj[di + 2] = '\0';
+	struct kb_obj *o = strmap_get(&t->objs, obj);
+	const char *note = strmap_get(&t->notes, obj);
+	char *dir = dirname_of(norm);
+	if (o) {
+		v = KB_COMPILED;
+		sb_adds(&sb, o->reason);
+		if (note) {
+			sb_adds(&sb, ", ");
+			describe_note(t, note + 1, &sb);
+		}
+		struct kb_dir *d = strmap_get(&t->dirs, dir);
+		if (d && d->uncertain)
+			sb_addf(&sb, " (parts of %s could not be evaluated: %s)", d->makefile ? d->makefile : dir,
+				d->why_uncertain);
+		goto done;
+	}
+	struct kb_dir *d = strmap_get(&t->dirs, dir);
+	if (d && d->evaluated) {
+		struct kb_obj *comp = strmap_get(&t->composites, obj);
+		const char *mention = strmap_get(&t->mentions, obj);
+		kbt_scan_includes(t, dir);
+		const char *includer = strmap_get(&t->includes, norm);
+		if (note && note[0] == '-') {
+			v = KB_NOT_COMPILED;
+			describe_note(t, note + 1, &sb);
+		} else if (comp) {
+			v = KB_NOT_COMPILED;
+			sb_adds(&sb, comp->reason);
+		} else if (includer && depth < 8) {
+			/* "dir/y.c\t<state>\t<directive>" */
+			const char *tab = strchr(includer, '\t');
+			char *inc = xstrndup(includer, tab ? (size_t)(tab - includer) : strlen(includer));
+			int state = tab ? atoi(tab + 1) : 1;
+			const char *why = tab ? strchr(tab + 1, '\t') : NULL;
+			why = why ? why + 1 : "";
+			const char *r2 = NULL;
+			enum kb_verdict iv = verdict_depth(t, inc, &r2, depth + 1);
+			if (iv != KB_COMPILED || state == 1) {
+				v = iv;
+				sb_addf(&sb, "#included by %s, which is %s", inc, kb_verdict_name(iv));
+			} else if (state == 0) {
+				v = KB_NOT_COMPILED;
+				sb_addf(&sb, "#included by %s only under `%s`, false for this config", inc, why);
+			} else {
+				v = KB_UNKNOWN;
+				sb_addf(&sb, "#included by %s under `%s`, which kcve does not evaluate", inc, why);
+			}
+			free(inc);
+		} else if (mention) {
+			v = KB_UNKNOWN;
+			sb_addf(&sb, "named in %s, built only if a custom rule uses it", mention);
+		} else if (d->uncertain) {
+			v = KB_UNKNOWN;
+			sb_addf(&sb, "%s could not be fully evaluated: %s", d->makefile ? d->makefile : dir,
+				d->why_uncertain);
+		} else if (note && !d->builtin && (!strncmp(note + 1, "obj-y", 5))) {
+			v = KB_NOT_COMPILED;
+			sb_addf(&sb, "obj-y object of %s, but the directory is reached only as a module directory (%s)",
+				*dir ? dir : ".", d->reason);
+		} else if (note && !strncmp(note + 1, "obj-m", 5)) {
+			v = KB_NOT_COMPILED;
+			sb_addf(&sb, "module object, but CONFIG_MODULES is not set");
+		} else if (d->no_makefile) {
+			v = KB_NOT_COMPILED;
+			sb_addf(&sb, "directory %s has no Kbuild or Makefile", dir);
+		} else {
+			v = KB_NOT_COMPILED;
+			sb_addf(&sb, "not listed in any enabled object list of %s", d->makefile);
+			if (note) {
+				sb_adds(&sb, "; ");
+				describe_note(t, note + 1, &sb);
+			}
+		}
+		goto done;
+	}
+	/* not descended: find the nearest evaluated ancestor */
+	char *child = xstrdup(dir);
+	for (;;) {
+		char *parent = dirname_of(child);
+		bool top = !*child;
+		struct kb_dir *pd = top ? NULL : strmap_get(&t->dirs, parent);
+		if (top) {
+			v = KB_NOT_COMPILED;
+			sb_adds(&sb, "not reached from the top-level Kbuild");
+			free(parent);
+			break;
+		}
+		if (host_tool(norm)) {
+			v = KB_NOT_COMPILED;
+			sb_adds(&sb, "build-time host program (scripts/, tools/, arch/*/tools/): runs on the build machine, not part of the kernel");
+			free(parent);
+			break;
+		}
+		if (pd && pd->evaluated) {
+			struct strbuf key = STRBUF_INIT;
+			sb_addf(&key, "%s", child);
+			const char *dn = strmap_get(&t->notes, sb_str(&key));
+			sb_release(&key);
+			if (pd->uncertain && !(dn && dn[0] == '-')) {
+				v = KB_UNKNOWN;
+				sb_addf(&sb, "directory %s/ not descended, but %s could not be fully evaluated: %s",
+					child, pd->makefile ? pd->makefile : parent, pd->why_uncertain);
+			} else if (dn) {
+				v = KB_NOT_COMPILED;
+				sb_addf(&sb, "directory %s/ not descended: ", child);
+				describe_note(t, dn + 1, &sb);
+			} else {
+				v = KB_NOT_COMPILED;
+				sb_addf(&sb, "directory %s/ is not listed in %s", child,
+					pd->makefile ? pd->makefile : (*parent ? parent : "the top-level Kbuild"));
+			}
+			free(parent);
+			break;
+		}
+		free(child);
+		child = parent;
+	}
+	free(child);
+done:
+	free(obj);
+	free(dir);
+out:
+	free(norm);
+	*reason = keep(t, &sb);
+	return v;
+}

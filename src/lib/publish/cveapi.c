@@ -1,0 +1,488 @@
+#include "publish/cveapi.h"
+
+#include <curl/curl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+
+struct cveapi {
+	const struct publish_config *cfg;
+	CURL *curl;
+	struct curl_slist *hdrs;
+	unsigned attempts;
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+struct resp {
+	long status;
+	struct strbuf body;
+	bool too_big;
+	long retry_after_s;   /* -1 when absent */
+};
+
+/* Which failures may be retried: a request the server must not execute twice (reserving ids)
+ * is only retried when it cannot have reached the application (refused connection, 429). */
+enum retry_policy { RETRY_ANY, RETRY_UNSENT };
+
+static size_t on_body(char *p, size_t size, size_t n, void *ctx)
+{
+	struct resp *r = ctx;
+	size_t len = size * n;
+	if (r->body.len + len > CVEAPI_MAX_BODY) {
+		r->too_big = true;
+		return 0;  /* aborts the transfer with CURLE_WRITE_ERROR */
+	}
+	sb_add(&r->body, p, len);
+	return len;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ctx)
+{
+	struct resp *r = ctx;
+	size_t len = size * n;
+	static const char name[] = "retry-after:";
+	if (len > sizeof(name) - 1 && len < 200 && !strncasecmp(p, name, sizeof(name) - 1)) {
+		char v[200];
+		size_t vl = len - (sizeof(name) - 1);
+		memcpy(v, p + sizeof(name) - 1, vl);
+		v[vl] = '\0';
+		char *s = v + strspn(v, " \t");
+		s[strcspn(s, "\r\n")] = '\0';
+		char *end;
+		long secs = strtol(s, &end, 10);
+		if (end != s && !*end && secs >= 0)
+			r->retry_after_s = secs;
+		else {
+			time_t t = curl_getdate(s, NULL);
+			if (t != (time_t)-1) {
+				time_t now = time(NULL);
+				r->retry_after_s = t > now ? (long)(t - now) : 0;
+			}
+		}
+	}
+	return len;
+}
+
+int cveapi_open(struct cveapi **out, const struct publish_config *cfg, struct kcve_err *err)
+{
+	int rc = publish_config_check_api(cfg, err);
+	if (rc)
+		return rc;
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return kcve_err_set(err, KCVE_E_GENERIC, "cannot initialise libcurl");
+	struct cveapi *a = xcalloc(1, sizeof(*a));
+	a->cfg = cfg;
+	a->curl = curl_easy_init();
+	if (!a->curl) {
+		free(a);
+		return kcve_err_set(err, KCVE_E_GENERIC, "cannot initialise libcurl");
+	}
+	struct strbuf h = STRBUF_INIT;
+	sb_addf(&h, "CVE-API-ORG: %s", cfg->api_org);
+	a->hdrs = curl_slist_append(a->hdrs, h.buf);
+	sb_reset(&h);
+	sb_addf(&h, "CVE-API-USER: %s", cfg->api_user);
+	a->hdrs = curl_slist_append(a->hdrs, h.buf);
+	sb_reset(&h);
+	sb_addf(&h, "CVE-API-KEY: %s", cfg->api_key);
+	a->hdrs = curl_slist_append(a->hdrs, h.buf);
+	memset(h.buf, 0, h.len);  /* the key lives on only inside curl's list */
+	sb_release(&h);
+	a->hdrs = curl_slist_append(a->hdrs, "Accept: application/json");
+	a->hdrs = curl_slist_append(a->hdrs, "Content-Type: application/json");
+	a->hdrs = curl_slist_append(a->hdrs, "Expect:");
+	CURL *c = a->curl;
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, a->hdrs);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_VERBOSE, 0L);   /* never: it would print the key header */
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);  /* a redirect would carry the key away */
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https,http");
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "kcve/" KCVE_VERSION);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, cfg->api_timeout_s);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, cfg->api_timeout_s < 10 ? cfg->api_timeout_s : 10L);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, a->errbuf);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+	*out = a;
+	return 0;
+}
+
+void cveapi_close(struct cveapi *a)
+{
+	if (!a)
+		return;
+	curl_easy_cleanup(a->curl);
+	curl_slist_free_all(a->hdrs);
+	free(a);
+}
+
+unsigned cveapi_attempts(const struct cveapi *a)
+{
+	return a->attempts;
+}
+
+static void sleep_ms(long ms)
+{
+	if (ms <= 0)
+		return;
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+static long backoff(const struct publish_config *cfg, int attempt, long retry_after_s)
+{
+	long d = cfg->backoff_ms;
+	for (int i = 1; i < attempt && d < cfg->backoff_cap_ms; i++)
+		d *= 2;
+	d += d > 4 ? rand() % (d / 4) : 0;   /* jitter: parallel clients do not retry in step */
+	if (retry_after_s >= 0 && retry_after_s * 1000 > d)
+		d = retry_after_s > 3600 ? 3600000 : retry_after_s * 1000;
+	return d > cfg->backoff_cap_ms ? cfg->backoff_cap_ms : d;
+}
+
+/* Did the request surely not reach the server application? */
+static bool unsent(CURLcode cc)
+{
+	return cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST ||
+	       cc == CURLE_COULDNT_RESOLVE_PROXY;
+}
+
+static bool tls_failure(CURLcode cc)
+{
+	return cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CONNECT_ERROR ||
+	       cc == CURLE_SSL_CACERT_BADFILE || cc == CURLE_SSL_CERTPROBLEM;
+}
+
+/* One API call with the retry policy. 0 with r->status set for any final HTTP answer (the
+ * caller decides what statuses mean); KCVE_E_NET when no usable answer came. */
+static int request(struct cveapi *a, const char *method, const char *path, const char *body,
+		   size_t blen, enum retry_policy pol, struct resp *r, struct kcve_err *err)
+{
+	const struct publish_config *cfg = a->cfg;
+	struct strbuf url = STRBUF_INIT;
+	sb_addf(&url, "%s%s", cfg->api_url, path);
+	CURL *c = a->curl;
+	curl_easy_setopt(c, CURLOPT_URL, url.buf);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
+	if (!strcmp(method, "GET")) {
+		curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, NULL);
+	} else {
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body ? body : "");
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(body ? blen : 0));
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+	}
+	int rc = 0;
+	for (int attempt = 1;; attempt++) {
+		sb_reset(&r->body);
+		r->status = 0;
+		r->too_big = false;
+		r->retry_after_s = -1;
+		a->errbuf[0] = '\0';
+		a->attempts++;
+		CURLcode cc = curl_easy_perform(c);
+		bool retry;
+		if (cc != CURLE_OK) {
+			if (r->too_big) {
+				rc = kcve_err_set(err, KCVE_E_NET,
+						  "CVE Services answered %s %s with more than %u bytes, "
+						  "refusing it; check the server URL", method, path,
+						  CVEAPI_MAX_BODY);
+				break;
+			}
+			if (tls_failure(cc)) {
+				rc = kcve_err_set(err, KCVE_E_NET,
+						  "TLS failure talking to %s: %s, check the server "
+						  "certificate (verification cannot be disabled)",
+						  cfg->api_url, a->errbuf[0] ? a->errbuf : curl_easy_strerror(cc));
+				break;
+			}
+			retry = pol == RETRY_ANY || unsent(cc);
+			rc = kcve_err_set(err, KCVE_E_NET,
+					  "CVE Services %s %s failed after %d attempt%s: %s%s", method,
+					  path, attempt, attempt > 1 ? "s" : "",
+					  a->errbuf[0] ? a->errbuf : curl_easy_strerror(cc),
+					  retry ? "" : "; the server may have acted on it, check with "
+						       "'kcve remote list'");
+		} else {
+			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+			if (r->status == 429)
+				retry = true;   /* rate limited: the server did nothing */
+			else if (r->status >= 500)
+				retry = pol == RETRY_ANY;
+			else
+				retry = false;
+			rc = 0;   /* an HTTP answer: the caller reports it with its body */
+		}
+		if (!retry || attempt >= cfg->api_attempts)
+			break;
+		sleep_ms(backoff(cfg, attempt, r->retry_after_s));
+	}
+	if (rc)
+		publish_config_scrub(cfg, err->msg, sizeof(err->msg));
+	sb_release(&url);
+	return rc;
+}
+
+/* Final non-success answer -> one error line with the server's code/message. */
+static int http_fail(struct cveapi *a, const char *what, const struct resp *r,
+		     struct kcve_err *err)
+{
+	char code[64], msg[200];
+	if (cveapi_parse_error(r->body.buf, r->body.len, code, sizeof(code), msg, sizeof(msg)))
+		kcve_err_set(err, KCVE_E_NET, "CVE Services refused to %s: HTTP %ld %s%s%s", what,
+			     r->status, code[0] ? code : "(no error code)", msg[0] ? ": " : "", msg);
+	else
+		kcve_err_set(err, KCVE_E_NET, "CVE Services refused to %s: HTTP %ld with %s", what,
+			     r->status,
+			     r->body.len == 0 ? "an empty body" :
+			     (r->body.buf[strspn(r->body.buf, " \r\n\t")] == '<' ? "an HTML page"
+										 : "a non-JSON body"));
+	publish_config_scrub(a->cfg, err->msg, sizeof(err->msg));
+	if (r->status == 401 || r->status == 403)
+		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), "%s",
+			 r->status == 401 ? ", check cve_api.user/key" : "");
+	return KCVE_E_NET;
+}
+
+static bool ok2xx(const struct resp *r)
+{
+	return r->status >= 200 && r->status < 300;
+}
+
+static bool has_code(const struct resp *r, const char *want)
+{
+	char code[64], msg[8];
+	return cveapi_parse_error(r->body.buf, r->body.len, code, sizeof(code), msg, sizeof(msg)) &&
+	       !strcmp(code, want);
+}
+
+static int check_id(const char *cve, struct kcve_err *err)
+{
+	size_t n = strlen(cve);
+	bool ok = n >= 13 && n < 32 && !strncmp(cve, "CVE-", 4) && cve[8] == '-';
+	for (size_t i = 4; ok && i < n; i++)
+		ok = i == 8 || (cve[i] >= '0' && cve[i] <= '9');
+	return ok ? 0 : kcve_err_set(err, KCVE_E_USAGE, "invalid CVE id '%.40s'", cve);
+}
+
+int cveapi_reserve(struct cveapi *a, int year, int count, bool sequential,
+		   struct cveapi_idlist *out, long *remaining, struct kcve_err *err)
+{
+	if (year < 1999 || year > 9999 || count < 1 || count > 100000)
+		return kcve_err_set(err, KCVE_E_USAGE, "invalid year %d or count %d", year, count);
+	char path[256];
+	snprintf(path, sizeof(path), "cve-id?cve_year=%d&amount=%d&short_name=%s%s", year, count,
+		 a->cfg->api_org,
+		 count > 1 ? (sequential ? "&batch_type=sequential" : "&batch_type=nonsequential") : "");
+	struct resp r = {0};
+	long next;
+	int rc = request(a, "POST", path, NULL, 0, RETRY_UNSENT, &r, err);
+	if (!rc)
+		rc = ok2xx(&r) ? cveapi_parse_ids(r.body.buf, r.body.len, out, remaining, &next, err)
+			       : http_fail(a, "reserve ids", &r, err);
+	sb_release(&r.body);
+	return rc;
+}
+
+int cveapi_quota(struct cveapi *a, struct cveapi_quota *q, struct kcve_err *err)
+{
+	char path[200];
+	snprintf(path, sizeof(path), "org/%s/id_quota", a->cfg->api_org);
+	struct resp r = {0};
+	int rc = request(a, "GET", path, NULL, 0, RETRY_ANY, &r, err);
+	if (!rc)
+		rc = ok2xx(&r) ? cveapi_parse_quota(r.body.buf, r.body.len, q, err)
+			       : http_fail(a, "show the quota", &r, err);
+	sb_release(&r.body);
+	return rc;
+}
+
+int cveapi_list(struct cveapi *a, int year, const char *state, struct cveapi_idlist *out,
+		struct kcve_err *err)
+{
+	long page = 1;
+	int rc = 0;
+	if (state && strspn(state, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != strlen(state))
+		return kcve_err_set(err, KCVE_E_USAGE, "invalid state '%.20s', use RESERVED, "
+				    "PUBLISHED or REJECTED", state);
+	for (int pages = 0; !rc; pages++) {
+		if (pages > 100000)
+			return kcve_err_set(err, KCVE_E_NET, "CVE Services keeps sending pages");
+		struct strbuf path = STRBUF_INIT;
+		sb_adds(&path, "cve-id?");
+		if (year > 0)
+			sb_addf(&path, "cve_id_year=%d&", year);
+		if (state)
+			sb_addf(&path, "state=%s&", state);
+		sb_addf(&path, "page=%ld", page);
+		struct resp r = {0};
+		long remaining, next;
+		rc = request(a, "GET", path.buf, NULL, 0, RETRY_ANY, &r, err);
+		if (!rc)
+			rc = ok2xx(&r) ? cveapi_parse_ids(r.body.buf, r.body.len, out, &remaining,
+							  &next, err)
+				       : http_fail(a, "list ids", &r, err);
+		sb_release(&r.body);
+		sb_release(&path);
+		if (rc || next < 0)
+			break;
+		if (next <= page)
+			return kcve_err_set(err, KCVE_E_NET, "CVE Services sent nextPage %ld after "
+					    "page %ld", next, page);
+		page = next;
+	}
+	return rc;
+}
+
+static int put_cna(struct cveapi *a, const char *cve, const struct strbuf *body,
+		   struct kcve_err *err)
+{
+	char path[96], what[96];
+	snprintf(path, sizeof(path), "cve/%s/cna", cve);
+	snprintf(what, sizeof(what), "update %s", cve);
+	struct resp r = {0};
+	int rc = request(a, "PUT", path, body->buf, body->len, RETRY_ANY, &r, err);
+	if (!rc)
+		rc = ok2xx(&r) ? cveapi_parse_object(r.body.buf, r.body.len, err)
+			       : http_fail(a, what, &r, err);
+	sb_release(&r.body);
+	return rc;
+}
+
+int cveapi_publish(struct cveapi *a, const char *cve, const char *record, size_t len,
+		   enum cveapi_done *done, struct kcve_err *err)
+{
+	int rc = check_id(cve, err);
+	if (rc)
+		return rc;
+	struct strbuf body = STRBUF_INIT;
+	if ((rc = cveapi_cna_body(record, len, cve, &body, err))) {
+		sb_release(&body);
+		return rc;
+	}
+	char path[96], what[96];
+	snprintf(path, sizeof(path), "cve/%s/cna", cve);
+	snprintf(what, sizeof(what), "publish %s", cve);
+	struct resp r = {0};
+	/* Safe to retry: a POST the server already executed comes back as CVE_RECORD_EXISTS,
+	 * and then the PUT below carries the same content. */
+	rc = request(a, "POST", path, body.buf, body.len, RETRY_ANY, &r, err);
+	if (!rc) {
+		if (ok2xx(&r)) {
+			rc = cveapi_parse_object(r.body.buf, r.body.len, err);
+			*done = CVEAPI_CREATED;
+		} else if (r.status == 403 && has_code(&r, "CVE_RECORD_EXISTS")) {
+			rc = put_cna(a, cve, &body, err);
+			*done = CVEAPI_UPDATED;
+		} else
+			rc = http_fail(a, what, &r, err);
+	}
+	sb_release(&r.body);
+	sb_release(&body);
+	return rc;
+}
+
+int cveapi_update(struct cveapi *a, const char *cve, const char *record, size_t len,
+		  struct kcve_err *err)
+{
+	int rc = check_id(cve, err);
+	struct strbuf body = STRBUF_INIT;
+	if (!rc && !(rc = cveapi_cna_body(record, len, cve, &body, err)))
+		rc = put_cna(a, cve, &body, err);
+	sb_release(&body);
+	return rc;
+}
+
+int cveapi_reject(struct cveapi *a, const char *cve, const char *reason,
+		  enum cveapi_done *done, struct kcve_err *err)
+{
+	int rc = check_id(cve, err);
+	if (rc)
+		return rc;
+	json_t *reasons = json_array();
+	json_t *r0 = json_object();
+	json_object_set_new(r0, "lang", json_string("en"));
+	json_object_set_new(r0, "value", json_string(reason));
+	json_array_append_new(reasons, r0);
+	json_t *cna = json_object();
+	json_object_set_new(cna, "rejectedReasons", reasons);
+	json_t *wrap = json_object();
+	json_object_set_new(wrap, "cnaContainer", cna);
+	char *body = json_dumps(wrap, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(wrap);
+	if (!body)
+		return kcve_err_set(err, KCVE_E_USAGE, "rejection reason is not valid UTF-8");
+	char path[96], what[96];
+	snprintf(path, sizeof(path), "cve/%s/reject", cve);
+	snprintf(what, sizeof(what), "reject %s", cve);
+	struct resp r = {0};
+	rc = request(a, "POST", path, body, strlen(body), RETRY_ANY, &r, err);
+	if (!rc) {
+		if (ok2xx(&r)) {
+			rc = cveapi_parse_object(r.body.buf, r.body.len, err);
+			*done = CVEAPI_CREATED;
+		} else if (r.status == 403 && has_code(&r, "CVE_RECORD_EXISTS")) {
+			rc = request(a, "PUT", path, body, strlen(body), RETRY_ANY, &r, err);
+			if (!rc)
+				rc = ok2xx(&r) ? cveapi_parse_object(r.body.buf, r.body.len, err)
+					       : http_fail(a, what, &r, err);
+			*done = CVEAPI_UPDATED;
+		} else
+			rc = http_fail(a, what, &r, err);
+	}
+	sb_release(&r.body);
+	free(body);
+	return rc;
+}
+
+int cveapi_reject_id(struct cveapi *a, const char *cve, struct kcve_err *err)
+{
+	int rc = check_id(cve, err);
+	if (rc)
+		return rc;
+	char path[96], what[96];
+	snprintf(path, sizeof(path), "cve-id/%s?state=REJECTED", cve);
+	snprintf(what, sizeof(what), "reject the id %s", cve);
+	struct resp r = {0};
+	rc = request(a, "PUT", path, NULL, 0, RETRY_ANY, &r, err);
+	if (!rc)
+		rc = ok2xx(&r) ? cveapi_parse_object(r.body.buf, r.body.len, err)
+			       : http_fail(a, what, &r, err);
+	sb_release(&r.body);
+	return rc;
+}
+
+int cveapi_get_record(struct cveapi *a, const char *cve, struct strbuf *out,
+		      struct kcve_err *err)
+{
+	int rc = check_id(cve, err);
+	if (rc)
+		return rc;
+	char path[96], what[96], id[32], state[16];
+	snprintf(path, sizeof(path), "cve/%s", cve);
+	snprintf(what, sizeof(what), "show %s", cve);
+	struct resp r = {0};
+	rc = request(a, "GET", path, NULL, 0, RETRY_ANY, &r, err);
+	if (!rc) {
+		if (r.status == 404 && has_code(&r, "CVE_RECORD_DNE"))
+			rc = kcve_err_set(err, KCVE_E_NOTFOUND, "CVE Services has no record for %s",
+					  cve);
+		else if (!ok2xx(&r))
+			rc = http_fail(a, what, &r, err);
+		else if (!(rc = cveapi_parse_record(r.body.buf, r.body.len, id, state, err)))
+			sb_add(out, r.body.buf, r.body.len);
+	}
+	sb_release(&r.body);
+	return rc;
+}

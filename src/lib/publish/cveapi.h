@@ -1,0 +1,58 @@
+/* Client for the CVE Services REST API (landscape §3.2, anchor-spec §5.5): the calls cvelib's
+ * `cve` tool makes for the kernel CNA, over libcurl.
+ *
+ * Every request carries CVE-API-ORG/USER/KEY headers. Retries: network errors, 5xx and 429
+ * (honouring Retry-After) are retried with exponential backoff up to a cap; other 4xx are
+ * final. Requests that are not idempotent (reserving ids) are only retried when the server
+ * cannot have acted on them (connection refused, 429). Answers are capped in size and parsed
+ * by cveapi_parse.h. */
+#ifndef KCVE_PUBLISH_CVEAPI_H
+#define KCVE_PUBLISH_CVEAPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/strbuf.h"
+#include "publish/config.h"
+#include "publish/cveapi_parse.h"
+
+/* Largest answer body accepted (records are a few KiB; lists are paged). */
+#define CVEAPI_MAX_BODY (8u << 20)
+
+struct cveapi;
+
+int cveapi_open(struct cveapi **out, const struct publish_config *cfg, struct kcve_err *err);
+void cveapi_close(struct cveapi *api);
+
+enum cveapi_done { CVEAPI_CREATED = 1, CVEAPI_UPDATED = 2 };
+
+/* POST cve-id?cve_year&amount&short_name[&batch_type]. */
+int cveapi_reserve(struct cveapi *api, int year, int count, bool sequential,
+		   struct cveapi_idlist *out, long *remaining, struct kcve_err *err);
+/* GET org/{org}/id_quota */
+int cveapi_quota(struct cveapi *api, struct cveapi_quota *q, struct kcve_err *err);
+/* GET cve-id?cve_id_year&state, every page (year <= 0 / state NULL: no filter). */
+int cveapi_list(struct cveapi *api, int year, const char *state, struct cveapi_idlist *out,
+		struct kcve_err *err);
+/* Publish a full record file: POST cve/{id}/cna {"cnaContainer": containers.cna}; on 403
+ * CVE_RECORD_EXISTS, PUT (update). *done tells which happened. */
+int cveapi_publish(struct cveapi *api, const char *cve, const char *record, size_t len,
+		   enum cveapi_done *done, struct kcve_err *err);
+/* PUT cve/{id}/cna only. */
+int cveapi_update(struct cveapi *api, const char *cve, const char *record, size_t len,
+		  struct kcve_err *err);
+/* Reject: POST cve/{id}/reject (an id without a record), on 403 CVE_RECORD_EXISTS PUT
+ * cve/{id}/reject (a published record). */
+int cveapi_reject(struct cveapi *api, const char *cve, const char *reason,
+		  enum cveapi_done *done, struct kcve_err *err);
+/* PUT cve-id/{id}?state=REJECTED: give back a reserved, never-published id. */
+int cveapi_reject_id(struct cveapi *api, const char *cve, struct kcve_err *err);
+/* GET cve/{id}: the record as the server has it. */
+int cveapi_get_record(struct cveapi *api, const char *cve, struct strbuf *out,
+		      struct kcve_err *err);
+
+/* Number of HTTP attempts made so far (retries included), for the summary. */
+unsigned cveapi_attempts(const struct cveapi *api);
+
+#endif

@@ -1,0 +1,67 @@
+/* The vulns-compatible CVE record tree (anchor-spec §1): cve/{reserved,published,rejected,
+ * returned}/YEAR/CVE-YYYY-NNNNN[.ext]. This is the read side plus the per-tree writer lock;
+ * every mutation of the tree goes through ops.h.
+ *
+ * The layout is exactly the one the real kernel CNA keeps in its git repository, so kcve can
+ * run on that tree unchanged: a reserved id is an empty placeholder file named after the id,
+ * a published CVE is CVE-ID.sha1 (+ .vulnerable, .dyad, .json, .mbox, ...), a rejected CVE
+ * keeps its published files under rejected/, a returned id is a placeholder under returned/. */
+#ifndef KCVE_STORE_TREE_H
+#define KCVE_STORE_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/error.h"
+
+enum cve_state { CVE_RESERVED = 1, CVE_PUBLISHED = 2, CVE_REJECTED = 4, CVE_RETURNED = 8 };
+#define CVE_ALL_STATES (CVE_RESERVED | CVE_PUBLISHED | CVE_REJECTED | CVE_RETURNED)
+
+struct cve_tree;
+
+/* path NULL: $KCVE_TREE, else walk up from the cwd to a directory holding cve/published or
+ * cve/reserved. KCVE_E_TREE when none is found. Opening replays an interrupted multi-file
+ * operation's journal only under tree_lock() (readers never write). */
+int tree_open(struct cve_tree **out, const char *path, struct kcve_err *err);
+void tree_close(struct cve_tree *t);
+const char *tree_root(const struct cve_tree *t);
+
+struct cve_entry {
+	char id[32];          /* CVE-YYYY-NNNNN */
+	int year;             /* the YEAR directory it lives in */
+	enum cve_state state;
+	char *dir;            /* directory holding the files (malloc'd; cve_entry_release) */
+};
+void cve_entry_release(struct cve_entry *e);
+
+/* Every CVE in the given states (mask), sorted by year then id (numeric part). cb returns
+ * non-zero to stop (that value is returned). The entry passed to cb is only valid during
+ * the call. */
+int tree_foreach(struct cve_tree *t, unsigned state_mask,
+		 int (*cb)(const struct cve_entry *e, void *ctx), void *ctx);
+/* 0 or KCVE_E_NOTFOUND; free out->dir (cve_entry_release). */
+int tree_find_cve(struct cve_tree *t, const char *id, struct cve_entry *out);
+/* CVE whose .sha1 (published or rejected) names this full sha (any line); 0 or
+ * KCVE_E_NOTFOUND. The sha index is built on first use and refreshed by writes. */
+int tree_find_sha(struct cve_tree *t, const char *sha40, struct cve_entry *out);
+/* Every CVE whose .sha1 has a line starting with prefix (short sha search). cb as in
+ * tree_foreach; returns the number of matches (>= 0) or -1 if cb stopped. */
+int tree_find_sha_prefix(struct cve_tree *t, const char *prefix,
+			 int (*cb)(const struct cve_entry *e, const char *sha40, void *ctx),
+			 void *ctx);
+/* Path of one file of a CVE, e.g. ".json"; "" = base file (placeholder). Caller frees. */
+char *tree_cve_path(const struct cve_entry *e, const char *ext);
+
+/* One writer per tree (flock on <root>/.kcve/lock; waits up to $KCVE_LOCK_TIMEOUT seconds,
+ * default 60, then KCVE_E_LOCK). Taking the lock replays/rolls back an
+ * interrupted operation's journal. Nested calls are counted. */
+int tree_lock(struct cve_tree *t, struct kcve_err *err);
+void tree_unlock(struct cve_tree *t);
+
+/* Helpers on ids. */
+bool cve_id_valid(const char *id);            /* CVE-YYYY-NNNN+ */
+int cve_id_year(const char *id);              /* YYYY or -1 */
+long cve_id_number(const char *id);           /* NNNNN or -1 */
+const char *cve_state_dir(enum cve_state s);  /* "published", ... */
+
+#endif

@@ -1,0 +1,48 @@
+/* Internals shared by the store module's files (not for other areas). */
+#ifndef KCVE_STORE_TREE_INTERNAL_H
+#define KCVE_STORE_TREE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/tree.h"
+
+/* One line of a .sha1 file, for sha -> CVE lookups. */
+struct sha_ref {
+	char sha[41];
+	char id[32];
+	int year;
+	enum cve_state state;
+	int line; /* 0 = main fix */
+	char *dir;
+};
+
+struct cve_tree {
+	char *root;
+	int lockfd, lockdepth;
+	bool lock_wait;
+	struct sha_ref *shas; /* sorted by sha, built on demand */
+	size_t nshas, ashas;
+	bool sha_index_valid;
+	int txn_slot; /* journal/staging name suffix of this process (parallel update workers) */
+};
+
+size_t cve_id_prefix_len(const char *name);
+char *tree_state_year_dir(const struct cve_tree *t, enum cve_state s, int year);
+size_t tree_years(const struct cve_tree *t, enum cve_state s, int **out);
+bool tree_is_temp_name(const char *name);
+/* All entries (sorted); free with tree_entries_free. */
+int tree_collect(struct cve_tree *t, unsigned state_mask, struct cve_entry **out, size_t *nout);
+void tree_entries_free(struct cve_entry *v, size_t n);
+void tree_build_sha_index(struct cve_tree *t);
+void tree_invalidate(struct cve_tree *t);
+/* <root>/.kcve[/name]; caller frees. */
+char *tree_meta_path(const struct cve_tree *t, const char *name);
+void tree_set_lock_wait(struct cve_tree *t, bool wait);
+/* Trimmed non-empty lines of a text. */
+void text_foreach_line(const char *text, void (*fn)(const char *line, size_t len, void *ctx),
+		       void *ctx);
+/* Finish or drop an interrupted operation (called with the lock held). */
+int txn_recover(struct cve_tree *t, struct kcve_err *err);
+
+#endif

@@ -1,0 +1,242 @@
+/* Regenerating a published CVE's .dyad/.json/.mbox after new releases (anchor-spec §5.2).
+ *
+ * A file is rewritten only when something other than generator-version, header or
+ * sender-address lines changed, otherwise every refresh would rewrite all records (a new tool
+ * version or another sender would touch 15,000 files and resend nothing of value). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fileio.h"
+#include "core/xalloc.h"
+#include "record/identity.h"
+#include "record/record.h"
+#include "store/ops.h"
+#include "store/store_internal.h"
+#include "store/tree_internal.h"
+#include "store/txn.h"
+
+static bool line_ignorable(enum store_file_kind kind, const char *l, size_t n)
+{
+	/* memmem-like tests on a line that is not NUL-terminated */
+	char buf[512];
+	size_t m = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+	memcpy(buf, l, m);
+	buf[m] = '\0';
+	switch (kind) {
+	case STORE_DYAD:
+		return buf[0] == '#';
+	case STORE_JSON:
+		return strstr(buf, "bippy") || strstr(buf, "\"engine\"") ||
+		       strstr(buf, "@kernel.org") || strstr(buf, "@linuxfoundation.org");
+	case STORE_MBOX:
+		return !strncmp(buf, "From ", 5) || !strncmp(buf, "From:", 5) ||
+		       strstr(buf, "bippy-") || strstr(buf, "@kernel.org") ||
+		       strstr(buf, "@linuxfoundation.org");
+	}
+	return false;
+}
+
+/* Next line not ignorable, as (start, len); false at the end. */
+static bool next_line(enum store_file_kind kind, const char **pp, const char **s, size_t *n)
+{
+	const char *p = *pp;
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		const char *start = p;
+		p += len + (e ? 1 : 0);
+		if (kind == STORE_DYAD && len == 0)
+			continue; /* dyad readers skip blank lines */
+		if (!line_ignorable(kind, start, len)) {
+			*pp = p;
+			*s = start;
+			*n = len;
+			return true;
+		}
+	}
+	*pp = p;
+	return false;
+}
+
+bool store_meaningful_change(enum store_file_kind kind, const char *old, const char *new_)
+{
+	const char *a = old ? old : "", *b = new_ ? new_ : "";
+	for (;;) {
+		const char *sa, *sb;
+		size_t na, nb;
+		bool ha = next_line(kind, &a, &sa, &na), hb = next_line(kind, &b, &sb, &nb);
+		if (!ha || !hb)
+			return ha != hb;
+		if (na != nb || memcmp(sa, sb, na) != 0)
+			return true;
+	}
+}
+
+struct strvec {
+	char **v;
+	size_t n, alloc;
+};
+
+static void sv_push_line(const char *line, size_t len, void *ctx)
+{
+	struct strvec *sv = ctx;
+	XGROW(sv->v, sv->n + 1, sv->alloc);
+	sv->v[sv->n++] = xstrndup(line, len);
+}
+
+/* Whitespace-separated tokens (update_dyad splits .vulnerable on any whitespace). */
+static void sv_push_tokens(struct strvec *sv, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		size_t n = strcspn(p, " \t\r\n");
+		if (n)
+			sv_push_line(p, n, sv);
+		p += n;
+	}
+}
+
+static void sv_free(struct strvec *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+}
+
+static char *optional_path(const struct cve_entry *e, const char *ext)
+{
+	char *p = tree_cve_path(e, ext);
+	if (path_exists(p))
+		return p;
+	free(p);
+	return NULL;
+}
+
+int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
+			const struct kcve_identity *who, struct strbuf *what, bool *changed,
+			struct kcve_err *err)
+{
+	*changed = false;
+	struct cve_entry e;
+	if (tree_find_cve(t, cve, &e))
+		return kcve_err_set(err, KCVE_E_NOTFOUND, "no such CVE in the tree, %s, check the id "
+				    "with 'kcve search'", cve);
+	if (e.state != CVE_PUBLISHED) {
+		int rc = kcve_err_set(err, KCVE_E_POLICY, "only published CVEs are regenerated (this "
+				      "one is %s), %s, nothing to do", cve_state_dir(e.state), cve);
+		cve_entry_release(&e);
+		return rc;
+	}
+	struct strbuf sha1 = STRBUF_INIT, vuln = STRBUF_INIT, old[3] = {STRBUF_INIT, STRBUF_INIT,
+									   STRBUF_INIT};
+	struct strvec shas = {0}, vulns = {0};
+	struct record_output out;
+	memset(&out, 0, sizeof(out));
+	bool built = false;
+	int rc = 0;
+	char *ref = NULL, *msg = NULL, *cvss = NULL;
+	if (store_read_cve_file(&e, ".sha1", &sha1) < 0) {
+		rc = kcve_err_set(err, KCVE_E_TREE, "published CVE without a .sha1 file, %s, restore "
+				  "it from git or reject the id", cve);
+		goto out;
+	}
+	text_foreach_line(sb_str(&sha1), sv_push_line, &shas);
+	if (!shas.n) {
+		rc = kcve_err_set(err, KCVE_E_TREE, "empty .sha1 file, %s, restore it from git",
+				  cve);
+		goto out;
+	}
+	if (store_read_cve_file(&e, ".vulnerable", &vuln) == 0)
+		sv_push_tokens(&vulns, sb_str(&vuln));
+	static const char *const exts[3] = {".dyad", ".json", ".mbox"};
+	bool present[3];
+	for (int i = 0; i < 3; i++)
+		present[i] = store_read_cve_file(&e, exts[i], &old[i]) == 0;
+	/* keep the sender of the existing announcement unless told otherwise, so a refresh by
+	 * another team member does not count as a change */
+	struct kcve_identity from;
+	memset(&from, 0, sizeof(from));
+	if (!who && present[2]) {
+		char *f = mail_header(sb_str(&old[2]), "From");
+		struct kcve_err ignored;
+		if (f && identity_parse(&from, f, &ignored) == 0)
+			who = &from;
+		free(f);
+	}
+	if (!who) { /* no announcement yet: the configured sender ($KCVE_FROM, git config) */
+		struct kcve_err ignored;
+		if (identity_resolve(&from, NULL, NULL, &ignored) == 0)
+			who = &from;
+	}
+	ref = optional_path(&e, ".reference");
+	msg = optional_path(&e, ".message");
+	cvss = optional_path(&e, ".cvss");
+	struct record_input in = {
+		.cve = cve,
+		.shas = (const char *const *)shas.v, .nshas = shas.n,
+		.vulnerable = (const char *const *)vulns.v, .nvulnerable = vulns.n,
+		.reference_path = ref, .message_path = msg, .cvss_path = cvss,
+		.vulns_tree = tree_root(t),
+		.from = who,
+	};
+	rc = record_build(h, &in, &out, err);
+	if (rc)
+		goto out;
+	built = true;
+	const struct strbuf *nw[3] = {&out.dyad, &out.json, &out.mbox};
+	static const enum store_file_kind kinds[3] = {STORE_DYAD, STORE_JSON, STORE_MBOX};
+	bool write[3];
+	bool any = false;
+	for (int i = 0; i < 3; i++) {
+		write[i] = !present[i] ||
+			   store_meaningful_change(kinds[i], sb_str(&old[i]), sb_str(nw[i]));
+		any |= write[i];
+	}
+	if (!any)
+		goto out;
+	rc = tree_lock(t, err);
+	if (rc)
+		goto out;
+	struct txn x;
+	rc = txn_begin(&x, t, err);
+	for (int i = 0; i < 3 && !rc; i++) {
+		if (!write[i])
+			continue;
+		struct strbuf nm = STRBUF_INIT;
+		sb_addf(&nm, "%s%s", cve, exts[i]);
+		char *rel = store_rel(CVE_PUBLISHED, e.year, nm.buf);
+		rc = txn_put(&x, rel, nw[i]->buf ? nw[i]->buf : "", nw[i]->len, err);
+		free(rel);
+		sb_release(&nm);
+		if (what)
+			sb_addf(what, "%s%s%s", what->len ? " " : "", exts[i] + 1,
+				present[i] ? "" : "(new)");
+	}
+	rc = rc ? (txn_abort(&x), rc) : txn_commit(&x, err);
+	tree_unlock(t);
+	if (!rc)
+		*changed = true;
+out:
+	if (built)
+		record_output_release(&out);
+	free(ref);
+	free(msg);
+	free(cvss);
+	sv_free(&shas);
+	sv_free(&vulns);
+	sb_release(&sha1);
+	sb_release(&vuln);
+	for (int i = 0; i < 3; i++)
+		sb_release(&old[i]);
+	cve_entry_release(&e);
+	return rc;
+}
+
+int store_update_one(struct cve_tree *t, struct history *h, const char *cve, bool *changed,
+		     struct kcve_err *err)
+{
+	return store_update_one_ex(t, h, cve, NULL, NULL, changed, err);
+}

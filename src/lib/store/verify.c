@@ -1,0 +1,479 @@
+/* kcve verify: whole-tree consistency (file presence per state, id/year placement, .sha1
+ * syntax, one CVE per commit, and the .dyad <-> .json cross-file rules of anchor-spec §7.1).
+ * Every problem is one line "<CVE or path>: <rule>: <evidence>". */
+#include "store/verify.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fileio.h"
+#include "core/sha.h"
+#include "core/xalloc.h"
+#include "history/dyad_text.h"
+#include "store/store_internal.h"
+#include "store/tree_internal.h"
+
+struct vctx {
+	FILE *out;
+	size_t problems;
+	const char *root; /* paths in messages are relative to the tree root */
+};
+
+static const char *relp(const struct vctx *v, const char *p)
+{
+	size_t n = strlen(v->root);
+	return strncmp(p, v->root, n) == 0 && p[n] == '/' ? p + n + 1 : p;
+}
+
+__attribute__((format(printf, 4, 5))) static void problem(struct vctx *v, const char *who,
+							   const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(v->out, "%s: %s: ", who, rule);
+	vfprintf(v->out, fmt, ap);
+	fputc('\n', v->out);
+	va_end(ap);
+	v->problems++;
+}
+
+static const char *const published_exts[] = {"", ".sha1", ".dyad", ".json", ".mbox",
+					     ".vulnerable", ".reference", ".message", ".cvss",
+					     ".diff", NULL};
+
+static bool in_list(const char *const *l, const char *s)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, s))
+			return true;
+	return false;
+}
+
+/* Sorted, de-duplicated string sets for the cross-file comparisons. */
+struct sset {
+	char **v;
+	size_t n, alloc;
+};
+
+static void sset_add(struct sset *s, const char *a, const char *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s..%s", a, b);
+	XGROW(s->v, s->n + 1, s->alloc);
+	s->v[s->n++] = sb_detach(&sb);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void sset_norm(struct sset *s)
+{
+	if (s->n > 1)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_str);
+	size_t w = 0;
+	for (size_t r = 0; r < s->n; r++) {
+		if (w && !strcmp(s->v[w - 1], s->v[r])) {
+			free(s->v[r]);
+			continue;
+		}
+		s->v[w++] = s->v[r];
+	}
+	s->n = w;
+}
+
+static void sset_free(struct sset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+}
+
+/* Compare want (from .dyad) with have (from .json); one problem line with the differences. */
+static void sset_compare(struct vctx *v, const char *id, const char *rule, struct sset *want,
+			 struct sset *have)
+{
+	sset_norm(want);
+	sset_norm(have);
+	struct strbuf miss = STRBUF_INIT, extra = STRBUF_INIT;
+	size_t i = 0, k = 0;
+	while (i < want->n || k < have->n) {
+		int c = i >= want->n ? 1 : k >= have->n ? -1 : strcmp(want->v[i], have->v[k]);
+		if (c < 0)
+			sb_addf(&miss, " %s", want->v[i++]);
+		else if (c > 0)
+			sb_addf(&extra, " %s", have->v[k++]);
+		else
+			i++, k++;
+	}
+	if (miss.len || extra.len)
+		problem(v, id, rule, "in .dyad but not .json:%s; in .json but not .dyad:%s",
+			miss.len ? miss.buf : " -", extra.len ? extra.buf : " -");
+	sb_release(&miss);
+	sb_release(&extra);
+}
+
+static void check_json(struct vctx *v, const struct cve_entry *e, const struct dyad_list *pairs)
+{
+	char *p = tree_cve_path(e, ".json");
+	json_error_t je;
+	json_t *root = json_load_file(p, 0, &je);
+	free(p);
+	if (!root) {
+		problem(v, e->id, "json-parse", "line %d: %s", je.line, je.text);
+		return;
+	}
+	const char *cid = json_string_value(json_object_get(json_object_get(root, "cveMetadata"),
+							    "cveId"));
+	if (!cid || strcmp(cid, e->id) != 0)
+		problem(v, e->id, "json-id", "cveMetadata.cveId is \"%s\"", cid ? cid : "(none)");
+	json_t *cna = json_object_get(json_object_get(root, "containers"), "cna");
+	if (!pairs) {
+		json_decref(root);
+		return;
+	}
+	/* §7.1 (1): git ranges with lessThan == {(vsha or 1da177e4, fsha)} of fixed pairs */
+	struct sset want = {0}, have = {0};
+	for (size_t i = 0; i < pairs->n; i++) {
+		const struct dyad_pair *d = &pairs->v[i];
+		if (!strcmp(d->fsha, "0"))
+			continue;
+		sset_add(&want, strcmp(d->vsha, "0") ? d->vsha : KCVE_SHA_BEGINNING, d->fsha);
+	}
+	size_t ai, vi;
+	json_t *aff, *ver;
+	json_array_foreach(json_object_get(cna, "affected"), ai, aff)
+	{
+		json_array_foreach(json_object_get(aff, "versions"), vi, ver)
+		{
+			const char *vt = json_string_value(json_object_get(ver, "versionType"));
+			const char *vv = json_string_value(json_object_get(ver, "version"));
+			const char *lt = json_string_value(json_object_get(ver, "lessThan"));
+			if (vt && vv && lt && !strcmp(vt, "git"))
+				sset_add(&have, vv, lt);
+		}
+	}
+	sset_compare(v, e->id, "dyad-json-git-ranges", &want, &have);
+	sset_free(&want);
+	sset_free(&have);
+	/* §7.1 (2): CPE ranges with start and end == {(V,F)} of real (non-same-version) pairs */
+	memset(&want, 0, sizeof(want));
+	memset(&have, 0, sizeof(have));
+	for (size_t i = 0; i < pairs->n; i++) {
+		const struct dyad_pair *d = &pairs->v[i];
+		if (!strcmp(d->vver, "0") || !strcmp(d->fver, "0") || dyad_pair_same_version(d))
+			continue;
+		sset_add(&want, d->vver, d->fver);
+	}
+	size_t ci, ni, mi;
+	json_t *cpe, *node, *m;
+	json_array_foreach(json_object_get(cna, "cpeApplicability"), ci, cpe)
+	{
+		json_array_foreach(json_object_get(cpe, "nodes"), ni, node)
+		{
+			json_array_foreach(json_object_get(node, "cpeMatch"), mi, m)
+			{
+				const char *s = json_string_value(
+					json_object_get(m, "versionStartIncluding"));
+				const char *x = json_string_value(
+					json_object_get(m, "versionEndExcluding"));
+				if (s && x)
+					sset_add(&have, s, x);
+			}
+		}
+	}
+	sset_compare(v, e->id, "dyad-json-cpe-ranges", &want, &have);
+	sset_free(&want);
+	sset_free(&have);
+	json_decref(root);
+}
+
+struct sha_line_ctx {
+	struct vctx *v;
+	const char *id;
+	const char *file;
+	size_t n;
+	bool allow_short;
+};
+
+static void sha_line(const char *line, size_t len, void *vc)
+{
+	struct sha_line_ctx *c = vc;
+	c->n++;
+	bool ok = c->allow_short ? (len >= 7 && len <= 40 && is_hex_n(line, len))
+				 : (len == 40 && is_hex_n(line, 40));
+	if (!ok)
+		problem(c->v, c->id, c->allow_short ? "vulnerable-syntax" : "sha1-syntax",
+			"%s line \"%.*s\" is not a %s git id", c->file, (int)(len > 60 ? 60 : len),
+			line, c->allow_short ? "hex" : "full 40-hex");
+}
+
+static void vuln_tokens(struct sha_line_ctx *c, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		p += strspn(p, " \t\r\n");
+		size_t n = strcspn(p, " \t\r\n");
+		if (n)
+			sha_line(p, n, c);
+		p += n;
+	}
+}
+
+static void check_files(struct vctx *v, const struct cve_entry *e, char **names, size_t n)
+{
+	size_t idl = strlen(e->id);
+	bool has[16] = {0};
+	bool has_rejmail = false;
+	for (size_t i = 0; i < n; i++) {
+		const char *ext = names[i] + idl;
+		if (e->state == CVE_RESERVED || e->state == CVE_RETURNED) {
+			if (*ext)
+				problem(v, e->id, "stray-file", "%s holds %s (a %s id has only its "
+					"placeholder)", relp(v, e->dir), names[i], cve_state_dir(e->state));
+			continue;
+		}
+		if (e->state == CVE_REJECTED && !strcmp(ext, ".mbox.rejected")) {
+			has_rejmail = true;
+			continue;
+		}
+		if (!in_list(published_exts, ext)) {
+			problem(v, e->id, "stray-file", "unknown file %s/%s", relp(v, e->dir), names[i]);
+			continue;
+		}
+		for (int k = 0; published_exts[k]; k++)
+			if (!strcmp(published_exts[k], ext))
+				has[k] = true;
+	}
+	if (e->state == CVE_RESERVED || e->state == CVE_RETURNED)
+		return;
+	/* published: every generated file; rejected after publication: the same + the reply */
+	bool was_published = e->state == CVE_PUBLISHED || has[1];
+	if (!has[0])
+		problem(v, e->id, "missing-file", "%s/%s (the id's own file) is missing", relp(v, e->dir),
+			e->id);
+	if (!was_published)
+		return;
+	static const int required_pub[] = {1, 2, 3, 4};
+	static const int required_rej[] = {1, 3, 4};
+	const int *req = e->state == CVE_PUBLISHED ? required_pub : required_rej;
+	size_t nreq = e->state == CVE_PUBLISHED ? 4 : 3;
+	for (size_t i = 0; i < nreq; i++)
+		if (!has[req[i]])
+			problem(v, e->id, "missing-file", "%s/%s%s is missing", relp(v, e->dir), e->id,
+				published_exts[req[i]]);
+	if (e->state == CVE_REJECTED && !has_rejmail)
+		problem(v, e->id, "missing-file", "%s/%s.mbox.rejected is missing", relp(v, e->dir),
+			e->id);
+
+	struct strbuf sb = STRBUF_INIT;
+	if (has[1] && store_read_cve_file(e, ".sha1", &sb) == 0) {
+		struct sha_line_ctx c = {.v = v, .id = e->id, .file = ".sha1"};
+		text_foreach_line(sb_str(&sb), sha_line, &c);
+		if (!c.n)
+			problem(v, e->id, "sha1-syntax", ".sha1 is empty");
+	}
+	sb_reset(&sb);
+	if (has[5] && store_read_cve_file(e, ".vulnerable", &sb) == 0) {
+		struct sha_line_ctx c = {.v = v, .id = e->id, .file = ".vulnerable",
+					 .allow_short = true};
+		vuln_tokens(&c, sb_str(&sb));
+	}
+	sb_reset(&sb);
+	if (has[4] && store_read_cve_file(e, ".mbox", &sb) == 0) {
+		char *subj = mail_header(sb_str(&sb), "Subject");
+		struct strbuf want = STRBUF_INIT;
+		sb_addf(&want, " %s:", e->id);
+		if (!subj || strncmp(subj, want.buf, want.len) != 0)
+			problem(v, e->id, "mbox-subject", "Subject is \"%s\"", subj ? subj : "(none)");
+		free(subj);
+		sb_release(&want);
+	}
+	sb_reset(&sb);
+	if (e->state == CVE_PUBLISHED) {
+		struct dyad_list pairs;
+		dyad_list_init(&pairs);
+		bool have_pairs = false;
+		if (has[2] && store_read_cve_file(e, ".dyad", &sb) == 0) {
+			size_t bad = dyad_parse(sb_str(&sb), &pairs);
+			if (bad)
+				problem(v, e->id, "dyad-syntax", ".dyad line %zu is not V:VG:F:FG",
+					bad);
+			else if (!pairs.n)
+				problem(v, e->id, "dyad-empty", ".dyad has no pair line");
+			else
+				have_pairs = true;
+		}
+		if (has[3])
+			check_json(v, e, have_pairs ? &pairs : NULL);
+		dyad_list_release(&pairs);
+	}
+	sb_release(&sb);
+}
+
+/* Stray files in the state/year directories that belong to no CVE (temp files, typos). */
+static void check_dirs(struct vctx *v, struct cve_tree *t)
+{
+	static const enum cve_state st[] = {CVE_RESERVED, CVE_PUBLISHED, CVE_REJECTED,
+					    CVE_RETURNED};
+	for (size_t s = 0; s < 4; s++) {
+		int *years;
+		size_t ny = tree_years(t, st[s], &years);
+		for (size_t k = 0; k < ny; k++) {
+			char *dir = tree_state_year_dir(t, st[s], years[k]);
+			DIR *d = opendir(dir);
+			struct dirent *de;
+			while (d && (de = readdir(d))) {
+				if (de->d_name[0] == '.')
+					continue;
+				size_t n = cve_id_prefix_len(de->d_name);
+				if (!n || tree_is_temp_name(de->d_name) ||
+				    (de->d_name[n] && de->d_name[n] != '.'))
+					problem(v, relp(v, dir), "stray-file", "%s is not a CVE file",
+						de->d_name);
+				else if (cve_id_year(de->d_name) != years[k])
+					problem(v, relp(v, dir), "wrong-year", "%s is in the %d directory",
+						de->d_name, years[k]);
+			}
+			if (d)
+				closedir(d);
+			free(dir);
+		}
+		free(years);
+	}
+}
+
+/* One CVE's files in one state directory. */
+struct group {
+	struct cve_entry e;
+	char **names;
+	size_t n;
+};
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	if (x->e.year != y->e.year)
+		return x->e.year < y->e.year ? -1 : 1;
+	long nx = cve_id_number(x->e.id), ny = cve_id_number(y->e.id);
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	return (int)x->e.state - (int)y->e.state;
+}
+
+/* Read every state/year directory once and group its names by CVE id (a per-CVE directory
+ * scan would be quadratic: published/2024 alone holds 17,000 files). */
+static size_t collect_groups(struct cve_tree *t, struct group **out)
+{
+	static const enum cve_state st[] = {CVE_RESERVED, CVE_PUBLISHED, CVE_REJECTED,
+					    CVE_RETURNED};
+	struct group *g = NULL;
+	size_t ng = 0, ag = 0;
+	for (size_t s = 0; s < 4; s++) {
+		int *years;
+		size_t ny = tree_years(t, st[s], &years);
+		for (size_t k = 0; k < ny; k++) {
+			char *dir = tree_state_year_dir(t, st[s], years[k]);
+			DIR *d = opendir(dir);
+			char **names = NULL;
+			size_t n = 0, an = 0;
+			struct dirent *de;
+			while (d && (de = readdir(d))) {
+				size_t l = cve_id_prefix_len(de->d_name);
+				if (!l || tree_is_temp_name(de->d_name) ||
+				    (de->d_name[l] && de->d_name[l] != '.'))
+					continue;
+				XGROW(names, n + 1, an);
+				names[n++] = xstrdup(de->d_name);
+			}
+			if (d)
+				closedir(d);
+			if (n > 1)
+				qsort(names, n, sizeof(*names), cmp_str);
+			for (size_t i = 0; i < n;) {
+				size_t l = cve_id_prefix_len(names[i]), j = i + 1;
+				while (j < n && strncmp(names[j], names[i], l) == 0 &&
+				       cve_id_prefix_len(names[j]) == l)
+					j++;
+				XGROW(g, ng + 1, ag);
+				struct group *gr = &g[ng++];
+				memset(gr, 0, sizeof(*gr));
+				memcpy(gr->e.id, names[i], l);
+				gr->e.year = years[k];
+				gr->e.state = st[s];
+				gr->e.dir = xstrdup(dir);
+				gr->n = j - i;
+				gr->names = xmalloc(gr->n * sizeof(char *));
+				memcpy(gr->names, names + i, gr->n * sizeof(char *));
+				i = j;
+			}
+			free(names);
+			free(dir);
+		}
+		free(years);
+	}
+	if (ng > 1)
+		qsort(g, ng, sizeof(*g), cmp_group);
+	*out = g;
+	return ng;
+}
+
+/* True if a group is only left-over files (no placeholder, no .sha1) of an id that lives in
+ * another state: e.g. a .vulnerable added to published/ after the CVE was rejected. */
+static bool leftover(const struct group *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		const char *ext = g->names[i] + strlen(g->e.id);
+		if (!*ext || !strcmp(ext, ".sha1"))
+			return false;
+	}
+	return true;
+}
+
+int store_verify(struct cve_tree *t, FILE *out, struct verify_stats *stats, struct kcve_err *err)
+{
+	(void)err;
+	struct vctx v = {.out = out, .root = tree_root(t)};
+	memset(stats, 0, sizeof(*stats));
+	check_dirs(&v, t);
+	struct group *g;
+	size_t n = collect_groups(t, &g);
+	for (size_t i = 0; i < n; i++) {
+		bool same_prev = i && !strcmp(g[i].e.id, g[i - 1].e.id);
+		bool same_next = i + 1 < n && !strcmp(g[i].e.id, g[i + 1].e.id);
+		if ((same_prev || same_next) && leftover(&g[i])) {
+			const struct group *o = same_prev ? &g[i - 1] : &g[i + 1];
+			struct strbuf files = STRBUF_INIT;
+			for (size_t k = 0; k < g[i].n; k++)
+				sb_addf(&files, " %s", g[i].names[k]);
+			problem(&v, g[i].e.id, "leftover-file", "%s holds%s but the id is %s",
+				relp(&v, g[i].e.dir), files.buf, cve_state_dir(o->e.state));
+			sb_release(&files);
+		} else {
+			if (same_prev && !leftover(&g[i - 1]))
+				problem(&v, g[i].e.id, "several-states", "present in %s and in %s",
+					cve_state_dir(g[i - 1].e.state), cve_state_dir(g[i].e.state));
+			check_files(&v, &g[i].e, g[i].names, g[i].n);
+			stats->cves++;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		store_free_names(g[i].names, g[i].n);
+		free(g[i].e.dir);
+	}
+	free(g);
+	/* one CVE per commit: the same fix sha in two records */
+	tree_build_sha_index(t);
+	for (size_t i = 1; i < t->nshas; i++) {
+		const struct sha_ref *a = &t->shas[i - 1], *b = &t->shas[i];
+		if (!strcmp(a->sha, b->sha) && strcmp(a->id, b->id) != 0 && a->line == 0 &&
+		    b->line == 0)
+			problem(&v, b->id, "duplicate-fix", "commit %s is also the fix of %s (%s)",
+				b->sha, a->id, cve_state_dir(a->state));
+	}
+	stats->problems = v.problems;
+	return 0;
+}

@@ -1,0 +1,18 @@
+/* Whole-tree consistency check (kcve verify). */
+#ifndef KCVE_STORE_VERIFY_H
+#define KCVE_STORE_VERIFY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "store/tree.h"
+
+struct verify_stats {
+	size_t cves, problems;
+};
+
+/* Print one line per problem to out; 0 (problems are counted in stats, not errors). */
+int store_verify(struct cve_tree *t, FILE *out, struct verify_stats *stats, struct kcve_err *err);
+
+#endif

@@ -1,0 +1,50 @@
+#!/usr/bin/python3
+"""Write a small synthetic CVE record tree for the check tests.
+
+usage: mktree.py DIR SPEC.json
+SPEC: [{"id": "CVE-2099-0001", "title": "...", "files": [...], "pairs": ["V:VG:F:FG", ...],
+        "fixes": [sha, ...], "severity": "HIGH", "score": 7.8, "versions": [...optional JSON
+        product-2 versions...], "default": "affected"}]
+"""
+import json
+import os
+import sys
+
+
+def main():
+    root, spec = sys.argv[1], json.load(open(sys.argv[2]))
+    for r in spec:
+        year = r["id"].split("-")[1]
+        d = os.path.join(root, "cve", "published", year)
+        os.makedirs(d, exist_ok=True)
+        base = os.path.join(d, r["id"])
+        cna = {
+            "providerMetadata": {"orgId": "f4215fc3-5b6b-47ff-a258-f7189bd81038"},
+            "title": r.get("title", r["id"]),
+            "affected": [{
+                "product": "Linux", "vendor": "Linux",
+                "defaultStatus": r.get("default", "affected"),
+                "programFiles": r.get("files", []),
+                "versions": r.get("versions", []),
+            }],
+        }
+        if "severity" in r:
+            cna["metrics"] = [{"cvssV3_1": {"version": "3.1", "baseScore": r.get("score", 5.0),
+                                            "baseSeverity": r["severity"],
+                                            "vectorString": "CVSS:3.1/AV:L"}}]
+        doc = {"dataType": "CVE_RECORD", "dataVersion": "5.1",
+               "cveMetadata": {"cveId": r["id"], "state": "PUBLISHED",
+                               "datePublished": r.get("date", "2024-03-01T10:00:00.000Z")},
+               "containers": {"cna": cna}}
+        with open(base + ".json", "w") as f:
+            json.dump(doc, f, indent=3)
+        with open(base + ".dyad", "w") as f:
+            f.write("# dyad version: test\n" + "".join(p + "\n" for p in r.get("pairs", [])))
+        with open(base + ".sha1", "w") as f:
+            f.write("\n".join(r.get("fixes", [])))
+        open(base, "w").close()
+    os.makedirs(os.path.join(root, "cve", "rejected"), exist_ok=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+/* Unit tests of the check area: version normalisation, the two version readings, file
+ * conditions, and the compact database (round trip + damaged images). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "check/check.h"
+#include "check/filestage.h"
+#include "check/recset.h"
+#include "check/verdict.h"
+#include "core/xalloc.h"
+
+static const char *norm(const char *in)
+{
+	static char out[64];
+	struct kcve_err e = {0};
+	if (ck_version_normalize(in, out, sizeof out, &e) != 0)
+		return NULL;
+	return out;
+}
+
+static void test_normalize(void **state)
+{
+	(void)state;
+	assert_string_equal(norm("6.1.107"), "6.1.107");
+	assert_string_equal(norm("v6.6.30"), "6.6.30");
+	assert_string_equal(norm("linux-5.4.2"), "5.4.2");
+	assert_string_equal(norm("6.1.0"), "6.1");
+	assert_string_equal(norm("6.1.192-3"), "6.1.192");
+	assert_string_equal(norm("6.8-rc3"), "6.8-rc3");
+	assert_string_equal(norm("6.6.30+"), "6.6.30");
+	assert_null(norm("6.1.0-27-amd64"));
+	assert_null(norm("5.15.0-91-generic"));
+	assert_null(norm("abc"));
+	assert_null(norm("6"));
+	char out[64];
+	assert_true(ck_version_from_proc("Linux version 6.1.0-27-amd64 (x) #1 SMP PREEMPT_DYNAMIC "
+					 "Debian 6.1.115-1 (2024-11-01)", out, sizeof out));
+	assert_string_equal(out, "6.1.115");
+	assert_true(ck_version_from_proc("Linux version 5.15.0-91-generic (buildd@x) (gcc) #101-Ubuntu "
+					 "SMP (Ubuntu 5.15.0-91.101-generic 5.15.131)", out, sizeof out));
+	assert_string_equal(out, "5.15.131");
+	assert_false(ck_version_from_proc("Linux version 6.1.0 #1 SMP", out, sizeof out));
+}
+
+static const char *REC =
+	"{\"cveMetadata\":{\"cveId\":\"CVE-2024-1\"},\"containers\":{\"cna\":{\"title\":\"t\","
+	"\"affected\":[{\"vendor\":\"Linux\",\"product\":\"Linux\",\"defaultStatus\":\"affected\","
+	"\"programFiles\":[\"fs/a.c\"],\"versions\":["
+	"{\"version\":\"2.6.36\",\"status\":\"affected\"},"
+	"{\"version\":\"0\",\"lessThan\":\"2.6.36\",\"status\":\"unaffected\",\"versionType\":\"semver\"},"
+	"{\"version\":\"6.1.107\",\"lessThanOrEqual\":\"6.1.*\",\"status\":\"unaffected\",\"versionType\":\"semver\"},"
+	"{\"version\":\"6.11\",\"lessThanOrEqual\":\"*\",\"status\":\"unaffected\",\"versionType\":\"original_commit_for_fix\"}]}]}}}";
+
+static struct ck_record load_rec(void)
+{
+	struct ck_record r;
+	struct kcve_err e = {0};
+	assert_int_equal(ck_record_parse_json(&r, REC, strlen(REC), "rec", &e), 0);
+	dyad_list_push(&r.pairs, "2.6.36", "a", "6.1.107", "b");
+	dyad_list_push(&r.pairs, "2.6.36", "a", "6.11", "c");
+	return r;
+}
+
+static enum ck_vstatus both(struct ck_record *r, const char *ver, enum ck_vstatus *json)
+{
+	struct kver v;
+	kver_parse(&v, ver);
+	enum ck_vstatus d = ck_record_dyad_verdict(r, &v, NULL);
+	assert_int_equal(d, ck_dyad_verdict(&r->pairs, &v)); /* compiled == plain */
+	*json = ck_record_semver_verdict(r, &v);
+	assert_int_equal(*json, ck_semver_verdict(r, &v));
+	return d;
+}
+
+static void test_verdicts(void **state)
+{
+	(void)state;
+	struct ck_record r = load_rec();
+	enum ck_vstatus j;
+	const char *aff[] = {"2.6.36", "5.4.10", "6.1.106", "6.1", "6.10.3", "6.11-rc2"};
+	const char *unaff[] = {"2.6.35", "6.1.107", "6.1.300", "6.11", "6.12.4"};
+	for (size_t i = 0; i < sizeof aff / sizeof *aff; i++) {
+		assert_int_equal(both(&r, aff[i], &j), CK_ST_AFFECTED);
+		assert_int_equal(j, CK_ST_AFFECTED);
+	}
+	for (size_t i = 0; i < sizeof unaff / sizeof *unaff; i++) {
+		assert_int_equal(both(&r, unaff[i], &j), CK_ST_UNAFFECTED);
+		assert_int_equal(j, CK_ST_UNAFFECTED);
+	}
+	struct kver v;
+	kver_parse(&v, "6.1.50");
+	char fix[32];
+	assert_true(ck_branch_fix(&r, &v, fix, sizeof fix));
+	assert_string_equal(fix, "6.1.107");
+	kver_parse(&v, "6.10.3");
+	assert_false(ck_branch_fix(&r, &v, fix, sizeof fix)); /* no 6.10 stable fix */
+	char sub[64];
+	assert_string_equal(ck_record_subsystem(&r, sub, sizeof sub), "fs");
+	ck_record_release(&r);
+}
+
+static const char *get(void *ctx, const char *sym)
+{
+	(void)ctx;
+	if (strcmp(sym, "CONFIG_A") == 0)
+		return "y";
+	if (strcmp(sym, "CONFIG_M") == 0)
+		return "m";
+	return NULL;
+}
+
+static void test_cond(void **state)
+{
+	(void)state;
+	assert_int_equal(ck_cond_eval("y", get, NULL), 1);
+	assert_int_equal(ck_cond_eval("n", get, NULL), 0);
+	assert_int_equal(ck_cond_eval("unknown", get, NULL), -1);
+	assert_int_equal(ck_cond_eval("CONFIG_A && CONFIG_M", get, NULL), 1);
+	assert_int_equal(ck_cond_eval("CONFIG_A && CONFIG_B", get, NULL), 0);
+	assert_int_equal(ck_cond_eval("CONFIG_B || (CONFIG_A && !CONFIG_B)", get, NULL), 1);
+	assert_int_equal(ck_cond_eval("CONFIG_B && unknown", get, NULL), 0);
+	assert_int_equal(ck_cond_eval("CONFIG_A && unknown", get, NULL), -1);
+	assert_int_equal(ck_cond_eval("CONFIG_A &&", get, NULL), -1);
+	assert_int_equal(ck_cond_eval("((CONFIG_A)", get, NULL), -1);
+	char deep[2000];
+	memset(deep, '(', sizeof deep - 1);
+	deep[sizeof deep - 1] = '\0';
+	assert_int_equal(ck_cond_eval(deep, get, NULL), -1);
+}
+
+static void test_db_roundtrip(void **state)
+{
+	(void)state;
+	struct ck_set s;
+	memset(&s, 0, sizeof s);
+	s.v = xcalloc(2, sizeof *s.v);
+	s.n = 1;
+	s.v[0] = load_rec();
+	s.conds = xcalloc(2, sizeof *s.conds);
+	s.conds[0].path = xstrdup("fs/a.c");
+	s.conds[0].cond = xstrdup("CONFIG_A");
+	s.nconds = 1;
+	char path[] = "/tmp/kcve-check-unit-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	struct kcve_err e = {0};
+	assert_int_equal(ck_db_write(&s, path, &e), 0);
+	struct ck_set t;
+	assert_int_equal(ck_set_load_db(&t, path, &e), 0);
+	assert_int_equal(t.n, 1);
+	assert_string_equal(t.v[0].id, "CVE-2024-1");
+	assert_int_equal(t.v[0].pairs.n, 2);
+	assert_string_equal(t.v[0].pairs.v[1].fver, "6.11");
+	assert_int_equal(t.v[0].nprod, 1);
+	assert_int_equal(t.v[0].prod[0].n, 4);
+	assert_string_equal(t.v[0].prod[0].v[2].less_equal, "6.1.*");
+	assert_string_equal(ck_set_condition(&t, "fs/a.c"), "CONFIG_A");
+	assert_null(ck_set_condition(&t, "fs/b.c"));
+
+	/* every truncation and many single-byte changes: a clean error or a valid load */
+	struct strbuf img = STRBUF_INIT;
+	FILE *f = fopen(path, "rb");
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_add(&img, buf, n);
+	fclose(f);
+	for (size_t cut = 0; cut < img.len; cut++) {
+		struct ck_set u;
+		assert_int_not_equal(ck_db_parse(&u, img.buf, cut, "cut", &e), 0);
+		assert_int_equal(e.code, KCVE_E_PARSE);
+		ck_set_release(&u);
+	}
+	for (size_t i = 0; i < img.len; i++) {
+		img.buf[i] ^= 0x41;
+		struct ck_set u;
+		if (ck_db_parse(&u, img.buf, img.len, "flip", &e) != 0)
+			assert_int_equal(e.code, KCVE_E_PARSE);
+		ck_set_release(&u);
+		img.buf[i] ^= 0x41;
+	}
+	sb_release(&img);
+	ck_set_release(&t);
+	ck_set_release(&s);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_normalize),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_cond),
+		cmocka_unit_test(test_db_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,574 @@
+/* Unit tests of the kbuild area: .config parsing, the Kbuild evaluator on a small synthetic
+ * tree (written by the test), condition export, the build-directory .cmd parser, and hostile
+ * input (malformed config and makefiles, non-kernel directories). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "core/fileio.h"
+#include "core/strbuf.h"
+#include "kbuild/kbuild.h"
+
+static char tmpdir[256];
+
+static void put(const char *rel, const char *text)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	char *slash = strrchr(path, '/');
+	*slash = '\0';
+	assert_int_equal(mkdir_p(path, 0755), 0);
+	*slash = '/';
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *tpath(const char *rel)
+{
+	static char buf[1024];
+	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, rel);
+	return buf;
+}
+
+/* ---- .config ---- */
+
+static struct kb_config *parse(const char *text, struct kcve_err *err)
+{
+	struct kb_config *c = NULL;
+	int r = kb_config_parse(&c, text, strlen(text), "test.config", err);
+	if (r < 0)
+		assert_null(c);
+	return c;
+}
+
+static void test_config_values(void **state)
+{
+	(void)state;
+	struct kcve_err err = {0};
+	struct kb_config *c = parse("#\n# Automatically generated file; DO NOT EDIT.\n#\n"
+				    "CONFIG_EXT4_FS=y\r\n"
+				    "CONFIG_EXT2_FS=m\n"
+				    "# CONFIG_XFS_FS is not set\n"
+				    "CONFIG_HZ=250\n"
+				    "CONFIG_LOCALVERSION=\"-kcve \\\"q\\\" \\\\\"\n"
+				    "CONFIG_EMPTY=\"\"\n"
+				    "   \n"
+				    "CONFIG_LATER=y\n"
+				    "# CONFIG_LATER is not set\n"
+				    "CONFIG_NO=n\n",
+				    &err);
+	assert_non_null(c);
+	assert_string_equal(kb_config_get(c, "CONFIG_EXT4_FS"), "y");
+	assert_string_equal(kb_config_get(c, "EXT2_FS"), "m");
+	assert_null(kb_config_get(c, "CONFIG_XFS_FS"));
+	assert_null(kb_config_get(c, "CONFIG_ABSENT"));
+	assert_string_equal(kb_config_get(c, "CONFIG_HZ"), "250");
+	assert_string_equal(kb_config_get(c, "CONFIG_LOCALVERSION"), "-kcve \"q\" \\");
+	assert_string_equal(kb_config_get(c, "CONFIG_EMPTY"), "");
+	assert_null(kb_config_get(c, "CONFIG_LATER")); /* a later "is not set" wins */
+	assert_null(kb_config_get(c, "CONFIG_NO"));
+	assert_int_equal(kb_config_count(c), 5);
+	kb_config_free(c);
+}
+
+static void test_config_malformed(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		const char *needle;
+	} bad[] = {
+		{"CONFIG_A=y\nCONFIG_B=y\nthis is not a config line\n", "line 3"},
+		{"CONFIG_A=y\nCONFIG_=y\n", "line 2"},
+		{"CONFIG_A\n", "line 1"},
+		{"CONFIG_A=\"unterminated\n", "line 1"},
+		{"CONFIG_A=\"a\"b\"\n", "line 1"},
+		{"CONFIG_A=two words\n", "line 1"},
+		{"# only comments\n# here\n", "no CONFIG_"},
+		{"CONFIG_A=y\nCONFIG_B=\"x\\\"\n", "line 2"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct kcve_err err = {0};
+		struct kb_config *c = parse(bad[i].text, &err);
+		assert_null(c);
+		assert_int_equal(err.code, KCVE_E_PARSE);
+		if (!strstr(err.msg, bad[i].needle))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, bad[i].needle);
+	}
+	/* a NUL byte in the middle */
+	struct kcve_err err = {0};
+	struct kb_config *c = NULL;
+	assert_int_equal(kb_config_parse(&c, "CONFIG_A=y\n\0CONFIG_B=y\n", 23, "nul", &err), -1);
+	assert_int_equal(err.code, KCVE_E_PARSE);
+}
+
+static void test_config_files(void **state)
+{
+	(void)state;
+	put("cfg/plain", "CONFIG_A=y\nCONFIG_X86=y\n");
+	struct kcve_err err = {0};
+	struct kb_config *c = NULL;
+	assert_int_equal(kb_config_load(&c, tpath("cfg/plain"), &err), 0);
+	assert_string_equal(kb_config_arch(c), "x86");
+	kb_config_free(c);
+	/* gzip, as /proc/config.gz */
+	gzFile gz = gzopen(tpath("cfg/config.gz"), "wb");
+	assert_non_null(gz);
+	gzputs(gz, "CONFIG_IKCONFIG=y\n# CONFIG_B is not set\nCONFIG_ARM64=y\n");
+	gzclose(gz);
+	assert_int_equal(kb_config_load_gz(&c, tpath("cfg/config.gz"), &err), 0);
+	assert_string_equal(kb_config_get(c, "IKCONFIG"), "y");
+	assert_string_equal(kb_config_arch(c), "arm64");
+	kb_config_free(c);
+	/* missing file, and a plain file given as gzip (zlib reads it transparently) */
+	assert_int_equal(kb_config_load(&c, tpath("cfg/none"), &err), -1);
+	assert_int_equal(err.code, KCVE_E_IO);
+	assert_int_equal(kb_config_load_gz(&c, tpath("cfg/none.gz"), &err), -1);
+	assert_int_equal(kb_config_load_gz(&c, tpath("cfg/plain"), &err), 0);
+	kb_config_free(c);
+}
+
+/* ---- synthetic kernel tree ---- */
+
+static const char *tree_config =
+	"CONFIG_X86=y\nCONFIG_64BIT=y\nCONFIG_MODULES=y\nCONFIG_BLOCK=y\nCONFIG_EXT4_FS=y\n"
+	"CONFIG_EXT4_FS_POSIX_ACL=y\n# CONFIG_EXT4_FS_SECURITY is not set\nCONFIG_EXT2_FS=m\n"
+	"# CONFIG_XFS_FS is not set\nCONFIG_VIRTIO=y\nCONFIG_PROC_FS=y\nCONFIG_HZ=250\n"
+	"CONFIG_DEBUG_STRING=\"yes\"\n# CONFIG_EXT4_DEBUG is not set\n";
+
+static void write_tree(void)
+{
+	put("Makefile", "# top-level Makefile (not read by the evaluator)\n");
+	put("Kbuild", "obj-y += init/\nobj-y += arch/$(SRCARCH)/\nobj-y += $(ARCH_CORE)\n"
+		      "obj-y += fs/\nobj-y += $(ARCH_LIB)\nobj-y += drivers/\nobj-$(CONFIG_NET) += net/\n"
+		      "obj-y += $(ARCH_DRIVERS)\n");
+	put("scripts/Kbuild.include", "comma := ,\nempty :=\nspace := $(empty) $(empty)\n"
+				      "cc-option = $(shell echo probe)\n");
+	put("arch/x86/Makefile", "export BITS\nifeq ($(CONFIG_X86_32),y)\n        BITS := 32\nelse\n"
+				 "        BITS := 64\nendif\n"
+				 "ifeq ($(shell uname -m),x86_64)\n  KBUILD_DEFCONFIG := x86_64_defconfig\nendif\n"
+				 "core-y += arch/x86/extra/\nlibs-y += arch/x86/lib/\n"
+				 "drivers-$(CONFIG_PCI) += arch/x86/pci/\n"
+				 "archprepare: checkbin\n\t@echo obj-y += recipe.o\n");
+	put("arch/x86/Kbuild", "obj-y += kernel/\n");
+	put("arch/x86/kernel/Makefile", "obj-y += process_$(BITS).o\nobj-$(CONFIG_X86_32) += only32.o\n"
+					"extra-y += head_$(BITS).o\n");
+	put("arch/x86/kernel/process_64.c", "");
+	put("arch/x86/kernel/process_32.c", "");
+	put("arch/x86/kernel/only32.c", "");
+	put("arch/x86/kernel/head_64.c", "");
+	put("arch/x86/lib/Makefile", "lib-y += delay.o\nobj-y += memcpy_$(BITS).o\n");
+	put("arch/x86/lib/delay.c", "");
+	put("arch/x86/extra/Makefile", "obj-y += extra.o\n");
+	put("arch/x86/extra/extra.c", "");
+	put("arch/x86/pci/Makefile", "obj-y += pci.o\n");
+	put("arch/x86/pci/pci.c", "");
+	put("arch/x86/tools/relocs.c", "");
+	put("init/Makefile", "obj-y := main.o\nobj-$(CONFIG_BLK_DEV_INITRD) += initramfs.o\n"
+			     "obj-y += version.o\n");
+	put("init/main.c", "");
+	put("init/version.c", "");
+	put("init/initramfs.c", "");
+	put("fs/Makefile",
+	    "# fs\n"
+	    "ccflags-y += -DFOO -I$(src)\nCFLAGS_open.o := -O0\n"
+	    "obj-y += open.o \\\n\tread_write.o\n"
+	    "obj-$(CONFIG_EXT4_FS) += ext4/\nobj-$(CONFIG_EXT2_FS) += ext2/\nobj-$(CONFIG_XFS_FS) += xfs/\n"
+	    "ifdef CONFIG_BLOCK\nobj-y += buffer.o\nelse\nobj-y += no-block.o\nendif\n"
+	    "ifndef CONFIG_BLOCK\nobj-y += no-block2.o\nendif\n"
+	    "ifeq ($(CONFIG_PROC_FS),y)\nobj-y += proc.o\nelse ifeq ($(CONFIG_SYSFS),y)\nobj-y += sysfs.o\nendif\n"
+	    "ifneq ($(CONFIG_HZ),250)\nobj-y += hz.o\nendif\n"
+	    "ifeq ($(CONFIG_DEBUG_STRING),\"yes\")\nobj-y += dbgstr.o\nendif\n"
+	    "ifeq '$(CONFIG_HZ)' \"250\"\nobj-y += quoted.o\nendif\n"
+	    "$(obj)/gen.c: $(src)/table\n\tobj-y += recipe.o\n\techo $@\n"
+	    "obj-y += after-rule.o # comment\n"
+	    "names := stat namei\nobj-y += $(addsuffix .o,$(names))\n"
+	    "obj-$(subst m,y,$(CONFIG_EXT2_FS)) += subst.o\n"
+	    "obj-$(CONFIG_EXT2_FS:m=y) += subref.o\n"
+	    "lazy = $(lazyval)\nlazyval := lazy.o\nobj-y += $(lazy)\n"
+	    "define twoobjs\nd1.o d2.o\nendef\nobj-y += $(twoobjs)\n"
+	    "obj-y += $(foreach n,fe1 fe2,$(n).o)\n"
+	    "obj-y += $(if $(CONFIG_EXT4_FS),ifext4.o,noext4.o)\n"
+	    "obj-y += $(patsubst %.c,%.o,pat.c)\n"
+	    "mk = $(1)-made.o\nobj-y += $(call mk,called)\n"
+	    "obj-y += $(filter-out filtered.o,kept.o filtered.o)\n"
+	    "obj-y += $(sort zz.o aa.o zz.o)\n"
+	    "obj-y += $(strip   spaced.o   )\n"
+	    "obj-y += $(firstword first.o second.o)\n"
+	    "obj-y += $(word 2,w1.o w2.o)\n"
+	    "$(eval obj-y += evaled.o)\n"
+	    "override obj-y += overridden.o\n"
+	    "obj-y += $(wildcard $(srctree)/fs/wild*.c)\n");
+	const char *fsfiles[] = {"open", "read_write", "buffer", "no-block", "no-block2", "proc", "sysfs",
+				 "hz", "dbgstr", "gen", "recipe", "after-rule", "stat", "namei", "subst",
+				 "subref", "lazy", "d1", "d2", "fe1", "fe2", "ifext4", "noext4", "pat",
+				 "called-made", "kept", "filtered", "aa", "zz", "spaced", "first", "second",
+				 "w1", "w2", "evaled", "overridden", "wildcard", "quoted"};
+	for (size_t i = 0; i < sizeof(fsfiles) / sizeof(fsfiles[0]); i++) {
+		char p[64];
+		snprintf(p, sizeof(p), "fs/%s.c", fsfiles[i]);
+		put(p, "");
+	}
+	put("fs/ext4/Makefile", "obj-$(CONFIG_EXT4_FS) += ext4.o\n\next4-y\t:= super.o inode.o\n"
+				"ext4-$(CONFIG_EXT4_FS_POSIX_ACL) += acl.o\n"
+				"ext4-$(CONFIG_EXT4_FS_SECURITY) += xattr_security.o\n");
+	put("fs/ext4/super.c", "");
+	put("fs/ext4/inode.c", "#include \"ext4.h\"\n#include \"inline.c\"\n#ifdef CONFIG_EXT4_DEBUG\n"
+			       "#include \"debug.c\"\n#endif\n#if IS_ENABLED(CONFIG_EXT4_FS_POSIX_ACL)\n"
+			       "#include \"aclhelp.c\"\n#endif\n#if FOO > 2\n#include \"weird.c\"\n#endif\n");
+	put("fs/ext4/inline.c", "");
+	put("fs/ext4/debug.c", "");
+	put("fs/ext4/aclhelp.c", "");
+	put("fs/ext4/weird.c", "");
+	put("fs/ext4/acl.c", "");
+	put("fs/ext4/ext4.c", "");
+	put("fs/ext4/xattr_security.c", "");
+	put("fs/ext4/ext4.h", "");
+	put("fs/ext2/Makefile", "obj-$(CONFIG_EXT2_FS) += ext2.o\next2-objs := balloc.o dir.o\n"
+				"obj-y += builtin-only.o\n");
+	put("fs/ext2/balloc.c", "");
+	put("fs/ext2/dir.c", "");
+	put("fs/ext2/builtin-only.c", "");
+	put("fs/xfs/Makefile", "obj-y += xfs.o\n");
+	put("fs/xfs/xfs.c", "");
+	put("drivers/Makefile", "obj-y += base/\nobj-$(CONFIG_VIRTIO) += virtio/\n"
+				"include $(srctree)/drivers/Makefile.inc\n-include $(srctree)/drivers/absent.mk\n"
+				"obj-y += $(shell echo probed.o)\n");
+	put("drivers/Makefile.inc", "obj-y += included.o\n");
+	put("drivers/included.c", "");
+	put("drivers/probed.c", "");
+	put("drivers/unlisted.c", "");
+	put("drivers/base/Kbuild", "obj-y += core.o\n");
+	put("drivers/base/Makefile", "obj-y += wrong.o\n");
+	put("drivers/base/core.c", "");
+	put("drivers/base/wrong.c", "");
+	put("drivers/virtio/Makefile", "helpers := ring.o\nobj-$(CONFIG_VIRTIO) += virtio.o $(helpers)\n"
+				       "ifneq ($(call cc-option,-mfoo),)\nobj-y += probe-gated.o\nendif\n"
+				       "vobjs := $(obj)/vdso-like.o\n");
+	put("drivers/virtio/virtio.c", "");
+	put("drivers/virtio/ring.c", "");
+	put("drivers/virtio/probe-gated.c", "");
+	put("drivers/virtio/other.c", "");
+	put("drivers/virtio/vdso-like.c", "");
+	put("net/Makefile", "obj-y += socket.o\n");
+	put("net/socket.c", "");
+	put("tools/perf/perf.c", "");
+	put(".config", tree_config);
+}
+
+struct expect {
+	const char *path;
+	enum kb_verdict v;
+	const char *reason_part; /* optional substring of the reason */
+};
+
+static const struct expect expects[] = {
+	{"init/main.c", KB_COMPILED, "obj-y"},
+	{"init/version.c", KB_COMPILED, NULL},
+	{"init/initramfs.c", KB_NOT_COMPILED, "CONFIG_BLK_DEV_INITRD is not set"},
+	{"arch/x86/kernel/process_64.c", KB_COMPILED, NULL}, /* $(BITS) exported by the arch Makefile */
+	{"arch/x86/kernel/process_32.c", KB_NOT_COMPILED, NULL},
+	{"arch/x86/kernel/only32.c", KB_NOT_COMPILED, "CONFIG_X86_32"},
+	{"arch/x86/kernel/head_64.c", KB_COMPILED, "extra-y"},
+	{"arch/x86/lib/delay.c", KB_COMPILED, "lib.a"},          /* $(ARCH_LIB) */
+	{"arch/x86/extra/extra.c", KB_COMPILED, NULL},           /* $(ARCH_CORE) */
+	{"arch/x86/pci/pci.c", KB_NOT_COMPILED, "not descended"}, /* drivers-$(CONFIG_PCI) */
+	{"arch/x86/tools/relocs.c", KB_NOT_COMPILED, "host program"},
+	{"fs/open.c", KB_COMPILED, NULL},
+	{"fs/read_write.c", KB_COMPILED, NULL}, /* continuation line */
+	{"fs/buffer.c", KB_COMPILED, NULL},
+	{"fs/no-block.c", KB_NOT_COMPILED, NULL},
+	{"fs/no-block2.c", KB_NOT_COMPILED, NULL},
+	{"fs/proc.c", KB_COMPILED, NULL},
+	{"fs/sysfs.c", KB_NOT_COMPILED, NULL},
+	{"fs/hz.c", KB_NOT_COMPILED, NULL},
+	{"fs/dbgstr.c", KB_COMPILED, NULL},
+	{"fs/quoted.c", KB_COMPILED, NULL},
+	{"fs/recipe.c", KB_NOT_COMPILED, NULL}, /* only inside a recipe */
+	{"fs/after-rule.c", KB_COMPILED, NULL},
+	{"fs/stat.c", KB_COMPILED, NULL},
+	{"fs/namei.c", KB_COMPILED, NULL},
+	{"fs/subst.c", KB_COMPILED, NULL},
+	{"fs/subref.c", KB_COMPILED, NULL},
+	{"fs/lazy.c", KB_COMPILED, NULL},
+	{"fs/d1.c", KB_COMPILED, NULL},
+	{"fs/d2.c", KB_COMPILED, NULL},
+	{"fs/fe1.c", KB_COMPILED, NULL},
+	{"fs/fe2.c", KB_COMPILED, NULL},
+	{"fs/ifext4.c", KB_COMPILED, NULL},
+	{"fs/noext4.c", KB_NOT_COMPILED, NULL},
+	{"fs/pat.c", KB_COMPILED, NULL},
+	{"fs/called-made.c", KB_COMPILED, NULL},
+	{"fs/kept.c", KB_COMPILED, NULL},
+	{"fs/filtered.c", KB_NOT_COMPILED, NULL},
+	{"fs/aa.c", KB_COMPILED, NULL},
+	{"fs/zz.c", KB_COMPILED, NULL},
+	{"fs/spaced.c", KB_COMPILED, NULL},
+	{"fs/first.c", KB_COMPILED, NULL},
+	{"fs/second.c", KB_NOT_COMPILED, NULL},
+	{"fs/w1.c", KB_NOT_COMPILED, NULL},
+	{"fs/w2.c", KB_COMPILED, NULL},
+	{"fs/evaled.c", KB_COMPILED, NULL},
+	{"fs/overridden.c", KB_COMPILED, NULL},
+	{"fs/wildcard.c", KB_NOT_COMPILED, NULL}, /* $(wildcard) gives .c names, not objects */
+	{"fs/ext4/super.c", KB_COMPILED, "composite fs/ext4/ext4.o"},
+	{"fs/ext4/inode.c", KB_COMPILED, NULL},
+	{"fs/ext4/acl.c", KB_COMPILED, NULL},
+	{"fs/ext4/xattr_security.c", KB_NOT_COMPILED, "CONFIG_EXT4_FS_SECURITY is not set"},
+	{"fs/ext4/ext4.c", KB_NOT_COMPILED, "composite"},
+	{"fs/ext4/ext4.h", KB_UNKNOWN, "header"},
+	{"fs/ext4/inline.c", KB_COMPILED, "#included by fs/ext4/inode.c"},
+	{"fs/ext4/debug.c", KB_NOT_COMPILED, "#ifdef CONFIG_EXT4_DEBUG"},
+	{"fs/ext4/aclhelp.c", KB_COMPILED, "#included"},
+	{"fs/ext4/weird.c", KB_UNKNOWN, "#if FOO"},
+	{"fs/ext2/balloc.c", KB_COMPILED, "module"},
+	{"fs/ext2/dir.c", KB_COMPILED, "module"},
+	{"fs/ext2/builtin-only.c", KB_NOT_COMPILED, "module directory"},
+	{"fs/xfs/xfs.c", KB_NOT_COMPILED, "CONFIG_XFS_FS is not set"},
+	{"drivers/included.c", KB_COMPILED, NULL},
+	{"drivers/probed.c", KB_UNKNOWN, "shell"},
+	{"drivers/unlisted.c", KB_UNKNOWN, NULL}, /* drivers/Makefile is partly undecidable */
+	{"drivers/base/core.c", KB_COMPILED, NULL},
+	{"drivers/base/wrong.c", KB_NOT_COMPILED, NULL}, /* Kbuild wins over Makefile */
+	{"drivers/virtio/virtio.c", KB_COMPILED, NULL},
+	{"drivers/virtio/ring.c", KB_COMPILED, NULL},
+	{"drivers/virtio/probe-gated.c", KB_COMPILED, NULL}, /* undecidable branch runs */
+	{"drivers/virtio/other.c", KB_UNKNOWN, "could not be fully evaluated"},
+	{"drivers/virtio/vdso-like.c", KB_UNKNOWN, "custom rule"},
+	{"net/socket.c", KB_NOT_COMPILED, "CONFIG_NET is not set"},
+	{"tools/perf/perf.c", KB_NOT_COMPILED, "host program"},
+	{"Documentation/readme.txt", KB_UNKNOWN, "not a C"},
+	{"../outside.c", KB_UNKNOWN, "outside"},
+	{"./init/main.c", KB_COMPILED, NULL},
+};
+
+static void test_tree_verdicts(void **state)
+{
+	(void)state;
+	write_tree();
+	struct kcve_err err = {0};
+	struct kb_config *c = NULL;
+	assert_int_equal(kb_config_load(&c, tpath(".config"), &err), 0);
+	struct kb_tree *t = NULL;
+	if (kb_tree_open(&t, tmpdir, c, NULL, &err) < 0)
+		fail_msg("open: %s", err.msg);
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(expects) / sizeof(expects[0]); i++) {
+		const char *reason = NULL;
+		enum kb_verdict v = kb_file_verdict(t, expects[i].path, &reason);
+		assert_non_null(reason);
+		if (v != expects[i].v ||
+		    (expects[i].reason_part && !strstr(reason, expects[i].reason_part))) {
+			print_message("%s: got %s (%s), want %s%s%s\n", expects[i].path, kb_verdict_name(v),
+				      reason, kb_verdict_name(expects[i].v),
+				      expects[i].reason_part ? " with " : "",
+				      expects[i].reason_part ? expects[i].reason_part : "");
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+	assert_true(kb_tree_object_count(t) > 30);
+	kb_tree_close(t);
+	kb_config_free(c);
+}
+
+static void test_export_conditions(void **state)
+{
+	(void)state;
+	write_tree();
+	struct kcve_err err = {0};
+	struct kb_config *c = NULL;
+	assert_int_equal(kb_config_load(&c, tpath(".config"), &err), 0);
+	struct kb_tree *t = NULL;
+	assert_int_equal(kb_tree_open(&t, tmpdir, c, "x86", &err), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(kb_tree_export_conditions(t, f, &err), 0);
+	fclose(f);
+	static const char *const want[] = {
+		"init/main.c\ty\n",
+		"init/initramfs.c\tCONFIG_BLK_DEV_INITRD\n",
+		"fs/ext4/acl.c\tCONFIG_EXT4_FS && CONFIG_EXT4_FS_POSIX_ACL\n",
+		"fs/ext4/super.c\tCONFIG_EXT4_FS\n",
+		"fs/xfs/xfs.c\tCONFIG_XFS_FS\n",           /* config-independent */
+		"net/socket.c\tCONFIG_NET\n",
+		"fs/ext2/balloc.c\tCONFIG_EXT2_FS\n",
+		"fs/buffer.c\tCONFIG_BLOCK\n",
+		"arch/x86/pci/pci.c\tCONFIG_PCI\n",
+		"tools/perf/perf.c\tn\n",
+		"drivers/unlisted.c\tunknown\n",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i]))
+			fail_msg("export lacks '%s':\n%s", want[i], buf);
+	assert_non_null(strstr(buf, "# kcve kbuild conditions v1 arch=x86\n"));
+	free(buf);
+	kb_tree_close(t);
+	kb_config_free(c);
+}
+
+static void test_not_a_kernel(void **state)
+{
+	(void)state;
+	put("plain/readme", "hello\n");
+	struct kcve_err err = {0};
+	struct kb_config *c = parse("CONFIG_A=y\n", &err);
+	struct kb_tree *t = NULL;
+	assert_int_equal(kb_tree_open(&t, tpath("plain"), c, NULL, &err), -1);
+	assert_null(t);
+	assert_int_equal(err.code, KCVE_E_NOTFOUND);
+	assert_int_equal(kb_tree_open(&t, tpath("does-not-exist"), c, NULL, &err), -1);
+	assert_int_equal(err.code, KCVE_E_NOTFOUND);
+	assert_int_equal(kb_tree_open(&t, tmpdir, c, "../etc", &err), -1);
+	assert_int_equal(err.code, KCVE_E_USAGE);
+	kb_config_free(c);
+}
+
+/* Hostile makefiles: recursion, unterminated references, unbalanced conditionals, binary junk. */
+static void test_hostile_makefiles(void **state)
+{
+	(void)state;
+	put("hostile/Makefile", "");
+	put("hostile/Kbuild", "obj-y += a/ b/ c/ d/ e/ f/\n");
+	put("hostile/arch/x86/Makefile", "core-y += $(core-y)\n");
+	put("hostile/a/Makefile", "x = $(x) more\nobj-y += $(x)\nobj-y += ok.o\n");
+	put("hostile/b/Makefile", "obj-y += $(unterminated\nobj-y += ok.o\nendif\nelse\nifeq (a,a)\n");
+	put("hostile/c/Makefile", "a1 = $(a0)$(a0)\na2 = $(a1)$(a1)\na3 = $(a2)$(a2)\na4 = $(a3)$(a3)\n"
+				  "a5 = $(a4)$(a4)\na6 = $(a5)$(a5)\na7 = $(a6)$(a6)\na8 = $(a7)$(a7)\n"
+				  "a9 = $(a8)$(a8)\na0 := xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+				  "b = $(a9)$(a9)$(a9)$(a9)$(a9)$(a9)$(a9)$(a9)$(a9)$(a9)$(a9)$(a9)$(a9)\n"
+				  "c = $(b)$(b)$(b)$(b)\nobj-y += $(c)$(c)$(c)$(c)\nobj-y += $(call,,,)$(foreach)$(subst)$(word x,)\n");
+	put("hostile/d/Makefile", "include $(srctree)/d/Makefile\nobj-y += d.o\n");
+	put("hostile/e/Makefile", "define x\ndefine y\nendef\nobj-y += never.o\n");
+	FILE *f = fopen(tpath("hostile/f/Makefile"), "w");
+	if (!f) {
+		assert_int_equal(mkdir_p(tpath("hostile/f"), 0755), 0);
+		f = fopen(tpath("hostile/f/Makefile"), "w");
+	}
+	assert_non_null(f);
+	fwrite("obj-y += \0\xff\xfe.o\nobj-y += f.o\n", 1, 27, f);
+	fclose(f);
+	put("hostile/a/ok.c", "");
+	put("hostile/d/d.c", "");
+	struct kcve_err err = {0};
+	struct kb_config *c = parse("CONFIG_X86=y\n", &err);
+	struct kb_tree *t = NULL;
+	assert_int_equal(kb_tree_open(&t, tpath("hostile"), c, NULL, &err), 0);
+	const char *reason = NULL;
+	/* a/ refers to itself recursively: the result is undecidable, not a crash */
+	enum kb_verdict v = kb_file_verdict(t, "a/ok.c", &reason);
+	assert_true(v == KB_COMPILED || v == KB_UNKNOWN);
+	v = kb_file_verdict(t, "a/other.c", &reason);
+	assert_int_equal(v, KB_UNKNOWN);
+	v = kb_file_verdict(t, "b/other.c", &reason);
+	assert_int_equal(v, KB_UNKNOWN);
+	v = kb_file_verdict(t, "c/other.c", &reason);
+	assert_int_equal(v, KB_UNKNOWN);
+	v = kb_file_verdict(t, "d/d.c", &reason); /* self-include bounded */
+	assert_true(v == KB_COMPILED || v == KB_UNKNOWN);
+	v = kb_file_verdict(t, "e/never.c", &reason); /* swallowed by an unterminated define */
+	assert_int_equal(v, KB_NOT_COMPILED);
+	v = kb_file_verdict(t, "f/f.c", &reason);
+	assert_int_equal(v, KB_COMPILED);
+	kb_tree_close(t);
+	kb_config_free(c);
+}
+
+/* ---- build directory ---- */
+
+static void test_build_dir(void **state)
+{
+	(void)state;
+	char src[512], mf[2048];
+	snprintf(src, sizeof(src), "%s/ksrc", tmpdir);
+	snprintf(mf, sizeof(mf), "# Automatically generated by %s/Makefile: don't edit\ninclude %s/Makefile\n",
+		 src, src);
+	put("obj/Makefile", mf);
+	struct strbuf cmd = STRBUF_INIT;
+	sb_addf(&cmd,
+		"cmd_fs/ext4/inode.o := gcc -Wp,-MMD,fs/ext4/.inode.o.d -c -o fs/ext4/inode.o %s/fs/ext4/inode.c\n\n"
+		"source_fs/ext4/inode.o := %s/fs/ext4/inode.c\n\n"
+		"deps_fs/ext4/inode.o := \\\n"
+		"  %s/include/linux/compiler-version.h \\\n"
+		"    $(wildcard include/config/CC_VERSION_TEXT) \\\n"
+		"  %s/fs/ext4/ext4.h \\\n"
+		"    $(wildcard include/config/EXT4_FS_POSIX_ACL) \\\n"
+		"  %s/fs/ext4/inline.c \\\n"
+		"  include/generated/autoconf.h \\\n"
+		"  /usr/lib/gcc/x86_64-linux-gnu/12/include/stdarg.h \\\n\n"
+		"fs/ext4/inode.o: $(deps_fs/ext4/inode.o)\n\n$(deps_fs/ext4/inode.o):\n",
+		src, src, src, src, src);
+	put("obj/fs/ext4/.inode.o.cmd", sb_str(&cmd));
+	sb_release(&cmd);
+	put("obj/fs/ext4/.ext4.o.cmd", "cmd_fs/ext4/ext4.o := ld -r -o fs/ext4/ext4.o fs/ext4/inode.o\n");
+	put("obj/kernel/.fork.o.cmd", "source_kernel/fork.c := kernel/fork.c\n\ndeps_kernel/fork.o := \\\n"
+				      "  include/linux/sched.h \\\n\n");
+	struct kcve_err err = {0};
+	struct kb_build *b = NULL;
+	assert_int_equal(kb_build_open(&b, tpath("obj"), &err), 0);
+	assert_string_equal(kb_build_srctree(b), src);
+	assert_int_equal(kb_build_verdict(b, "fs/ext4/inode.c"), KB_COMPILED);
+	assert_int_equal(kb_build_verdict(b, "fs/ext4/ext4.h"), KB_COMPILED);
+	assert_int_equal(kb_build_verdict(b, "fs/ext4/inline.c"), KB_COMPILED);
+	assert_int_equal(kb_build_verdict(b, "./include/linux/compiler-version.h"), KB_COMPILED);
+	assert_int_equal(kb_build_verdict(b, "kernel/fork.c"), KB_COMPILED);
+	assert_int_equal(kb_build_verdict(b, "include/linux/sched.h"), KB_COMPILED);
+	assert_int_equal(kb_build_verdict(b, "fs/ext4/acl.c"), KB_NOT_COMPILED);
+	assert_int_equal(kb_build_verdict(b, "include/config/EXT4_FS_POSIX_ACL"), KB_NOT_COMPILED);
+	assert_int_equal(kb_build_verdict(b, "usr/lib/gcc/x86_64-linux-gnu/12/include/stdarg.h"),
+			 KB_NOT_COMPILED);
+	/* 7 paths: inode.c, compiler-version.h, ext4.h, inline.c, autoconf.h, fork.c, sched.h */
+	assert_int_equal(kb_build_count(b), 7);
+	assert_string_equal(kb_build_path(b, 0), "fs/ext4/ext4.h"); /* sorted */
+	assert_null(kb_build_path(b, 7));
+	kb_build_close(b);
+	/* no .cmd at all, and a missing directory */
+	put("empty/readme", "x");
+	assert_int_equal(kb_build_open(&b, tpath("empty"), &err), -1);
+	assert_int_equal(err.code, KCVE_E_NOTFOUND);
+	assert_int_equal(kb_build_open(&b, tpath("nowhere"), &err), -1);
+	assert_int_equal(err.code, KCVE_E_NOTFOUND);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	snprintf(tmpdir, sizeof(tmpdir), "%s/kcve-kbuild-XXXXXX", base);
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir); /* test-owned temporary directory */
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_values),
+		cmocka_unit_test(test_config_malformed),
+		cmocka_unit_test(test_config_files),
+		cmocka_unit_test(test_tree_verdicts),
+		cmocka_unit_test(test_export_conditions),
+		cmocka_unit_test(test_not_a_kernel),
+		cmocka_unit_test(test_hostile_makefiles),
+		cmocka_unit_test(test_build_dir),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

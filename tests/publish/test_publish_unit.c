@@ -1,0 +1,170 @@
+/* Unit tests of the publish library's pure parts: answer parsing, request bodies, mail
+ * building, configuration and secret scrubbing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "publish/config.h"
+#include "publish/cveapi_parse.h"
+#include "publish/message.h"
+#include "publish/smtp.h"
+
+#define S(x) x, strlen(x)
+
+static void test_error_body(void **st)
+{
+	(void)st;
+	char code[32], msg[64];
+	assert_true(cveapi_parse_error(S("{\"error\":\"CVE_RECORD_EXISTS\",\"message\":\"a\\nb\"}"),
+				       code, sizeof(code), msg, sizeof(msg)));
+	assert_string_equal(code, "CVE_RECORD_EXISTS");
+	assert_string_equal(msg, "a?b");   /* control characters never reach the terminal */
+	assert_false(cveapi_parse_error(S("<html>502</html>"), code, sizeof(code), msg, sizeof(msg)));
+	assert_false(cveapi_parse_error(S("[1,2]"), code, sizeof(code), msg, sizeof(msg)));
+	assert_true(cveapi_parse_error(S("{\"error\":7}"), code, sizeof(code), msg, sizeof(msg)));
+	assert_string_equal(code, "");
+}
+
+static void test_ids(void **st)
+{
+	(void)st;
+	struct cveapi_idlist l = {0};
+	struct kcve_err err = {0};
+	long rem, next;
+	assert_int_equal(cveapi_parse_ids(S("{\"cve_ids\":[{\"cve_id\":\"CVE-2025-90000\",\"state\":"
+					    "\"RESERVED\",\"x\":[]},{\"cve_id\":\"CVE-2025-90001\"}],"
+					    "\"meta\":{\"remaining_quota\":\"41\"},\"nextPage\":3}"),
+					  &l, &rem, &next, &err), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0].id, "CVE-2025-90000");
+	assert_string_equal(l.v[0].state, "RESERVED");
+	assert_int_equal(l.v[1].year, 2025);
+	assert_int_equal(rem, 41);
+	assert_int_equal(next, 3);
+	/* an invalid id is refused, not filed */
+	assert_int_equal(cveapi_parse_ids(S("{\"cve_ids\":[{\"cve_id\":\"../../etc/passwd\"}]}"), &l,
+					  &rem, &next, &err), KCVE_E_NET);
+	assert_non_null(strstr(err.msg, "invalid CVE id"));
+	assert_int_equal(cveapi_parse_ids(S("{\"cve_ids\":{}}"), &l, &rem, &next, &err), KCVE_E_NET);
+	assert_int_equal(cveapi_parse_ids(S("<!DOCTYPE html><p>gateway</p>"), &l, &rem, &next, &err),
+			 KCVE_E_NET);
+	assert_non_null(strstr(err.msg, "HTML page"));
+	assert_int_equal(cveapi_parse_ids(S("{\"cve_ids\":[],\"nextPage\":null}"), &l, &rem, &next,
+					  &err), 0);
+	assert_int_equal(next, -1);
+	cveapi_idlist_release(&l);
+}
+
+static void test_quota_record(void **st)
+{
+	(void)st;
+	struct cveapi_quota q;
+	struct kcve_err err = {0};
+	assert_int_equal(cveapi_parse_quota(S("{\"id_quota\":100,\"total_reserved\":3,\"available\":97}"),
+					    &q, &err), 0);
+	assert_int_equal(q.available, 97);
+	assert_int_equal(cveapi_parse_quota(S("{\"id_quota\":-1,\"total_reserved\":3,\"available\":9}"),
+					    &q, &err), KCVE_E_NET);
+	char id[32], state[16];
+	assert_int_equal(cveapi_parse_record(S("{\"cveMetadata\":{\"cveId\":\"CVE-2024-1234\",\"state\":"
+					       "\"PUBLISHED\"}}"), id, state, &err), 0);
+	assert_string_equal(state, "PUBLISHED");
+	assert_int_equal(cveapi_parse_record(S("{\"cveMetadata\":{\"cveId\":5}}"), id, state, &err),
+			 KCVE_E_NET);
+	assert_int_equal(cveapi_parse_object(S(""), &err), KCVE_E_NET);
+	assert_non_null(strstr(err.msg, "empty"));
+}
+
+static void test_cna_body(void **st)
+{
+	(void)st;
+	struct strbuf sb = STRBUF_INIT;
+	struct kcve_err err = {0};
+	assert_int_equal(cveapi_cna_body(S("{\"cveMetadata\":{\"cveId\":\"CVE-2024-1\"},\"containers\":"
+					   "{\"cna\":{\"title\":\"t\\u00e9\",\"b\":1}}}"), "CVE-2024-1",
+					 &sb, &err), 0);
+	assert_string_equal(sb.buf, "{\"cnaContainer\":{\"title\":\"t\\u00E9\",\"b\":1}}");
+	sb_reset(&sb);
+	assert_int_equal(cveapi_cna_body(S("{\"cveMetadata\":{\"cveId\":\"CVE-2024-2\"},\"containers\":"
+					   "{\"cna\":{}}}"), "CVE-2024-1", &sb, &err), KCVE_E_PARSE);
+	assert_int_equal(cveapi_cna_body(S("{\"containers\":{}}"), "CVE-2024-1", &sb, &err),
+			 KCVE_E_PARSE);
+	sb_release(&sb);
+}
+
+static void test_message(void **st)
+{
+	(void)st;
+	char id[128], date[64];
+	message_make_id(id, sizeof(id), "CVE-2024-44947", 1724673000 + 55, "gregkh");
+	/* 2024-08-26 11:50:55 UTC -> 20240826 + seconds 55 */
+	assert_int_equal(strncmp(id, "<2024082655-CVE-2024-44947-", 27), 0);
+	assert_string_equal(id + strlen(id) - 8, "@gregkh>");
+	message_date(date, sizeof(date), 0);
+	assert_string_equal(date, "Thu, 01 Jan 1970 00:00:00 +0000");
+	const char *mbox = "From cve_reject-1 Mon Sep 17 00:00:00 2001\n"
+			   "From: A <a@b.org>\nTo: <l@x.org>\nSubject: REJECTED: X\n"
+			   "In-Reply-To: \nMessage-Id: <old@x>\n\nbody\n.dot\n";
+	struct strbuf sb = STRBUF_INIT;
+	message_build(&sb, mbox, strlen(mbox), "<new@h>", date, "<ann@h>");
+	assert_string_equal(sb.buf, "From: A <a@b.org>\r\nTo: <l@x.org>\r\nSubject: REJECTED: X\r\n"
+				    "Date: Thu, 01 Jan 1970 00:00:00 +0000\r\nMessage-Id: <new@h>\r\n"
+				    "In-Reply-To: <ann@h>\r\nReferences: <ann@h>\r\nMIME-Version: 1.0\r\n"
+				    "Content-Type: text/plain; charset=UTF-8\r\n"
+				    "Content-Transfer-Encoding: 8bit\r\n\r\nbody\r\n.dot\r\n");
+	char *to = mail_recipients(sb.buf);
+	assert_string_equal(to, "l@x.org");
+	free(to);
+	char *v = mail_header_value(sb.buf, "from");
+	char *a = mail_first_address(v);
+	assert_string_equal(a, "a@b.org");
+	free(v);
+	free(a);
+	sb_release(&sb);
+}
+
+static void test_config(void **st)
+{
+	(void)st;
+	struct publish_config c;
+	struct kcve_err err = {0};
+	setenv("KCVE_CVE_API_URL", "https://cveawg.mitre.org/api", 1);
+	setenv("KCVE_CVE_API_ORG", "Linux", 1);
+	setenv("KCVE_CVE_API_USER", "u@x", 1);
+	setenv("KCVE_CVE_API_KEY", "topsecretkey", 1);
+	assert_int_equal(publish_config_load(&c, NULL, &err), 0);
+	assert_string_equal(c.api_url, "https://cveawg.mitre.org/api/");
+	assert_int_equal(publish_config_check_api(&c, &err), 0);
+	char msg[128] = "server said topsecretkey is wrong (topsecretkey)";
+	publish_config_scrub(&c, msg, sizeof(msg));
+	assert_string_equal(msg, "server said *** is wrong (***)");
+	publish_config_release(&c);
+	setenv("KCVE_CVE_API_URL", "http://example.org/api/", 1);
+	assert_int_equal(publish_config_load(&c, NULL, &err), 0);
+	assert_int_equal(publish_config_check_api(&c, &err), KCVE_E_USAGE);
+	publish_config_release(&c);
+	assert_true(url_is_loopback("http://127.0.0.1:8080/api/"));
+	assert_true(url_is_loopback("smtp://user@localhost:25"));
+	assert_true(url_is_loopback("http://[::1]:1/"));
+	assert_false(url_is_loopback("http://127.0.0.1.evil.org/"));
+	setenv("KCVE_CVE_API_TIMEOUT", "soon", 1);
+	assert_int_equal(publish_config_load(&c, NULL, &err), KCVE_E_USAGE);
+	assert_non_null(strstr(err.msg, "KCVE_CVE_API_TIMEOUT"));
+	publish_config_release(&c);
+	unsetenv("KCVE_CVE_API_TIMEOUT");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_error_body), cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_quota_record), cmocka_unit_test(test_cna_body),
+		cmocka_unit_test(test_message), cmocka_unit_test(test_config),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

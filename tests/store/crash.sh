@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# kcve update killed with SIGKILL at random moments (and at every step boundary, through the
+# KCVE_TEST_CRASH_STEP hook): afterwards `kcve verify` is clean every time (each CVE is old
+# or new, never mixed), and a rerun completes with exactly the result of an uninterrupted run.
+set -euo pipefail
+: "${KCVE:?KCVE must point at the kcve binary}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib_repo.sh"
+build_repo
+build_tree
+K reserve add CVE-2024-20001 CVE-2024-20002 CVE-2024-20003 CVE-2024-20004 >/dev/null
+for c in "$FIX_A" "$FIX_B" "$FIX_C" "$FIX_Y"; do K create "$c" >/dev/null; done
+# new stable release: backports of FIX_C and FIX_B change two CVEs (6 files)
+stable_release
+cd "$R"
+git checkout -q linux-6.1.y
+commit "mm: fix another buggy thing
+
+commit $FIX_B upstream." mm/other.c >/dev/null
+git tag v6.1.3
+git checkout -q master
+cd "$T"
+"$KCVE" --repo "$R" index >/dev/null 2>&1 # the index is not what this test kills
+cp -a "$V" "$T/stale"
+V0=$V
+# the reference: one uninterrupted run
+V=$T/ref
+cp -a "$T/stale" "$V"
+start=$(date +%s%N)
+K update > "$T/ref.out"
+dur_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+grep -q '^4 checked, 2 updated, 0 failed$' "$T/ref.out" || fail "reference run: $(cat "$T/ref.out")"
+rm -rf "$T/ref/.kcve"
+same_as_ref() { diff -r -x .kcve "$T/ref" "$V" > "$T/diff" || fail "$1: tree differs from the reference: $(head -5 "$T/diff")"; }
+check_after_kill() { # $1 = label
+	set +e
+	K verify > "$T/v.out" 2>&1
+	local rc=$?
+	set -e
+	[ "$rc" = 0 ] || fail "$1: verify after the kill: $(cat "$T/v.out")"
+	K update > "$T/re.out" 2>&1 || fail "$1: rerun failed: $(cat "$T/re.out")"
+	grep -q '^4 checked, [0-9] updated, 0 failed$' <<< "$(tail -1 "$T/re.out")" || fail "$1: rerun: $(cat "$T/re.out")"
+	same_as_ref "$1"
+}
+V=$T/work
+# 1) every step boundary (staging writes, commit point, each rename) deterministically
+step=0
+while :; do
+	rm -rf "$V" && cp -a "$T/stale" "$V"
+	set +e
+	KCVE_TEST_CRASH_STEP=$step K update > /dev/null 2>&1
+	rc=$?
+	set -e
+	if [ "$rc" = 0 ]; then break; fi
+	[ "$rc" = 137 ] || fail "step $step: exit $rc (want SIGKILL)"
+	check_after_kill "step $step"
+	step=$((step + 1))
+done
+[ "$step" -ge 14 ] || fail "only $step crash points were hit (2 CVEs x (3 writes + commit + 3 renames))"
+echo "deterministic crash points: $step"
+# 2) random SIGKILLs over the run time of an uninterrupted update
+RANDOM=4242
+window=$(( dur_ms > 20 ? dur_ms : 20 ))
+for i in $(seq 1 50); do
+	rm -rf "$V" && cp -a "$T/stale" "$V"
+	K update > /dev/null 2>&1 &
+	pid=$!
+	delay=$(( RANDOM % window ))
+	sleep "$(printf '0.%03d' "$delay")"
+	kill -9 "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	check_after_kill "random kill $i after ${delay}ms"
+done
+echo "crash: OK (window ${window}ms)"

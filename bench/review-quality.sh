@@ -6,7 +6,7 @@
 # Usage: bench/review-quality.sh [KCVE_BINARY]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-kcve=${1:-$here/build/kcve}
+kcve=$(realpath "${1:-$here/build/kcve}")
 tarball=${KCVE_SHARED:-$here/../shared}/data/vulns-upto-2024.tar.xz
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 tar -xJf "$tarball" -C "$work" vulns/cve/published/2024

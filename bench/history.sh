@@ -59,15 +59,16 @@ measure() {
 	if ! /usr/bin/time -v -o "$work/time" "$@" >"$work/out" 2>"$work/err"; then
 		echo "bench/history.sh: '$cmd' failed:" >&2
 		tail -5 "$work/err" >&2
-		rows+=("| $label | \`${cmd//$cache/\$CACHE}\` | failed (exit status) | | $target |")
+		rows+=("| $label | \`${cmd//$cache/\$CACHE}\` | failed (exit status) | | | $target |")
 		return 0
 	fi
-	local wall rss secs
+	local wall rss secs cpu
+	cpu=$(awk -F': ' '/User time|System time/ {t += $2} END {printf "%.2f", t}' "$work/time")
 	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time")
 	rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time")
 	secs=$(echo "$wall" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
-	rows+=("| $label | \`${cmd//$cache/\$CACHE}\` | $secs | $((rss / 1024)) | $target |")
-	echo "$label: $secs s, $((rss / 1024)) MiB" >&2
+	rows+=("| $label | \`${cmd//$cache/\$CACHE}\` | $secs | $cpu | $((rss / 1024)) | $target |")
+	echo "$label: $secs s wall, $cpu s CPU, $((rss / 1024)) MiB" >&2
 }
 
 ncommits=$(git --git-dir "$repo" rev-list --all --count)   # also warms the page cache
@@ -115,6 +116,6 @@ echo "Machine: $(nproc) CPUs ($(lscpu | awk -F': +' '/Model name/ {print $2; exi
 echo "kcve commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'); $(date -u '+%Y-%m-%d %H:%M UTC'); load average $(cut -d' ' -f1-3 /proc/loadavg)."
 echo "dyad batch: $npairs pair lines printed."
 echo
-echo "| step | command | wall s | peak RSS MiB | target |"
-echo "|---|---|---|---|---|"
+echo "| step | command | wall s | CPU s (user+sys) | peak RSS MiB | target |"
+echo "|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

@@ -196,6 +196,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			}
 			free(copy);
 		} else if ((v = optval(argc, argv, &i, "--git"))) {
+#ifdef KCVE_NO_GIT
+			kcve_die(KCVE_E_USAGE, "--git %s: this kcve-embedded build has no git support; "
+					       "run 'kcve check --git' with the full kcve", v);
+#endif
 			gitdir = v;
 		} else if ((v = optval(argc, argv, &i, "--ref"))) {
 			ref = v;
@@ -251,6 +255,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	memset(&rn, 0, sizeof rn);
 	if (running) {
 		running_probe(&rn, root);
+		/* say what was read, so a user (and the QEMU boot test) can see the inputs used */
+		fprintf(stderr, "kcve: running kernel %s (release %s), configuration %s, %zu modules loaded\n",
+			rn.uname_r, rn.release, rn.config ? rn.config : "none", rn.nmodules);
 		if (nversions == 0) {
 			XGROW(versions, nversions + 1, valloc);
 			versions[nversions++] = xstrdup(rn.release);
@@ -307,6 +314,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	}
 	if (build && ck_files_open_build(&bf, build, &err) != 0)
 		die_err(&err);
+#ifndef KCVE_NO_GIT
 	struct ck_git *gt = NULL;
 	char glabel[128];
 	if (gitdir) {
@@ -317,6 +325,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			fprintf(stderr, "kcve: %zu commits, %zu upstream references in %s\n",
 				ck_git_commit_count(gt), ck_git_reference_count(gt), glabel);
 	}
+#endif
 
 	/* One result per checked kernel.  --ids streams (print and free each result), so that
 	 * checking hundreds of releases in one run stays small. */
@@ -326,9 +335,11 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	bool any = false;
 	for (size_t i = 0; i < nres; i++) {
 		struct ck_result *R = &res[i];
+#ifndef KCVE_NO_GIT
 		if (gt)
 			ck_run_git(&set, gt, glabel, nversions ? versions[0] : NULL, R);
 		else
+#endif
 			ck_run_version(&set, versions[i], R);
 		if (cf)
 			ck_run_files(&set, R, "config", ck_files_verdict, cf);
@@ -353,7 +364,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			ck_result_release(R);
 		}
 	}
+#ifndef KCVE_NO_GIT
 	ck_git_close(gt);
+#endif
 	ck_files_close(cf);
 	ck_files_close(bf);
 

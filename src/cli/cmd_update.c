@@ -19,12 +19,15 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: kcve update [-j N] [--from 'Name <email>'] [CVE-ID|YEAR]...\n\n"
+	fprintf(out, "usage: kcve update [-j N] [--full] [--from 'Name <email>'] [CVE-ID|YEAR]...\n\n"
 		     "Regenerate the .dyad, .json and .mbox of the given published CVEs (default:\n"
 		     "all, newest year first) from their .sha1/.vulnerable/.reference/.message/.cvss.\n"
 		     "A file is rewritten only when a line other than generator-version, '#' header\n"
 		     "or sender-address lines changed. Prints \"<CVE>: updated <files>\" per changed\n"
-		     "CVE, then a count line. -j N runs N worker processes.\n");
+		     "CVE, then a count line. -j N runs N worker processes.\n"
+		     "A CVE whose inputs are all older than its .json is checked through its pairs\n"
+		     "alone (the .json/.mbox are re-rendered only if the pairs changed); --full\n"
+		     "re-renders every record (after upgrading kcve).\n");
 }
 
 struct counters {
@@ -39,7 +42,7 @@ static bool is_year(const char *s)
 
 static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cve_entry *v,
 		      size_t n, size_t k, size_t nworkers, const struct kcve_identity *who,
-		      struct counters *c)
+		      unsigned flags, struct counters *c)
 {
 	struct history *h = cli_open_history(g);
 	struct kcve_err lerr = {0};
@@ -48,7 +51,7 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 		struct kcve_err err = {0};
 		struct strbuf what = STRBUF_INIT;
 		bool changed = false;
-		int rc = store_update_one_ex(t, h, v[i].id, who, &what, &changed, &err);
+		int rc = store_update_one_ex(t, h, v[i].id, who, flags, &what, &changed, &err);
 		__atomic_add_fetch(&c->checked, 1, __ATOMIC_SEQ_CST);
 		if (rc) {
 			__atomic_add_fetch(&c->failed, 1, __ATOMIC_SEQ_CST);
@@ -71,6 +74,7 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 	}
 	const char *from = NULL, *v;
 	long jobs = 1;
+	unsigned flags = 0;
 	const char **targets = NULL;
 	size_t ntargets = 0, atargets = 0;
 	for (int i = 1; i < argc; i++) {
@@ -78,6 +82,8 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 			from = v;
 		else if ((v = cli_opt(argc, argv, &i, "-j")) || (v = cli_opt(argc, argv, &i, "--jobs")))
 			jobs = atol(v);
+		else if (!strcmp(argv[i], "--full"))
+			flags |= STORE_UPDATE_FULL;
 		else if (argv[i][0] != '-' && (cve_id_valid(argv[i]) || is_year(argv[i]))) {
 			XGROW(targets, ntargets + 1, atargets);
 			targets[ntargets++] = argv[i];
@@ -140,7 +146,7 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 		kcve_die(KCVE_E_GENERIC, "cannot map shared counters, update, retry");
 	memset(c, 0, sizeof(*c));
 	if (!rc && (jobs == 1 || nsel < 2)) {
-		run_slice(t, g, sel, nsel, 0, 1, who, c);
+		run_slice(t, g, sel, nsel, 0, 1, who, flags, c);
 	} else if (!rc) {
 		fflush(stdout);
 		fflush(stderr);
@@ -149,7 +155,7 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 			pid_t p = fork();
 			if (p == 0) {
 				t->txn_slot = (int)k + 1; /* own journal and staging directory */
-				run_slice(t, g, sel, nsel, (size_t)k, (size_t)jobs, who, c);
+				run_slice(t, g, sel, nsel, (size_t)k, (size_t)jobs, who, flags, c);
 				fflush(stdout);
 				_exit(0);
 			}

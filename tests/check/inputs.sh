@@ -97,6 +97,18 @@ assert c["CVE-2099-0003"]["outcome"] == "unknown", c["CVE-2099-0003"]        # h
 assert c["CVE-2099-0004"]["outcome"] == "unknown", c["CVE-2099-0004"]        # no files: kept
 assert "CVE-2099-0005" not in c                                             # fixed: not listed
 EOF
+# the same verdicts from a database carrying kbuild's file conditions, without the source tree
+"$KCVE" db build --tree "$T/tree" --source "$K" -o "$T/cond.db" 2>"$T/err" || fail "db build --source: $(cat "$T/err")"
+"$KCVE" db info "$T/cond.db" | grep -q "file conditions" || fail "db info"
+"$KCVE" check --db "$T/cond.db" --version 6.1.5 --config "$T/config" --json > "$T/cd.json" 2>"$T/err" || fail "config from db: $(cat "$T/err")"
+$PY - "$T/cd.json" <<'EOF' || fail "config stage from db conditions"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+c = {x["id"]: x for x in r["cves"]}
+assert c["CVE-2099-0001"]["outcome"] == "affected", c["CVE-2099-0001"]
+assert c["CVE-2099-0002"]["outcome"] == "not_compiled", c["CVE-2099-0002"]
+assert c["CVE-2099-0003"]["outcome"] == "unknown", c["CVE-2099-0003"]
+EOF
 printf 'CONFIG_EXT4_FS=y\nthis is not a config line\n' > "$T/bad.config"
 "$KCVE" check --tree "$T/tree" --version 6.1.5 --config "$T/bad.config" --source "$K" 2>"$T/err"; rc=$?
 [ $rc -eq 13 ] && grep -q "line 2" "$T/err" || fail "malformed .config: rc=$rc $(cat "$T/err")"

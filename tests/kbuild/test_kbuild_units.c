@@ -379,6 +379,14 @@ static void test_tree_verdicts(void **state)
 	}
 	assert_int_equal(bad, 0);
 	assert_true(kb_tree_object_count(t) > 30);
+	/* absolute paths: inside the tree they are relative to it, outside they are unknown */
+	char abs[1024];
+	const char *reason = NULL;
+	char *real = realpath(tmpdir, NULL);
+	snprintf(abs, sizeof(abs), "%s/init/main.c", real);
+	free(real);
+	assert_int_equal(kb_file_verdict(t, abs, &reason), KB_COMPILED);
+	assert_int_equal(kb_file_verdict(t, "/etc/passwd.c", &reason), KB_UNKNOWN);
 	kb_tree_close(t);
 	kb_config_free(c);
 }
@@ -406,6 +414,12 @@ static void test_export_conditions(void **state)
 		"net/socket.c\tCONFIG_NET\n",
 		"fs/ext2/balloc.c\tCONFIG_EXT2_FS\n",
 		"fs/buffer.c\tCONFIG_BLOCK\n",
+		"fs/no-block.c\t!CONFIG_BLOCK\n",   /* else branch of ifdef */
+		"fs/sysfs.c\t!CONFIG_PROC_FS && CONFIG_SYSFS\n",
+		"fs/hz.c\ty\n",                      /* not a presence test: over-approximated */
+		"arch/x86/kernel/process_64.c\ty\n",
+		"fs/ext4/inline.c\tCONFIG_EXT4_FS\n", /* unconditional #include */
+		"fs/ext4/debug.c\tunknown\n",         /* #include under #ifdef */
 		"arch/x86/pci/pci.c\tCONFIG_PCI\n",
 		"tools/perf/perf.c\tn\n",
 		"drivers/unlisted.c\tunknown\n",
@@ -433,6 +447,15 @@ static void test_not_a_kernel(void **state)
 	assert_int_equal(err.code, KCVE_E_NOTFOUND);
 	assert_int_equal(kb_tree_open(&t, tmpdir, c, "../etc", &err), -1);
 	assert_int_equal(err.code, KCVE_E_USAGE);
+	/* a pre-6.1 layout (root Kbuild without directories): unknown, never "not compiled" */
+	put("old/Kbuild", "bounds-file := include/generated/bounds.h\n");
+	put("old/Makefile", "core-y := usr/\n");
+	put("old/arch/x86/Makefile", "core-y += arch/x86/\n");
+	assert_int_equal(kb_tree_open(&t, tpath("old"), c, NULL, &err), 0);
+	const char *reason = NULL;
+	assert_int_equal(kb_file_verdict(t, "fs/ext4/inode.c", &reason), KB_UNKNOWN);
+	assert_non_null(strstr(reason, "older than 6.1"));
+	kb_tree_close(t);
 	kb_config_free(c);
 }
 

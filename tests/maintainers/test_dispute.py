@@ -130,6 +130,52 @@ def repo_cases(tmp, tree):
           "no repository: clear error (%d %r)" % (r.returncode, r.stderr))
 
 
+def regenerate_case(tmp):
+    """Allowed --vulnerable with regeneration through store_update_one on a tiny kernel-like
+    history (c1..c4, v6.0 after c2, v6.1 after c3; the fix is c3): the short id is resolved and
+    the regenerated .dyad starts at the corrected introducing commit."""
+    repo = os.path.join(tmp, "hist")
+    os.makedirs(repo)
+    env = dict(os.environ, GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="T",
+               GIT_COMMITTER_EMAIL="t@e")
+    g = lambda *a, **k: subprocess.run(["git", "-C", repo] + list(a), check=True, env=dict(
+        env, **k), capture_output=True, text=True).stdout.strip()
+    g("init", "-q", "-b", "master")
+    shas = []
+    for i in range(1, 5):
+        with open(os.path.join(repo, "f%d" % i), "w") as f:
+            f.write("%d\n" % i)
+        g("add", "f%d" % i)
+        d = "2024-01-0%d 00:00:00 +0000" % i
+        g("commit", "-q", "-m", "c%d" % i, GIT_AUTHOR_DATE=d, GIT_COMMITTER_DATE=d)
+        shas.append(g("rev-parse", "HEAD"))
+        if i in (2, 3):
+            g("tag", "-a", "v6.%d" % (i - 2), "-m", "v6.%d" % (i - 2))
+    tree = os.path.join(tmp, "vulns2")
+    pub = os.path.join(tree, "cve/published/2024")
+    os.makedirs(pub)
+    base = os.path.join(pub, "CVE-2024-0100")
+    open(base, "w").close()
+    with open(base + ".sha1", "w") as f:
+        f.write(shas[2] + "\n")
+    with open(base + ".json", "w") as f:
+        f.write(record("CVE-2024-0100", ["drivers/foo/a.c"]))
+    e = dict(os.environ, KCVE_FROM="CVE Robot <cve-robot@example.org>")
+    e.pop("KCVE_TREE", None)
+    r = subprocess.run([KCVE, "--repo", repo, "--tree", tree, "dispute", "CVE-2024-0100", "--by",
+                        "alice@example.org", "--reason", "introduced by c1", "--vulnerable",
+                        shas[0][:12], "--maintainers", MAINT], capture_output=True, text=True,
+                       env=e)
+    check(r.returncode == 0, "regenerating dispute: %d %s" % (r.returncode, r.stderr))
+    vul = open(base + ".vulnerable").read() if os.path.exists(base + ".vulnerable") else ""
+    check(vul == shas[0] + "\n", "short id resolved to the full id: %r" % vul)
+    dyad = open(base + ".dyad").read() if os.path.exists(base + ".dyad") else ""
+    check("6.0:%s:6.1:%s" % (shas[0], shas[2]) in dyad, "regenerated .dyad: %r" % dyad)
+    last = audit(tree)[-1] if audit(tree) else {}
+    check(last.get("outcome") == ".vulnerable written, record regenerated",
+          "audit outcome: %r" % last.get("outcome"))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="kcve-dispute-")
     try:
@@ -227,6 +273,7 @@ def main():
         check(r.returncode == 8, "dispute of a rejected CVE: exit %d" % r.returncode)
         if shutil.which("git"):
             repo_cases(tmp, tree)
+            regenerate_case(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("%d failures" % len(FAILS))

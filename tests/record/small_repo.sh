@@ -96,6 +96,29 @@ assert "metrics" not in cna
 assert rec["cveMetadata"]["assignerOrgId"] == "f4215fc3-5b6b-47ff-a258-f7189bd81038"
 PY
 
+# --reference (trimmed, blank lines and duplicates dropped), --message, --cvss
+printf '\n  https://example.org/a  \n\nhttps://example.org/b\nhttps://example.org/a\n' > "$T/refs"
+printf '\n  A replacement description.\n\n' > "$T/msg"
+printf 'f4215fc3-5b6b-47ff-a258-f7189bd81038 CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H\n' > "$T/cvss"
+K record --cve CVE-2023-00001 --reference "$T/refs" --message "$T/msg" --cvss "$T/cvss" \
+	--json "$T/r.json" --mbox "$T/r.mbox" "$fix"
+/usr/bin/python3 - "$T/r.json" "$fix" "$bp" <<'PY' || fail "reference/message/cvss json"
+import json, sys
+cna = json.load(open(sys.argv[1]))["containers"]["cna"]
+urls = [r["url"] for r in cna["references"]]
+assert urls == ["https://git.kernel.org/stable/c/" + sys.argv[3], "https://git.kernel.org/stable/c/" + sys.argv[2],
+                "https://example.org/a", "https://example.org/b"], urls
+assert cna["descriptions"][0]["value"] == ("In the Linux kernel, the following vulnerability has been "
+                                           "resolved:\n\nA replacement description."), cna["descriptions"]
+m = cna["metrics"][0]["cvssV3_1"]
+assert (m["baseScore"], m["baseSeverity"]) == (7.8, "HIGH") and "scenarios" not in cna["metrics"][0]
+PY
+tail -3 "$T/r.mbox" | sed 's/^\t//' > "$T/links"
+printf 'https://git.kernel.org/stable/c/%s\nhttps://example.org/a\nhttps://example.org/b\n' "$fix" | diff - "$T/links" || fail "mbox links"
+grep -q '^  CVSS v3.1: 7.8 HIGH$' "$T/r.mbox" || fail "mbox severity"
+printf ' \n' > "$T/blank"
+K record --cve CVE-2023-00001 --message "$T/blank" "$fix" | grep -q 'The buggy thing broke things' || fail "blank .message must fall back to the commit"
+
 # a vulns tree: its tags list and org uuid are used
 mkdir -p "$T/vulns/scripts"
 printf 'custom-tag\n' > "$T/vulns/scripts/tags"

@@ -227,6 +227,32 @@ static void test_render_round_trip(void **st)
 	sb_release(&b);
 }
 
+/* Found by fuzzing: a prose paragraph whose wrap point falls before "x:Y - ..." must not be
+ * rendered into a line that reads back as a metric header; NUL bytes are not text. */
+static void test_render_fixed_point_regressions(void **st)
+{
+	(void)st;
+	struct cvss_file f, f2;
+	struct kcve_err err = {0};
+	/* 69 columns of words, then "o:N - ...": a plain greedy wrap breaks right before o:N */
+	const char *prose = CNA " " VEC "\n\nword word word word word word word word word word word "
+			    "word word word o:N - and continue after the dash with more words.\n";
+	assert_int_equal(cvss_file_parse(prose, strlen(prose), &f, &err), 0);
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	cvss_file_render(&f, &a);
+	assert_non_null(strstr(a.buf, "word word o:N\n"));
+	assert_int_equal(cvss_file_parse(a.buf, a.len, &f2, &err), 0);
+	cvss_file_render(&f2, &b);
+	assert_string_equal(a.buf, b.buf);
+	assert_int_equal(f2.rat.kind, CVSS_RAT_PROSE);
+	cvss_file_release(&f);
+	cvss_file_release(&f2);
+	sb_release(&a);
+	sb_release(&b);
+	const char nul[] = CNA "\0 " VEC "\n";
+	assert_int_equal(cvss_file_parse(nul, sizeof(nul) - 1, &f, &err), KCVE_E_PARSE);
+}
+
 static void test_json_numbers_and_escapes(void **st)
 {
 	(void)st;
@@ -268,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_file_parse),
 		cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_render_round_trip),
+		cmocka_unit_test(test_render_fixed_point_regressions),
 		cmocka_unit_test(test_json_numbers_and_escapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

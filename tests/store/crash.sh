@@ -44,6 +44,12 @@ check_after_kill() { # $1 = label
 	same_as_ref "$1"
 }
 V=$T/work
+# parallel workers (own journals) give the same result
+cp -a "$T/stale" "$V"
+K update -j 2 > "$T/j2.out"
+grep -q '^4 checked, 2 updated, 0 failed$' "$T/j2.out" || fail "-j 2: $(cat "$T/j2.out")"
+same_as_ref "-j 2"
+K verify > /dev/null || fail "verify after -j 2"
 # 1) every step boundary (staging writes, commit point, each rename) deterministically
 step=0
 while :; do
@@ -72,4 +78,34 @@ for i in $(seq 1 50); do
 	wait "$pid" 2>/dev/null || true
 	check_after_kill "random kill $i after ${delay}ms"
 done
+# 3) reject and create are journaled too: a kill at any step leaves the id old or new
+crash_steps() { # LABEL CHECK_OLD CHECK_NEW COMMAND...
+	local label=$1 old=$2 new=$3 step=0 rc
+	shift 3
+	while :; do
+		rm -rf "$V" && cp -a "$T/stale" "$V"
+		set +e
+		KCVE_TEST_CRASH_STEP=$step "$@" > /dev/null 2>&1
+		rc=$?
+		set -e
+		K verify > "$T/v.out" 2>&1 || fail "$label step $step: verify: $(cat "$T/v.out")"
+		if [ "$rc" = 0 ]; then
+			$new || fail "$label: final state"
+			break
+		fi
+		[ "$rc" = 137 ] || fail "$label step $step: exit $rc"
+		$old || $new || fail "$label step $step: neither old nor new"
+		step=$((step + 1))
+	done
+	echo "$label: $step crash points"
+}
+id=$(basename "$(ls "$T/stale/cve/published/2024/"*.sha1 | sed -n 1p)" .sha1)
+rej_old() { [ -f "$V/cve/published/2024/$id.json" ] && [ ! -e "$V/cve/rejected/2024/$id" ]; }
+rej_new() { [ -f "$V/cve/rejected/2024/$id.mbox.rejected" ] && [ -f "$V/cve/rejected/2024/$id.json" ] &&
+	[ -z "$(ls "$V/cve/published/2024" | grep -F "$id" || true)" ]; }
+crash_steps reject rej_old rej_new K reject "$id" --reason "crash test"
+mkdir -p "$T/stale/cve/reserved/2024" && : > "$T/stale/cve/reserved/2024/CVE-2024-20005"
+cre_old() { [ -f "$V/cve/reserved/2024/CVE-2024-20005" ] && [ ! -e "$V/cve/published/2024/CVE-2024-20005.sha1" ]; }
+cre_new() { [ ! -e "$V/cve/reserved/2024/CVE-2024-20005" ] && [ -f "$V/cve/published/2024/CVE-2024-20005.mbox" ]; }
+crash_steps create cre_old cre_new K create "$FIX_OLD" CVE-2024-20005
 echo "crash: OK (window ${window}ms)"

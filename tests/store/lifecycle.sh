@@ -101,7 +101,17 @@ before=$(tree_sum)
 out=$(K update --from "Other Person <other@kernel.org>")
 expect "$(echo "$out" | tail -1)" "4 checked, 0 updated, 0 failed" "idle update"
 expect "$(tree_sum)" "$before" "idle update must not touch the tree"
+out=$(K update -j 2)
+expect "$(echo "$out" | tail -1)" "4 checked, 0 updated, 0 failed" "idle update, 2 workers"
+expect "$(tree_sum)" "$before" "parallel idle update must not touch the tree"
 grep -q '^4 checked' <<< "$(K update CVE-2024-10001 2024 | tail -1)" || fail "update targets"
+# an edited input file (newer than the .json) is picked up although the pairs did not change
+printf 'A better description of the issue.\n' > "$P/CVE-2024-10003.message"
+touch -d '+2 seconds' "$P/CVE-2024-10003.message"
+expect "$(K update | grep ': updated')" "CVE-2024-10003: updated json mbox" "edited .message"
+grep -q 'A better description of the issue.' "$P/CVE-2024-10003.json" || fail ".message not used"
+# --full re-renders everything and still finds nothing else to rewrite
+expect "$(K update --full | tail -1)" "4 checked, 0 updated, 0 failed" "update --full"
 refuse 7 "not a published CVE, CVE-2024-10005" K update CVE-2024-10005
 
 # ---- reject: files move, the reply is written, the reason kept ----

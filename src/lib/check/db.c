@@ -78,9 +78,17 @@ int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err)
 		for (size_t j = 0; j < r->nprod; j++) {
 			const struct ck_product *p = &r->prod[j];
 			sb_addc(&raw, (char)p->default_status);
-			put_uleb(&raw, p->n);
+			/* git ranges are not stored: no verdict evaluates them (a release cannot be
+			 * compared with a commit) and the .dyad pairs carry the same commits; they
+			 * were half of the payload. */
+			size_t kept = 0;
+			for (size_t k = 0; k < p->n; k++)
+				kept += p->v[k].type != CK_VT_GIT;
+			put_uleb(&raw, kept);
 			for (size_t k = 0; k < p->n; k++) {
 				const struct ck_range *g = &p->v[k];
+				if (g->type == CK_VT_GIT)
+					continue;
 				sb_addc(&raw, (char)g->status);
 				sb_addc(&raw, (char)g->type);
 				sb_addc(&raw, (char)((g->less_than ? 1 : 0) | (g->less_equal ? 2 : 0)));

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <git2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,10 +26,12 @@ static size_t oid_hash(const unsigned char *id)
 
 static bool is_zero(const unsigned char *id)
 {
-	for (int i = 0; i < 20; i++)
-		if (id[i])
-			return false;
-	return true;
+	uint64_t a, b;
+	uint32_t c;
+	memcpy(&a, id, 8);
+	memcpy(&b, id + 8, 8);
+	memcpy(&c, id + 16, 4);
+	return (a | b | c) == 0;
 }
 
 static void set_insert(struct oidset *s, const unsigned char *id);
@@ -74,14 +77,23 @@ static bool set_has(const struct oidset *s, const unsigned char *id)
 	return false;
 }
 
-static int hexval(int c)
+/* Hex digit values, -1 for other bytes (a table: this runs on every byte of every message). */
+static signed char hextab[256];
+
+static void hextab_init(void)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	memset(hextab, -1, sizeof hextab);
+	for (int i = 0; i < 10; i++)
+		hextab['0' + i] = (signed char)i;
+	for (int i = 0; i < 6; i++) {
+		hextab['a' + i] = (signed char)(10 + i);
+		hextab['A' + i] = (signed char)(10 + i);
+	}
+}
+
+static inline int hexval(int c)
+{
+	return hextab[c & 0xff];
 }
 
 static bool parse_hex40(const char *s, unsigned char out[20])
@@ -103,6 +115,9 @@ struct ck_git {
 /* Record every 40-hex id in msg[0..len) whose preceding word is "commit" or "Git-commit:". */
 static void scan_message(struct oidset *refs, const char *msg, size_t len)
 {
+	/* every accepted keyword ends in "ommit": most messages are rejected by one memmem */
+	if (!memmem(msg, len, "ommit", 5) && !memmem(msg, len, "OMMIT", 5))
+		return;
 	size_t i = 0;
 	while (i + 40 <= len) {
 		if (hexval((unsigned char)msg[i]) < 0 || (i > 0 && hexval((unsigned char)msg[i - 1]) >= 0)) {
@@ -144,7 +159,10 @@ static int git_fail(struct kcve_err *err, int code, const char *what, const char
 int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct kcve_err *err)
 {
 	*out = NULL;
+	hextab_init();
 	git_libgit2_init();
+	/* each object is read once: libgit2's object cache would only cost memory */
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 	git_repository *repo = NULL;
 	if (git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
 		git_libgit2_shutdown();
@@ -153,7 +171,6 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct k
 	}
 	int rc = 0;
 	git_object *obj = NULL;
-	git_revwalk *walk = NULL;
 	git_odb *odb = NULL;
 	struct ck_git *g = xcalloc(1, sizeof *g);
 	const char *rev = ref ? ref : "HEAD";
@@ -169,33 +186,57 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct k
 	git_oid head = *git_object_id(peeled);
 	git_object_free(peeled);
 	git_oid_tostr(g->head, sizeof g->head, &head);
-	if (git_repository_odb(&odb, repo) < 0 || git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push(walk, &head) < 0) {
-		rc = git_fail(err, KCVE_E_GENERIC, "cannot walk the history of", path);
+	if (git_repository_odb(&odb, repo) < 0) {
+		rc = git_fail(err, KCVE_E_GENERIC, "cannot open the object database of", path);
 		goto out;
 	}
-	git_revwalk_sorting(walk, GIT_SORT_NONE);
-	git_oid id;
-	int wr;
-	while ((wr = git_revwalk_next(&id, walk)) == 0) {
-		set_insert(&g->commits, id.id);
-		git_odb_object *o = NULL;
-		if (git_odb_read(&o, odb, &id) < 0)
+	/* Our own depth-first walk: every commit object is read and inflated exactly once, and
+	 * both its parents and its message come from that one read (libgit2's revwalk would
+	 * parse each commit a second time). The commit set doubles as the "seen" set. */
+	git_oid *stack = NULL;
+	size_t nstack = 0, astack = 0;
+	XGROW(stack, 1, astack);
+	stack[nstack++] = head;
+	while (nstack && rc == 0) {
+		git_oid id = stack[--nstack];
+		if (set_has(&g->commits, id.id))
 			continue;
+		git_odb_object *o = NULL;
+		if (git_odb_read(&o, odb, &id) < 0) {
+			if (git_repository_is_shallow(repo))
+				continue; /* history cut off on purpose */
+			rc = git_fail(err, KCVE_E_GENERIC, "missing commit object in", path);
+			break;
+		}
+		if (git_odb_object_type(o) != GIT_OBJECT_COMMIT) {
+			git_odb_object_free(o);
+			continue;
+		}
+		set_insert(&g->commits, id.id);
 		const char *data = git_odb_object_data(o);
 		size_t len = git_odb_object_size(o);
-		const char *body = memmem(data, len, "\n\n", 2);
-		if (body)
-			scan_message(&g->refs, body + 2, len - (size_t)(body + 2 - data));
+		const char *p = data, *end = data + len;
+		while (p < end && *p != '\n') {
+			const char *eol = memchr(p, '\n', (size_t)(end - p));
+			if (!eol)
+				eol = end;
+			git_oid par;
+			if (eol - p == 47 && memcmp(p, "parent ", 7) == 0 && parse_hex40(p + 7, par.id)) {
+				XGROW(stack, nstack + 1, astack);
+				stack[nstack++] = par;
+			}
+			p = eol < end ? eol + 1 : end;
+		}
+		if (p < end)
+			scan_message(&g->refs, p + 1, (size_t)(end - p - 1));
 		git_odb_object_free(o);
 	}
-	if (wr != GIT_ITEROVER)
-		rc = git_fail(err, KCVE_E_GENERIC, "history walk failed in", path);
+	free(stack);
 out:
-	git_revwalk_free(walk);
 	git_odb_free(odb);
 	git_object_free(obj);
 	git_repository_free(repo);
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 1);
 	git_libgit2_shutdown();
 	if (rc) {
 		ck_git_close(g);

@@ -15,6 +15,7 @@
  *   uleb npairs, (str vver, str vsha, str fver, str fsha)...;
  *   uleb nproducts, (u8 defaultStatus, uleb n, (u8 status, u8 type, u8 has(1=lt,2=le),
  *                    str version, [str lessThan], [str lessThanOrEqual])...)...
+ *   (versionType git ranges are left out: nothing evaluates them, the pairs hold the commits)
  * then, with flag bit 0: uleb n, (str path, str condition)... — kbuild's config-independent
  * "which CONFIG symbols gate this file" conditions, so --config works without the source tree.
  * Every length is bounds-checked on load: a corrupt file is a clean KCVE_E_PARSE error. */

@@ -34,9 +34,17 @@ struct history {
 	sqlite3 *db;
 	char *index_path;
 	sqlite3_stmt *st_row, *st_backports, *st_reverted;
+	sqlite3_stmt *st_gen; /* generation lookup; NULL for indexes without the table */
 	/* open-addressing memo, power-of-two capacity */
 	struct memo_entry **memo;
 	size_t memo_n, memo_cap;
+	/* memo of ancestry answers: key "a:b" -> descendant? (graph walks are the costliest
+	 * lookups dyad makes; sorting asks about the same pairs repeatedly) */
+	struct anc_entry {
+		char key[82];
+		bool val;
+	} *anc;
+	size_t anc_n, anc_cap;
 	/* exclusion lists (sorted full/short shas) */
 	char **not_fixes, **not_reverts;
 	size_t n_not_fixes, n_not_reverts;

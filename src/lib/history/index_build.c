@@ -2,6 +2,7 @@
  * hide the start tag), each commit's raw object read once through the odb (revwalk has just
  * parsed it, so it usually comes from libgit2's object cache), parsed by hand, and inserted
  * with one prepared statement inside one transaction. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 struct oidset {
 	git_oid *v;
 	unsigned char *used;
+	uint32_t *gen; /* generation number of each member (0 = not known yet) */
 	size_t n, cap;
 };
 
@@ -43,6 +45,7 @@ static void oidset_grow(struct oidset *s)
 	ns.cap = s->cap ? s->cap * 2 : 1 << 16;
 	ns.v = xmalloc(ns.cap * sizeof(*ns.v));
 	ns.used = xcalloc(ns.cap, 1);
+	ns.gen = xcalloc(ns.cap, sizeof(*ns.gen));
 	for (size_t i = 0; i < s->cap; i++) {
 		if (!s->used[i])
 			continue;
@@ -51,17 +54,20 @@ static void oidset_grow(struct oidset *s)
 			j = (j + 1) & (ns.cap - 1);
 		ns.used[j] = 1;
 		ns.v[j] = s->v[i];
+		ns.gen[j] = s->gen[i];
 	}
 	ns.n = s->n;
 	free(s->v);
 	free(s->used);
+	free(s->gen);
 	*s = ns;
 }
 
-/* Insert; returns false if it was already there. */
+/* Insert; returns false if it was already there. Load factor up to 3/4: on a full build the
+ * set holds every commit (1.4 M on the benchmark history), so its size counts against RSS. */
 static bool oidset_add(struct oidset *s, const git_oid *o)
 {
-	if ((s->n + 1) * 2 > s->cap)
+	if ((s->n + 1) * 4 > s->cap * 3)
 		oidset_grow(s);
 	size_t j = oid_hash(o) & (s->cap - 1);
 	while (s->used[j]) {
@@ -94,16 +100,29 @@ static int oidset_find_prefix(const struct oidset *s, const git_oid *prefix, siz
 	return found;
 }
 
+/* The generation slot of a member, NULL if o is not in the set. */
+static uint32_t *oidset_gen(const struct oidset *s, const git_oid *o)
+{
+	if (!s->cap)
+		return NULL;
+	for (size_t j = oid_hash(o) & (s->cap - 1); s->used[j]; j = (j + 1) & (s->cap - 1))
+		if (git_oid_equal(&s->v[j], o))
+			return &s->gen[j];
+	return NULL;
+}
+
 static void oidset_release(struct oidset *s)
 {
 	free(s->v);
 	free(s->used);
+	free(s->gen);
 	memset(s, 0, sizeof(*s));
 }
 
 /* ---- raw commit parsing ---------------------------------------------------------------- */
 
 struct raw_commit {
+	const char *parents; /* the first "parent " header line, NULL if none */
 	const char *author; size_t author_len; /* "Name <email>" */
 	long long author_time, commit_time;
 	const char *msg; size_t msg_len;
@@ -134,7 +153,9 @@ static void parse_raw_commit(const char *data, size_t len, struct raw_commit *rc
 			p = le + 1;
 			break;
 		}
-		if (le - p > 7 && memcmp(p, "author ", 7) == 0) {
+		if (!rc->parents && le - p == 7 + GIT_OID_HEXSZ && memcmp(p, "parent ", 7) == 0) {
+			rc->parents = p;
+		} else if (le - p > 7 && memcmp(p, "author ", 7) == 0) {
 			const char *gt = le;
 			while (gt > p && *gt != '>')
 				gt--;
@@ -192,6 +213,7 @@ struct rec {
 	int range;          /* index into the range list; -1 = end of range `end_range` */
 	int end_range;
 	char upstream[41], reverts[41];
+	size_t par_off, npar; /* parents: bt->par[par_off .. par_off + npar) */
 	size_t fixes_off, nfixes, subj_off, subj_len, author_off, author_len;
 	long long author_time, commit_time;
 };
@@ -202,6 +224,8 @@ struct batch {
 	struct strbuf arena; /* fixes spans ("off len" pairs as text-free offsets), subjects, authors */
 	size_t *spans;       /* 2 per fix: offset, length into arena */
 	size_t nspans, aspans;
+	git_oid *par; /* parent ids of the batch's commits */
+	size_t npar, apar;
 	bool last;
 };
 
@@ -224,6 +248,15 @@ struct builder {
 	sqlite3_stmt *ins, *rins;
 	struct oidset seen;
 	struct strbuf fixes;
+	/* the current range's new commits and their parents, for generation numbers */
+	struct pend {
+		git_oid oid;
+		size_t par_off, npar;
+	} *pend;
+	size_t npend, apend;
+	git_oid *ppar;
+	size_t nppar, appar;
+	sqlite3_stmt *gget, *gins; /* generations table; NULL when the index has none */
 	size_t commits, ranges_done, ranges_todo, range_count;
 	bool progress;
 	double t0, last_progress;
@@ -272,6 +305,7 @@ static struct batch *batch_get_free(struct builder *b)
 		bt = xcalloc(1, sizeof(*bt));
 	bt->n = 0;
 	bt->nspans = 0;
+	bt->npar = 0;
 	bt->last = false;
 	sb_reset(&bt->arena);
 	return bt;
@@ -283,6 +317,7 @@ static void batch_free(struct batch *bt)
 		return;
 	sb_release(&bt->arena);
 	free(bt->spans);
+	free(bt->par);
 	free(bt);
 }
 
@@ -366,6 +401,14 @@ static int write_rec(struct builder *b, const struct batch *bt, const struct rec
 	const struct tag_range *tr = &b->ranges->v[r->range];
 	if (!oidset_add(&b->seen, &r->oid))
 		return 0; /* already stored by an earlier range of this run */
+	XGROW(b->pend, b->npend + 1, b->apend);
+	struct pend *pe = &b->pend[b->npend++];
+	pe->oid = r->oid;
+	pe->par_off = b->nppar;
+	pe->npar = r->npar;
+	XGROW(b->ppar, b->nppar + r->npar, b->appar);
+	memcpy(b->ppar + b->nppar, bt->par + r->par_off, r->npar * sizeof(*b->ppar));
+	b->nppar += r->npar;
 	add_fixes(b, bt, r);
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid_tostr(hex, sizeof(hex), &r->oid);
@@ -401,8 +444,142 @@ static int write_rec(struct builder *b, const struct batch *bt, const struct rec
 	return 0;
 }
 
+/* ---- generation numbers ---------------------------------------------------------------
+ * gen(c) = 1 + max(gen(parents)), 1 for a root: if a is an ancestor of c then
+ * gen(a) < gen(c), which lets dyad answer most "is A a descendant of B" questions without a
+ * graph walk and bound the rest (history.c). 0 = unknown (a parent outside the index, e.g.
+ * below the skipped 3.16.35 range); unknown propagates to descendants and makes dyad ask
+ * libgit2 instead. A commit's generation never changes, so stored values never go stale. */
+
+/* Generation of a commit outside the current range: this run's earlier ranges, else the
+ * index (incremental runs). */
+static uint32_t outer_gen(struct builder *b, const git_oid *o)
+{
+	const uint32_t *g = oidset_gen(&b->seen, o);
+	if (g)
+		return *g;
+	if (!b->gget)
+		return 0;
+	uint32_t v = 0;
+	sqlite3_bind_blob(b->gget, 1, o->id, GIT_OID_RAWSZ, SQLITE_STATIC);
+	if (sqlite3_step(b->gget) == SQLITE_ROW)
+		v = (uint32_t)sqlite3_column_int64(b->gget, 0);
+	sqlite3_reset(b->gget);
+	return v;
+}
+
+/* Compute the generations of the range's new commits (b->pend) into b->seen. Parents are
+ * either in the range or in an earlier range (ranges are processed oldest first, mainline
+ * before stable), so everything outside the range is already known. */
+static void range_generations(struct builder *b)
+{
+	size_t n = b->npend, cap = 16;
+	if (!n)
+		return;
+	while (cap < 2 * n)
+		cap *= 2;
+	size_t *map = xcalloc(cap, sizeof(*map)); /* pend index + 1, 0 = empty */
+	for (size_t i = 0; i < n; i++) {
+		size_t j = oid_hash(&b->pend[i].oid) & (cap - 1);
+		while (map[j])
+			j = (j + 1) & (cap - 1);
+		map[j] = i + 1;
+	}
+	uint32_t *gen = xcalloc(n, sizeof(*gen));
+	unsigned char *state = xcalloc(n, 1); /* 0 new, 1 on the stack, 2 done */
+	size_t *stack = xmalloc(n * sizeof(*stack)), sp = 0;
+	for (size_t root = 0; root < n; root++) {
+		if (state[root])
+			continue;
+		stack[sp++] = root;
+		state[root] = 1;
+		while (sp) {
+			size_t t = stack[sp - 1];
+			const struct pend *pe = &b->pend[t];
+			uint32_t g = 1;
+			bool pushed = false;
+			for (size_t k = 0; k < pe->npar; k++) {
+				const git_oid *po = &b->ppar[pe->par_off + k];
+				size_t j = oid_hash(po) & (cap - 1), q = 0;
+				for (; map[j]; j = (j + 1) & (cap - 1))
+					if (git_oid_equal(&b->pend[map[j] - 1].oid, po)) {
+						q = map[j];
+						break;
+					}
+				uint32_t pg;
+				if (q) {
+					if (state[q - 1] == 0) {
+						state[q - 1] = 1;
+						stack[sp++] = q - 1;
+						pushed = true;
+						break;
+					}
+					pg = gen[q - 1]; /* done: a DAG never has a parent on the stack */
+				} else {
+					pg = outer_gen(b, po);
+				}
+				if (g && pg == 0)
+					g = 0; /* unknown, but keep pushing parents so the walk completes */
+				else if (g && pg + 1 > g)
+					g = pg + 1;
+			}
+			if (pushed)
+				continue;
+			gen[t] = g;
+			state[t] = 2;
+			sp--;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t *slot = oidset_gen(&b->seen, &b->pend[i].oid);
+		if (slot)
+			*slot = gen[i];
+	}
+	free(map);
+	free(gen);
+	free(state);
+	free(stack);
+	b->npend = b->nppar = 0;
+}
+
+static int gen_cmp(const void *x, const void *y)
+{
+	return memcmp(x, y, GIT_OID_RAWSZ);
+}
+
+/* Store this run's known generations, sorted by id (appends to the b-tree instead of random
+ * inserts). */
+static int store_generations(struct builder *b, struct kcve_err *err)
+{
+	struct gv {
+		unsigned char id[GIT_OID_RAWSZ];
+		uint32_t gen;
+	} *v = NULL;
+	size_t n = 0;
+	if (!b->gins || !b->seen.n)
+		return 0;
+	v = xmalloc(b->seen.n * sizeof(*v));
+	for (size_t i = 0; i < b->seen.cap; i++)
+		if (b->seen.used[i] && b->seen.gen[i]) {
+			memcpy(v[n].id, b->seen.v[i].id, GIT_OID_RAWSZ);
+			v[n++].gen = b->seen.gen[i];
+		}
+	qsort(v, n, sizeof(*v), gen_cmp);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		sqlite3_bind_blob(b->gins, 1, v[i].id, GIT_OID_RAWSZ, SQLITE_STATIC);
+		sqlite3_bind_int64(b->gins, 2, v[i].gen);
+		if (sqlite3_step(b->gins) != SQLITE_DONE)
+			rc = sql_fail(b, "generation insert", err);
+		sqlite3_reset(b->gins);
+	}
+	free(v);
+	return rc;
+}
+
 static int write_range_end(struct builder *b, int idx)
 {
+	range_generations(b);
 	const struct tag_range *r = &b->ranges->v[idx];
 	sqlite3_stmt *s = b->rins;
 	sqlite3_bind_text(s, 1, r->from, -1, SQLITE_STATIC);
@@ -466,6 +643,18 @@ static void parse_into(struct batch *bt, struct rec *r, const char *data, size_t
 	struct trailers t;
 	parse_raw_commit(data, len, &rc);
 	trailers_parse(rc.msg, rc.msg_len, stable, &t);
+	/* parent lines are consecutive right after "tree" */
+	r->par_off = bt->npar;
+	r->npar = 0;
+	for (const char *p = rc.parents; p && (size_t)(rc.msg - p) > 7 + GIT_OID_HEXSZ &&
+					 memcmp(p, "parent ", 7) == 0 && p[7 + GIT_OID_HEXSZ] == '\n';
+	     p += 8 + GIT_OID_HEXSZ) {
+		XGROW(bt->par, bt->npar + 1, bt->apar);
+		if (git_oid_fromstrn(&bt->par[bt->npar], p + 7, GIT_OID_HEXSZ) < 0)
+			break;
+		bt->npar++;
+		r->npar++;
+	}
 	memcpy(r->upstream, t.upstream, sizeof(r->upstream));
 	memcpy(r->reverts, t.reverts, sizeof(r->reverts));
 	r->fixes_off = bt->nspans;
@@ -733,6 +922,16 @@ int index_update(struct history *h, const struct range_list *ranges, unsigned fl
 		rc = sql_fail(&b, "prepare insert", err);
 		goto rollback;
 	}
+	/* indexes built before generation numbers existed have no table: no generations then
+	 * (dyad falls back to libgit2 for ancestry), the index stays usable */
+	if (sqlite3_prepare_v2(h->db, "SELECT gen FROM generations WHERE id = ?1", -1, &b.gget,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO generations VALUES(?1, ?2)", -1,
+			       &b.gins, NULL) != SQLITE_OK) {
+		sqlite3_finalize(b.gget);
+		sqlite3_finalize(b.gins);
+		b.gget = b.gins = NULL;
+	}
 	struct stored_range *want = sorted_copy(ranges);
 	for (size_t i = 0; i < nstored && !rc; i++)
 		if (!in_sorted(want, ranges->n, stored[i].from, stored[i].to))
@@ -746,6 +945,8 @@ int index_update(struct history *h, const struct range_list *ranges, unsigned fl
 			todo[ntodo++] = (int)i;
 	b.ranges_todo = ntodo;
 	if (ntodo && (rc = run_pipeline(&b, todo, ntodo, err)))
+		goto rollback;
+	if ((rc = store_generations(&b, err)))
 		goto rollback;
 	if (fresh &&
 	    (rc = index_db_exec(h->db,
@@ -778,6 +979,10 @@ out:
 		fputc('\n', stderr);
 	sqlite3_finalize(b.ins);
 	sqlite3_finalize(b.rins);
+	sqlite3_finalize(b.gget);
+	sqlite3_finalize(b.gins);
+	free(b.pend);
+	free(b.ppar);
 	git_odb_free(b.odb);
 	git_repository_free(b.wrepo);
 	oidset_release(&b.seen);

@@ -2,7 +2,9 @@
  *
  * Layout (schema 1). `commits` is verhaal's table plus the metadata records need; the unique
  * index on id and the partial indexes are created after a full build's bulk insert because
- * building them once is much cheaper than maintaining them row by row. */
+ * building them once is much cheaper than maintaining them row by row. `generations` (raw
+ * 20-byte id -> generation number, see index_build.c) is a separate table so that indexes
+ * written before it existed stay valid: without it dyad asks libgit2 about ancestry. */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +41,7 @@ int index_db_open(const char *path, bool create, sqlite3 **out, struct kcve_err 
 
 int index_db_create_schema(sqlite3 *db, struct kcve_err *err)
 {
-	char sql[1024];
+	char sql[2048];
 	snprintf(sql, sizeof(sql),
 		 "CREATE TABLE schema_version(version INTEGER NOT NULL, writer TEXT);"
 		 "INSERT INTO schema_version VALUES(%d, 'kcve " KCVE_VERSION "');"
@@ -49,7 +51,8 @@ int index_db_create_schema(sqlite3 *db, struct kcve_err *err)
 		 "CREATE TABLE ranges(version_from TEXT NOT NULL, version_to TEXT NOT NULL,"
 		 " mainline INTEGER NOT NULL, commits INTEGER NOT NULL,"
 		 " PRIMARY KEY(version_from, version_to));"
-		 "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);",
+		 "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+		 "CREATE TABLE generations(id BLOB PRIMARY KEY, gen INTEGER NOT NULL) WITHOUT ROWID;",
 		 HISTORY_SCHEMA_VERSION);
 	return index_db_exec(db, sql, err);
 }

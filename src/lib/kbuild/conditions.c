@@ -3,10 +3,11 @@
  * The tree is evaluated once with every CONFIG_ symbol reading "y" while recording which symbols
  * each list assignment's name depended on (obj-$(CONFIG_EXT4_FS) -> CONFIG_EXT4_FS) and which
  * symbols the enclosing ifdef/ifeq tests read.  A file's condition is the conjunction along its
- * path: directory descents, its object entry, its composite-member entry.  Limits: makefile
- * conditionals (ifdef/ifeq) and the preprocessor around `#include "x.c"` follow the given
- * .config -- the branch taken is recorded with the values that chose it ("!CONFIG_X86_32"), and a
- * file listed only in a branch not taken is exported as "n"; =m and =y are not distinguished. */
+ * path: directory descents, its object entry, its composite-member entry, and the ifdef/ifeq
+ * blocks around them (both branches are followed; "ifdef CONFIG_X" gives CONFIG_X and its else
+ * !CONFIG_X; tests that are not a plain presence test add nothing, i.e. over-approximate).
+ * Tests on non-CONFIG variables and the preprocessor around `#include "x.c"` follow the given
+ * .config (an include under a CONFIG #if exports "unknown").  =m and =y are not distinguished. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,4 +336,22 @@ int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err
 		return -1;
 	}
 	return 0;
+}
+
+char *kbt_literals(const char *syms, bool negate)
+{
+	char *conj = kbt_cond_from_syms(syms);
+	if (!negate || !strcmp(conj, "y")) {
+		if (!strcmp(conj, "y")) {
+			free(conj);
+			return xstrdup("");
+		}
+		char *r = mk_strf(" %s", conj);
+		free(conj);
+		return r;
+	}
+	char *r = strstr(conj, " && ") ? xstrdup("")
+		  : conj[0] == '!' ? mk_strf(" %s", conj + 1) : mk_strf(" !%s", conj);
+	free(conj);
+	return r;
 }

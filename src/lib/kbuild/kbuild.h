@@ -67,9 +67,11 @@ void kb_tree_close(struct kb_tree *t);
  * ("CONFIG_EXT4_FS && CONFIG_EXT4_FS_POSIX_ACL", "!CONFIG_X86_32"), "y" (always built), "n"
  * (not reachable: other arch, tools, or only in a makefile branch this config does not take) or
  * "unknown"; alternatives are written "(A) || (B)".  Object-list gates (obj-$(CONFIG_X),
- * foo-$(CONFIG_Y), directory descents) are symbolic, i.e. hold for any config; makefile
- * conditionals (ifdef/ifeq) and #include preprocessing follow cfg, with the values that chose
- * the branch recorded as literals.  =m and =y are not distinguished. */
+ * foo-$(CONFIG_Y), directory descents) and makefile conditionals on CONFIG symbols are
+ * symbolic (both branches followed: ifdef CONFIG_X -> CONFIG_X / else !CONFIG_X; other tests add
+ * no literal, an over-approximation), i.e. hold for any config; tests on other variables and the
+ * preprocessor around #include "x.c" follow cfg (a CONFIG-dependent include exports "unknown").
+ * =m and =y are not distinguished. */
 int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err);
 
 /* ---- build directory ------------------------------------------------------------------------ */

@@ -60,10 +60,11 @@ struct mk_ctx {
 	const struct kb_config *cfg;
 	const char *ksrc;        /* absolute source tree path, no trailing slash */
 	/* Symbolic mode (condition export): CONFIG_ symbols read "y" in assignments (so every
-	 * obj-$(CONFIG_X) list is followed) and their real value in ifeq/ifdef tests; every symbol
-	 * read is recorded in syms as "CONFIG_X" or, when unset in the config, "!CONFIG_X". */
+	 * obj-$(CONFIG_X) list is followed); tests on CONFIG_ symbols run both branches (see
+	 * sym_test in make_eval.c); every symbol read is recorded in syms. */
 	bool symbolic;
 	bool in_test;
+	int sym_force;           /* symbolic tests: 1 = every CONFIG_ symbol y, 2 = all unset */
 	bool no_fs;              /* fuzzing: include and $(wildcard) never touch the file system */
 	/* Set when an expansion met something unevaluable; why holds the first reason. */
 	bool uncertain;
@@ -92,6 +93,10 @@ void mk_mark_uncertain(struct mk_ctx *c, const char *fmt, ...) __attribute__((fo
 void mk_eval_text(struct mk_ctx *c, const char *text, size_t len, const char *path);
 /* Read and evaluate a makefile; returns -1 if it cannot be read. */
 int mk_eval_file(struct mk_ctx *c, const char *path);
+
+/* " CONFIG_A CONFIG_B" -> the same literals, or with negate the negation of a single literal
+ * ("!CONFIG_A"; "" for several, i.e. no condition).  Caller frees. */
+char *kbt_literals(const char *syms, bool negate);
 
 /* printf into a new string (caller frees). */
 char *mk_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

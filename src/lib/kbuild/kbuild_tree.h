@@ -39,6 +39,7 @@ struct kb_tree {
 	struct strmap dirs;       /* "fs/ext4" ("" = root) -> struct kb_dir */
 	struct strmap notes;      /* word path -> "+|-<var> <lhs> <file>:<line>" */
 	struct strmap mentions;   /* .o named by other variables -> "$(var) of dir" */
+	struct strmap custom_dirs; /* dirs built by an explicit $(build)= recipe -> makefile */
 	struct strmap includes;   /* per-dir scan: "dir/x.c" -> "dir/y.c" (#include "x.c") */
 	struct strmap symconds;   /* symbolic: "dir\tvar\tword" -> condition */
 	struct strmap objconds;   /* symbolic: object path -> condition */

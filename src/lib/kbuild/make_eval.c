@@ -21,7 +21,9 @@ struct cond {
 	bool active;
 	bool uncertain;
 	size_t condstack_len;
-	char *syms;         /* symbolic mode: symbols the test read */
+	char *syms;         /* symbolic mode: condition literals of the running branch */
+	char *else_syms;    /* symbolic mode: those of the else branch */
+	bool sym_both;      /* symbolic mode: a CONFIG test, both branches run */
 };
 
 struct evalstate {
@@ -109,9 +111,9 @@ static bool eval_test(struct mk_ctx *c, const char *kind, const char *arg, bool 
 		struct mk_var *v = mk_vars_get(c->locals, nm, strlen(nm));
 		if (!v && !strncmp(nm, "CONFIG_", 7)) {
 			const char *r = kb_config_raw(c->cfg, nm);
-			defined = r && *r;
+			defined = c->sym_force ? c->sym_force == 1 : r && *r;
 			if (c->symbolic) {
-				sb_adds(&c->syms, defined ? " " : " !");
+				sb_addc(&c->syms, ' ');
 				sb_adds(&c->syms, nm);
 			}
 		} else {
@@ -183,12 +185,49 @@ static bool eval_test(struct mk_ctx *c, const char *kind, const char *arg, bool 
 
 static void enter_branch(struct mk_ctx *c, struct cond *k)
 {
-	/* symbolic mode: whichever branch runs with every symbol set gets that symbol as condition */
 	c->condstack.len = k->condstack_len;
 	if (c->condstack.buf)
 		c->condstack.buf[c->condstack.len] = '\0';
 	if (c->symbolic && k->active && k->syms && *k->syms)
 		sb_addf(&c->condstack, " &&%s", k->syms);
+}
+
+/* Symbolic mode: a test that reads CONFIG_ symbols runs both branches.  When the test is true
+ * with every symbol it reads set and false with all unset (ifdef CONFIG_X, ifeq
+ * ($(CONFIG_X),y), ifneq ($(CONFIG_X),)), the then-branch gets the symbols as condition and the
+ * else-branch their negation (single symbol only); otherwise no condition is added, which
+ * over-approximates "built" -- the safe direction for a CVE filter. */
+static bool sym_test(struct mk_ctx *c, struct cond *k, const char *kind, const char *arg)
+{
+	bool unc = false;
+	sb_reset(&c->syms);
+	c->sym_force = 1;
+	bool ry = eval_test(c, kind, arg, &unc);
+	char *syms = xstrdup(sb_str(&c->syms));
+	c->sym_force = 2;
+	bool rn = eval_test(c, kind, arg, &unc);
+	c->sym_force = 0;
+	if (!*syms || unc) {
+		free(syms);
+		return false;
+	}
+	free(k->syms);
+	free(k->else_syms);
+	k->syms = xstrdup("");
+	k->else_syms = xstrdup("");
+	if (ry != rn) {
+		char *pos = kbt_literals(syms, false), *neg = kbt_literals(syms, true);
+		free(k->syms);
+		free(k->else_syms);
+		k->syms = xstrdup(ry ? pos : neg);
+		k->else_syms = xstrdup(ry ? neg : pos);
+		free(pos);
+		free(neg);
+	}
+	free(syms);
+	k->sym_both = true;
+	k->active = true;
+	return true;
 }
 
 static void begin_cond(struct mk_ctx *c, struct evalstate *st, const char *kind, const char *arg)
@@ -206,12 +245,12 @@ static void begin_cond(struct mk_ctx *c, struct evalstate *st, const char *kind,
 		k->taken = true; /* nothing inside runs */
 		return;
 	}
-	c->syms.len = 0;
-	if (c->syms.buf)
-		c->syms.buf[0] = '\0';
+	if (c->symbolic && sym_test(c, k, kind, arg)) {
+		enter_branch(c, k);
+		return;
+	}
 	bool unc = false;
 	bool r = eval_test(c, kind, arg, &unc);
-	k->syms = c->symbolic ? xstrdup(sb_str(&c->syms)) : NULL;
 	if (unc) {
 		k->uncertain = true;
 		k->active = true;
@@ -232,6 +271,33 @@ static void else_cond(struct mk_ctx *c, struct evalstate *st, const char *rest)
 	struct cond *k = &st->conds[st->ncond - 1];
 	if (!k->parent_active)
 		return;
+	rest = skip_blank(rest);
+	static const char *const kinds[] = {"ifeq", "ifneq", "ifdef", "ifndef"};
+	if (k->sym_both) {
+		/* the else side of a symbolic test: its negation, or a chained test's own condition */
+		for (size_t i = 0; *rest && i < 4; i++) {
+			const char *arg = keyword(rest, kinds[i]);
+			char *prev = xstrdup(k->else_syms ? k->else_syms : "");
+			if (arg && sym_test(c, k, kinds[i], arg)) {
+				/* else ifeq: the previous test's negation holds in both new branches */
+				char *a = mk_strf("%s%s", prev, k->syms), *b = mk_strf("%s%s", prev, k->else_syms);
+				free(k->syms);
+				free(k->else_syms);
+				k->syms = a;
+				k->else_syms = b;
+				free(prev);
+				enter_branch(c, k);
+				return;
+			}
+			free(prev);
+		}
+		free(k->syms);
+		k->syms = k->else_syms;
+		k->else_syms = xstrdup("");
+		k->active = true;
+		enter_branch(c, k);
+		return;
+	}
 	if (k->uncertain) {
 		k->active = true; /* both branches of an undecidable test run */
 		enter_branch(c, k);
@@ -242,25 +308,18 @@ static void else_cond(struct mk_ctx *c, struct evalstate *st, const char *rest)
 		enter_branch(c, k);
 		return;
 	}
-	rest = skip_blank(rest);
 	if (!*rest) {
 		k->active = true;
 		k->taken = true;
 		enter_branch(c, k);
 		return;
 	}
-	static const char *const kinds[] = {"ifeq", "ifneq", "ifdef", "ifndef"};
 	for (size_t i = 0; i < 4; i++) {
 		const char *arg = keyword(rest, kinds[i]);
 		if (!arg)
 			continue;
-		c->syms.len = 0;
-		if (c->syms.buf)
-			c->syms.buf[0] = '\0';
 		bool unc = false;
 		bool r = eval_test(c, kinds[i], arg, &unc);
-		free(k->syms);
-		k->syms = c->symbolic ? xstrdup(sb_str(&c->syms)) : NULL;
 		if (unc) {
 			k->uncertain = true;
 			k->active = true;
@@ -290,7 +349,8 @@ static void end_cond(struct mk_ctx *c, struct evalstate *st)
 	if (c->condstack.buf)
 		c->condstack.buf[c->condstack.len] = '\0';
 	free(k->syms);
-	k->syms = NULL;
+	free(k->else_syms);
+	k->syms = k->else_syms = NULL;
 }
 
 static void do_include(struct mk_ctx *c, struct evalstate *st, const char *arg, bool optional)

@@ -12,8 +12,8 @@
 #include "kbuild/kbuild_int.h"
 
 #define MAX_DEPTH 48
-#define MAX_STEPS 2000000UL
-#define MAX_OUT (4u << 20)
+#define MAX_STEPS 200000UL
+#define MAX_OUT (1u << 20)
 
 void mk_ctx_init(struct mk_ctx *c, struct mk_vars *locals, struct mk_vars *globals,
 		 const struct kb_config *cfg, const char *ksrc)
@@ -327,13 +327,14 @@ void mk_expand_var(struct mk_ctx *c, const char *name, struct strbuf *out)
 	if (!v && n > 7 && memcmp(name, "CONFIG_", 7) == 0) {
 		const char *raw = kb_config_raw(c->cfg, name);
 		if (c->symbolic) {
-			bool neg = c->in_test && !raw;
-			sb_adds(&c->syms, neg ? " !" : " ");
+			sb_addc(&c->syms, ' ');
 			sb_add(&c->syms, name, n);
-			if (!c->in_test) {
+			if (!c->in_test || c->sym_force == 1) {
 				sb_adds(out, "y");
 				return;
 			}
+			if (c->sym_force == 2)
+				return;
 		}
 		if (raw)
 			sb_adds(out, raw);
@@ -673,6 +674,13 @@ static void call_function(struct mk_ctx *c, const char *fn, size_t fnn, const ch
 		strip_into(&t, fname);
 		free(fname);
 		x = sb_detach(&t);
+		if (!strncmp(x, "cc-", 3) || !strncmp(x, "ld-", 3) || !strncmp(x, "as-", 3) ||
+		    !strncmp(x, "rustc-", 6) || !strcmp(x, "try-run") || !strncmp(x, "__cc-", 5)) {
+			/* compiler/assembler/linker probes: their answer depends on the build machine;
+			 * not expanding their arguments also keeps flag lists from being re-expanded */
+			mk_mark_uncertain(c, "$(call %s) probes the compiler", x);
+			goto done;
+		}
 		if (!mk_vars_get(c->locals, x, strlen(x)) && !mk_vars_get(c->globals, x, strlen(x))) {
 			/* compiler/linker probes (cc-option, ld-option, ...) and other helpers kcve does
 			 * not define: the result depends on the build machine */

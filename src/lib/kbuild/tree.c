@@ -379,6 +379,36 @@ static void scan_mentions(struct kb_tree *t, struct mk_ctx *c, const char *dir)
 		}
 }
 
+/* Subdirectories built by an explicit recipe (`$(Q)$(MAKE) $(build)=$(obj)/rm $@`, realmode and
+ * boot code) rather than by obj-y/subdir-y: their files can only be "unknown". */
+static void scan_build_rules(struct kb_tree *t, const char *mf_rel, const char *dir)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *path = mk_strf("%s/%s", t->ksrc, mf_rel);
+	if (read_file(path, &text) == 0) {
+		for (const char *p = sb_str(&text); (p = strstr(p, "$(build)=")); p += 9) {
+			const char *s = p + 9, *e = s;
+			while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != ';')
+				e++;
+			const char *rel = s;
+			if (!strncmp(rel, "$(obj)/", 7) || !strncmp(rel, "$(src)/", 7))
+				rel += 7;
+			else if (!strncmp(rel, "$(obj)", 6) || strchr(rel, '$'))
+				continue;
+			else
+				dir = ""; /* a path from the tree root */
+			if (e <= rel)
+				continue;
+			char *sub = kbt_normalize(dir, rel, (size_t)(e - rel));
+			if (sub && *sub && !strmap_get(&t->custom_dirs, sub))
+				strmap_put(&t->custom_dirs, sub, mk_strf("%s", mf_rel));
+			free(sub);
+		}
+	}
+	free(path);
+	sb_release(&text);
+}
+
 static void eval_dir(struct kb_tree *t, const char *dir)
 {
 	struct kb_dir *d = strmap_get(&t->dirs, dir);
@@ -392,6 +422,7 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	}
 	free(d->makefile);
 	d->makefile = xstrdup(mf + strlen(t->ksrc) + 1);
+	const char *mf_rel = d->makefile;
 	struct mk_vars locals;
 	mk_vars_init(&locals, 256);
 	struct mk_ctx c;
@@ -476,8 +507,10 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 					add_object(t, p, k == 0 ? "extra-y target" : "always-y target", KBT_EXTRA);
 				free(p);
 			}
-	if (!t->symbolic)
+	if (!t->symbolic) {
 		scan_mentions(t, &c, dir);
+		scan_build_rules(t, mf_rel, dir);
+	}
 	else
 		kbt_symbolic_collect(t, &c, dir, d, obj_y, obj_m, lib_y, lib_m, extra, always);
 	if (unc) {
@@ -559,7 +592,17 @@ void kbt_evaluate(struct kb_tree *t)
 	t->evaluated = true;
 	eval_arch(t);
 	queue_dir(t, "", true, "top-level Kbuild");
-	for (size_t i = 0; i < t->nqueue; i++)
+	eval_dir(t, "");
+	if (t->nqueue == 1) {
+		/* kernels before 6.1 list core-y/drivers-y in the top-level Makefile, which kcve does
+		 * not model: answer unknown rather than "nothing is compiled" */
+		struct kb_dir *root = strmap_get(&t->dirs, "");
+		root->uncertain = true;
+		free(root->why_uncertain);
+		root->why_uncertain = xstrdup("the top-level Kbuild lists no directories (kernel older than 6.1, "
+					      "whose top-level Makefile lists them, is not supported)");
+	}
+	for (size_t i = 1; i < t->nqueue; i++)
 		eval_dir(t, t->queue[i]);
 }
 
@@ -621,6 +664,7 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	strmap_init(&t->dirs);
 	strmap_init(&t->notes);
 	strmap_init(&t->mentions);
+	strmap_init(&t->custom_dirs);
 	strmap_init(&t->composites);
 	strmap_init(&t->includes);
 	strmap_init(&t->symconds);
@@ -635,6 +679,15 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	setg(t, "MAKE", "make");
 	setg(t, "CC", "gcc");
 	setg(t, "HOSTCC", "gcc");
+	/* flag lists are simple (:=) variables of the top-level Makefile; appending to them must
+	 * not turn them into recursive ones that re-expand every probe */
+	static const char *const flagvars[] = {
+		"KBUILD_CFLAGS", "KBUILD_AFLAGS", "KBUILD_CPPFLAGS", "KBUILD_LDFLAGS", "KBUILD_RUSTFLAGS",
+		"KBUILD_CFLAGS_KERNEL", "KBUILD_AFLAGS_KERNEL", "KBUILD_CFLAGS_MODULE", "KBUILD_AFLAGS_MODULE",
+		"KBUILD_LDFLAGS_MODULE", "LDFLAGS_vmlinux", "CHECKFLAGS", "KBUILD_HOSTCFLAGS", "KBUILD_HOSTLDFLAGS",
+		"REALMODE_CFLAGS", "KBUILD_USERCFLAGS", "KBUILD_USERLDFLAGS"};
+	for (size_t i = 0; i < sizeof(flagvars) / sizeof(flagvars[0]); i++)
+		setg(t, flagvars[i], "");
 	/* Kbuild's helper variables and functions ($(comma), $(space), cc-option, ...) */
 	struct mk_ctx c;
 	mk_ctx_init(&c, &t->globals, &t->globals, cfg, abs);
@@ -669,6 +722,7 @@ void kb_tree_close(struct kb_tree *t)
 	strmap_free(&t->dirs, free_dir);
 	strmap_free(&t->notes, free);
 	strmap_free(&t->mentions, free);
+	strmap_free(&t->custom_dirs, free);
 	strmap_free(&t->includes, free);
 	strmap_free(&t->symconds, free);
 	strmap_free(&t->objconds, free);

@@ -285,9 +285,12 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 {
 	kbt_evaluate(t);
 	struct strbuf sb = STRBUF_INIT;
+	size_t kl = strlen(t->ksrc);
+	if (path[0] == '/' && !strncmp(path, t->ksrc, kl) && path[kl] == '/')
+		path += kl + 1; /* absolute path inside the tree */
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
-	char *norm = kbt_normalize("", path, strlen(path));
+	char *norm = path[0] == '/' ? NULL : kbt_normalize("", path, strlen(path));
 	if (!norm || !*norm) {
 		free(norm);
 		sb_adds(&sb, "path is outside the source tree");
@@ -386,7 +389,30 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 		}
 		goto done;
 	}
-	/* not descended: find the nearest evaluated ancestor */
+	/* not descended: named by a variable of an evaluated makefile (vdso32/...), or inside a
+	 * directory that a recipe builds with $(build)= -> unknown */
+	const char *mention = strmap_get(&t->mentions, obj);
+	if (mention) {
+		v = KB_UNKNOWN;
+		sb_addf(&sb, "named in %s, built only if a custom rule uses it", mention);
+		goto done;
+	}
+	for (char *anc = xstrdup(dir);;) {
+		const char *mfr = strmap_get(&t->custom_dirs, anc);
+		if (mfr) {
+			v = KB_UNKNOWN;
+			sb_addf(&sb, "directory %s/ is built by an explicit $(build)= recipe in %s, which kcve does not follow",
+				anc, mfr);
+			free(anc);
+			goto done;
+		}
+		char *slash2 = strrchr(anc, '/');
+		if (!slash2) {
+			free(anc);
+			break;
+		}
+		*slash2 = '\0';
+	}
 	char *child = xstrdup(dir);
 	for (;;) {
 		char *parent = dirname_of(child);

@@ -26,10 +26,15 @@ int store_reject(struct cve_tree *t, const char *cve, const char *reason,
 int store_update_one(struct cve_tree *t, struct history *h, const char *cve, bool *changed,
 		     struct kcve_err *err);
 /* Same, with a report of which files changed (e.g. "dyad json mbox"), and an optional
- * identity for the regenerated mail. */
+ * identity for the regenerated mail. Unless STORE_UPDATE_FULL (or an explicit identity), a
+ * CVE whose input files and scripts/tags, scripts/linux.uuid are all older than its .json is
+ * refreshed through the pairs alone: when the recomputed pairs equal the stored .dyad, the
+ * .json/.mbox (functions of pairs and inputs) are not re-rendered. Use STORE_UPDATE_FULL
+ * after upgrading kcve (a new renderer may change every record). */
+#define STORE_UPDATE_FULL 1u
 int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
-			const struct kcve_identity *who, struct strbuf *what, bool *changed,
-			struct kcve_err *err);
+			const struct kcve_identity *who, unsigned flags, struct strbuf *what,
+			bool *changed, struct kcve_err *err);
 /* Write (atomically) a file of a CVE, e.g. ".vulnerable". */
 int store_write_file(struct cve_tree *t, const char *cve, const char *ext, const char *data,
 		     size_t len, struct kcve_err *err);

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "core/fileio.h"
+#include "history/dyad.h"
 #include "core/xalloc.h"
 #include "record/identity.h"
 #include "record/record.h"
@@ -63,8 +66,8 @@ bool store_meaningful_change(enum store_file_kind kind, const char *old, const c
 {
 	const char *a = old ? old : "", *b = new_ ? new_ : "";
 	for (;;) {
-		const char *sa, *sb;
-		size_t na, nb;
+		const char *sa = NULL, *sb = NULL;
+		size_t na = 0, nb = 0;
 		bool ha = next_line(kind, &a, &sa, &na), hb = next_line(kind, &b, &sb, &nb);
 		if (!ha || !hb)
 			return ha != hb;
@@ -115,9 +118,70 @@ static char *optional_path(const struct cve_entry *e, const char *ext)
 	return NULL;
 }
 
+/* Modification time of a file in ns; -1 if missing. */
+static long long mtime_ns(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -1;
+	return (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+/* True when no input of the record (the CVE's own input files, scripts/tags,
+ * scripts/linux.uuid) is newer than its .json: then only the pairs can have changed. */
+static bool inputs_older_than_json(struct cve_tree *t, const struct cve_entry *e)
+{
+	char *jp = tree_cve_path(e, ".json");
+	long long json_t = mtime_ns(jp);
+	free(jp);
+	if (json_t < 0)
+		return false;
+	static const char *const exts[] = {"", ".sha1", ".vulnerable", ".message", ".reference",
+					   ".cvss", ".dyad", ".mbox", NULL};
+	for (int i = 0; exts[i]; i++) {
+		char *p = tree_cve_path(e, exts[i]);
+		long long m = mtime_ns(p);
+		free(p);
+		if (m >= json_t && i != 6 && i != 7)
+			return false;
+		if ((i == 6 || i == 7) && m < 0)
+			return false;
+	}
+	static const char *const cfg[] = {"scripts/tags", "scripts/linux.uuid", NULL};
+	for (int i = 0; cfg[i]; i++) {
+		char *p = path_join(tree_root(t), cfg[i]);
+		long long m = mtime_ns(p);
+		free(p);
+		if (m >= json_t)
+			return false;
+	}
+	return true;
+}
+
+/* Fast path of a refresh: recompute only the pairs; true if they equal the stored .dyad's
+ * (then .json and .mbox, functions of the pairs and of unchanged inputs, cannot change). */
+static bool pairs_unchanged(struct history *h, const struct strvec *shas,
+			    const struct strvec *vulns, const char *old_dyad)
+{
+	struct dyad_request req = {(const char *const *)shas->v, shas->n,
+				   (const char *const *)vulns->v, vulns->n};
+	struct dyad_list pairs;
+	dyad_list_init(&pairs);
+	struct strbuf text = STRBUF_INIT;
+	struct kcve_err err = {0};
+	bool same = false;
+	if (dyad_compute(h, &req, &pairs, NULL, &err) == 0) {
+		dyad_format_pairs(&pairs, &text);
+		same = !store_meaningful_change(STORE_DYAD, old_dyad, sb_str(&text));
+	}
+	sb_release(&text);
+	dyad_list_release(&pairs);
+	return same;
+}
+
 int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
-			const struct kcve_identity *who, struct strbuf *what, bool *changed,
-			struct kcve_err *err)
+			const struct kcve_identity *who, unsigned flags, struct strbuf *what,
+			bool *changed, struct kcve_err *err)
 {
 	*changed = false;
 	struct cve_entry e;
@@ -157,6 +221,11 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 		present[i] = store_read_cve_file(&e, exts[i], &old[i]) == 0;
 	/* keep the sender of the existing announcement unless told otherwise, so a refresh by
 	 * another team member does not count as a change */
+	bool explicit_who = who != NULL;
+	if (!(flags & STORE_UPDATE_FULL) && !explicit_who && present[0] && present[1] &&
+	    present[2] && inputs_older_than_json(t, &e) &&
+	    pairs_unchanged(h, &shas, &vulns, sb_str(&old[0])))
+		goto out;
 	struct kcve_identity from;
 	memset(&from, 0, sizeof(from));
 	if (!who && present[2]) {
@@ -238,5 +307,5 @@ out:
 int store_update_one(struct cve_tree *t, struct history *h, const char *cve, bool *changed,
 		     struct kcve_err *err)
 {
-	return store_update_one_ex(t, h, cve, NULL, NULL, changed, err);
+	return store_update_one_ex(t, h, cve, NULL, 0, NULL, changed, err);
 }

@@ -10,6 +10,7 @@
 
 #include "core/fileio.h"
 #include "core/sha.h"
+#include "core/version.h"
 #include "core/xalloc.h"
 #include "history/dyad_text.h"
 #include "store/store_internal.h"
@@ -116,6 +117,81 @@ static void sset_compare(struct vctx *v, const char *id, const char *rule, struc
 	sb_release(&extra);
 }
 
+static bool sset_has(const struct sset *s, const char *key)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(s->v[mid], key);
+		if (!c)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* §7.1 (3) every stable->stable fixed pair has an affected semver range (V, F);
+ * (4) every unfixed stable pair on a branch with no fix has an affected semver range
+ * starting at V. */
+static void check_semver(struct vctx *v, const char *id, json_t *cna, const struct dyad_list *pairs)
+{
+	struct sset ranges = {0}, starts = {0};
+	size_t ai, vi;
+	json_t *aff, *ver;
+	json_array_foreach(json_object_get(cna, "affected"), ai, aff)
+	{
+		json_array_foreach(json_object_get(aff, "versions"), vi, ver)
+		{
+			const char *vt = json_string_value(json_object_get(ver, "versionType"));
+			const char *st = json_string_value(json_object_get(ver, "status"));
+			const char *vv = json_string_value(json_object_get(ver, "version"));
+			const char *lt = json_string_value(json_object_get(ver, "lessThan"));
+			if (!vt || !st || !vv || strcmp(vt, "semver") || strcmp(st, "affected"))
+				continue;
+			if (lt)
+				sset_add(&ranges, vv, lt);
+			sset_add(&starts, vv, "");
+		}
+	}
+	sset_norm(&ranges);
+	sset_norm(&starts);
+	struct strbuf miss = STRBUF_INIT;
+	for (size_t i = 0; i < pairs->n; i++) {
+		const struct dyad_pair *d = &pairs->v[i];
+		if (!strcmp(d->vver, "0") || kver_str_is_mainline(d->vver))
+			continue;
+		struct strbuf key = STRBUF_INIT;
+		if (strcmp(d->fver, "0") != 0) {
+			if (kver_str_is_mainline(d->fver) || dyad_pair_same_version(d)) {
+				sb_release(&key);
+				continue;
+			}
+			sb_addf(&key, "%s..%s", d->vver, d->fver);
+			if (!sset_has(&ranges, key.buf))
+				sb_addf(&miss, " %s", key.buf);
+		} else {
+			bool branch_fixed = false;
+			for (size_t k = 0; k < pairs->n; k++)
+				if (strcmp(pairs->v[k].fver, "0") &&
+				    kver_str_same_major(pairs->v[k].fver, d->vver))
+					branch_fixed = true;
+			sb_addf(&key, "%s..", d->vver);
+			if (!branch_fixed && !sset_has(&starts, key.buf))
+				sb_addf(&miss, " %s(unfixed)", d->vver);
+		}
+		sb_release(&key);
+	}
+	if (miss.len)
+		problem(v, id, "dyad-json-semver-ranges", "stable pairs without an affected semver "
+			"range in .json:%s", miss.buf);
+	sb_release(&miss);
+	sset_free(&ranges);
+	sset_free(&starts);
+}
+
 static void check_json(struct vctx *v, const struct cve_entry *e, const struct dyad_list *pairs)
 {
 	char *p = tree_cve_path(e, ".json");
@@ -188,6 +264,7 @@ static void check_json(struct vctx *v, const struct cve_entry *e, const struct d
 	sset_compare(v, e->id, "dyad-json-cpe-ranges", &want, &have);
 	sset_free(&want);
 	sset_free(&have);
+	check_semver(v, e->id, cna, pairs);
 	json_decref(root);
 }
 
@@ -315,7 +392,9 @@ static void check_files(struct vctx *v, const struct cve_entry *e, char **names,
 }
 
 /* Stray files in the state/year directories that belong to no CVE (temp files, typos). */
-static void check_dirs(struct vctx *v, struct cve_tree *t)
+static bool year_in_scope(const struct verify_scope *sc, int year);
+
+static void check_dirs(struct vctx *v, struct cve_tree *t, const struct verify_scope *scope)
 {
 	static const enum cve_state st[] = {CVE_RESERVED, CVE_PUBLISHED, CVE_REJECTED,
 					    CVE_RETURNED};
@@ -323,6 +402,8 @@ static void check_dirs(struct vctx *v, struct cve_tree *t)
 		int *years;
 		size_t ny = tree_years(t, st[s], &years);
 		for (size_t k = 0; k < ny; k++) {
+			if (!year_in_scope(scope, years[k]))
+				continue;
 			char *dir = tree_state_year_dir(t, st[s], years[k]);
 			DIR *d = opendir(dir);
 			struct dirent *de;
@@ -433,15 +514,44 @@ static bool leftover(const struct group *g)
 	return true;
 }
 
-int store_verify(struct cve_tree *t, FILE *out, struct verify_stats *stats, struct kcve_err *err)
+static bool year_in_scope(const struct verify_scope *sc, int year)
+{
+	if (!sc || (!sc->nids && !sc->nyears))
+		return true;
+	for (size_t i = 0; i < sc->nyears; i++)
+		if (sc->years[i] == year)
+			return true;
+	for (size_t i = 0; i < sc->nids; i++)
+		if (cve_id_year(sc->ids[i]) == year)
+			return true;
+	return false;
+}
+
+static bool in_scope(const struct verify_scope *sc, const char *id)
+{
+	if (!sc || (!sc->nids && !sc->nyears))
+		return true;
+	for (size_t i = 0; i < sc->nyears; i++)
+		if (sc->years[i] == cve_id_year(id))
+			return true;
+	for (size_t i = 0; i < sc->nids; i++)
+		if (!strcmp(sc->ids[i], id))
+			return true;
+	return false;
+}
+
+int store_verify(struct cve_tree *t, const struct verify_scope *scope, FILE *out,
+		 struct verify_stats *stats, struct kcve_err *err)
 {
 	(void)err;
 	struct vctx v = {.out = out, .root = tree_root(t)};
 	memset(stats, 0, sizeof(*stats));
-	check_dirs(&v, t);
+	check_dirs(&v, t, scope);
 	struct group *g;
 	size_t n = collect_groups(t, &g);
 	for (size_t i = 0; i < n; i++) {
+		if (!in_scope(scope, g[i].e.id))
+			continue;
 		bool same_prev = i && !strcmp(g[i].e.id, g[i - 1].e.id);
 		bool same_next = i + 1 < n && !strcmp(g[i].e.id, g[i + 1].e.id);
 		if ((same_prev || same_next) && leftover(&g[i])) {
@@ -470,7 +580,7 @@ int store_verify(struct cve_tree *t, FILE *out, struct verify_stats *stats, stru
 	for (size_t i = 1; i < t->nshas; i++) {
 		const struct sha_ref *a = &t->shas[i - 1], *b = &t->shas[i];
 		if (!strcmp(a->sha, b->sha) && strcmp(a->id, b->id) != 0 && a->line == 0 &&
-		    b->line == 0)
+		    b->line == 0 && (in_scope(scope, a->id) || in_scope(scope, b->id)))
 			problem(&v, b->id, "duplicate-fix", "commit %s is also the fix of %s (%s)",
 				b->sha, a->id, cve_state_dir(a->state));
 	}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # History engine benchmarks (issue 2) on the ~1.4 M-commit synthetic linux-stable history.
 #
-#   bench/history.sh [--cache DIR] [--kcve PATH] [--size huge|medium|small] [--dyads N]
+#   bench/history.sh [--cache DIR] [--kcve PATH] [--size huge|medium|small] [--dyads N] [--verify]
 #
+# --verify also compares the whole index and the planted scenarios with the ground truth
+# (tools/check-history-index, not timed).
 # Generates the repository once into DIR (default $KCVE_BENCH_CACHE or /work/cache/bench, i.e.
 # outside the source tree) with tools/gen-history, then measures wall time and peak RSS
 # (/usr/bin/time -v) of:
@@ -21,13 +23,15 @@ cache=${KCVE_BENCH_CACHE:-/work/cache/bench}
 kcve=${KCVE:-$here/build/kcve}
 size=huge
 ndyads=10000
+verify=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cache) cache=$2; shift 2 ;;
 	--kcve) kcve=$2; shift 2 ;;
 	--size) size=$2; shift 2 ;;
 	--dyads) ndyads=$2; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	--verify) verify=1; shift ;;
+	-h|--help) sed -n '2,23p' "$0"; exit 0 ;;
 	*) echo "bench/history.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -108,6 +112,10 @@ EOF
 nbatch=$(wc -l <"$work/batch")
 measure "kcve dyad --batch, $nbatch fix commits" "<= 5 s for 10,000" "$kcve" --repo "$repo" --index "$index" dyad --batch "$work/batch"
 npairs=$(grep -vc '^#' "$work/out" || true)
+verdict=""
+if [ "$verify" = 1 ]; then
+	verdict=$($py "$here/tools/check-history-index" --repo "$repo" --index "$index" --kcve "$kcve" | tail -2 | tr '\n' ' ')
+fi
 
 echo
 echo "Repository: \`$size\` synthetic history (tools/gen-history --size $size), $ncommits commits,"
@@ -115,6 +123,7 @@ echo "$(git --git-dir "$repo" tag | wc -l) tags, $(git --git-dir "$repo" branch 
 echo "Machine: $(nproc) CPUs ($(lscpu | awk -F': +' '/Model name/ {print $2; exit}')), $(free -g | awk '/Mem:/ {print $2}') GiB RAM;"
 echo "kcve commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'); $(date -u '+%Y-%m-%d %H:%M UTC'); load average $(cut -d' ' -f1-3 /proc/loadavg)."
 echo "dyad batch: $npairs pair lines printed."
+[ -z "$verdict" ] || echo "Ground truth check (tools/check-history-index): $verdict"
 echo
 echo "| step | command | wall s | CPU s (user+sys) | peak RSS MiB | target |"
 echo "|---|---|---|---|---|---|"

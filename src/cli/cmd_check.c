@@ -142,10 +142,26 @@ static void running_probe(struct running *rn, const char *root)
 	sb_release(&sb);
 }
 
-/* Module names a source file may end up in: its basename and its directory name, with '-'
- * folded to '_' as the module loader does ("drivers/net/tun.c" -> tun, net). */
-static bool file_in_loaded_module(const struct running *rn, const char *file)
+static bool module_loaded(const struct running *rn, const char *name)
 {
+	for (size_t i = 0; i < rn->nmodules; i++)
+		if (strcmp(rn->modules[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Is the file part of a loaded module?  Exact when the Kbuild evaluation (--source) or the
+ * database (built with --source) knows which module each file links into (composites such
+ * as nf_tables = nf_tables_api.o + nf_tables_core.o + ...).  Without that knowledge, guess from
+ * the file's basename and its directory name, with '-' folded to '_' as the module loader
+ * does ("drivers/net/tun.c" -> tun, net). */
+static bool file_in_loaded_module(const struct running *rn, const struct ck_files *cf,
+				  const struct ck_set *set, const char *file)
+{
+	if (ck_files_have_modules(cf, set)) {
+		char mod[256];
+		return ck_files_module(cf, set, file, mod, sizeof mod) && module_loaded(rn, mod);
+	}
 	char cand[2][128];
 	const char *slash = strrchr(file, '/');
 	const char *base = slash ? slash + 1 : file;
@@ -161,11 +177,8 @@ static bool file_in_loaded_module(const struct running *rn, const char *file)
 		for (char *q = cand[c]; *q; q++)
 			if (*q == '-')
 				*q = '_';
-		if (!cand[c][0])
-			continue;
-		for (size_t i = 0; i < rn->nmodules; i++)
-			if (strcmp(rn->modules[i], cand[c]) == 0)
-				return true;
+		if (cand[c][0] && module_loaded(rn, cand[c]))
+			return true;
 	}
 	return false;
 }
@@ -352,7 +365,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 					continue;
 				const struct ck_record *r = &set.v[e->rec];
 				for (size_t f = 0; f < r->nfiles && !e->module_loaded; f++)
-					e->module_loaded = file_in_loaded_module(&rn, r->files[f]);
+					e->module_loaded = file_in_loaded_module(&rn, cf, &set, r->files[f]);
 			}
 		if (fixed_in)
 			ck_compute_fixed_in(&set, R);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/check.h"
 #include "check/filestage.h"
 #include "check/recset.h"
 #include "cli.h"
@@ -12,12 +13,89 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: kcve db build [--tree DIR] -o FILE [--source KSRC]\n"
-		"       kcve db info FILE\n\n"
+		"       kcve db info FILE\n"
+		"       kcve db files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A]\n\n"
 		"build  reduce the published records of a tree (id, title, severity, programFiles,\n"
 		"       .sha1 fixes, .dyad pairs, JSON version ranges) to one compressed file for\n"
 		"       'kcve check --db FILE'.  With --source, kbuild's per-file CONFIG conditions of\n"
 		"       that kernel source are stored too, so --config/--running work without sources.\n"
-		"info   print what a database holds (and verify it loads).\n");
+		"info   print what a database holds (and verify it loads).\n"
+		"files  the config-stage verdict and module of every distinct programFile of the\n"
+		"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
+		"       with --source, else from the database's conditions (to compare the two).\n");
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* kcve db files: per-file verdicts of the config stage, so that a database built with
+ * --source can be compared with the source tree it was built from. */
+static int db_files(int argc, char **argv, struct kcve_global *g)
+{
+	const char *db = NULL, *tree = NULL, *config = NULL, *source = NULL, *arch = NULL;
+	for (int i = 2; i < argc; i++) {
+		const char **slot = !strcmp(argv[i], "--db")       ? &db
+				    : !strcmp(argv[i], "--tree")   ? &tree
+				    : !strcmp(argv[i], "--config") ? &config
+				    : !strcmp(argv[i], "--source") ? &source
+				    : !strcmp(argv[i], "--arch")   ? &arch
+								   : NULL;
+		if (!slot || i + 1 >= argc)
+			kcve_die(KCVE_E_USAGE, "unknown or incomplete option '%s' for db files; see 'kcve db --help'",
+				 argv[i]);
+		*slot = argv[++i];
+	}
+	if (!config)
+		kcve_die(KCVE_E_USAGE, "db files needs --config FILE (the .config to evaluate)");
+	struct kcve_err err = {0};
+	struct ck_set set;
+	int rc;
+	if (db) {
+		rc = ck_set_load_db(&set, db, &err);
+	} else {
+		char *root = ck_tree_find(tree ? tree : g->tree, &err);
+		if (!root)
+			kcve_die(err.code, "%s", err.msg);
+		rc = ck_set_load_tree(&set, root, &err);
+		free(root);
+	}
+	struct ck_files *cf = NULL;
+	size_t cl = strlen(config);
+	bool gz = cl > 3 && !strcmp(config + cl - 3, ".gz");
+	if (rc == 0)
+		rc = ck_files_open_config(&cf, config, gz, source, arch, &set, &err);
+	if (rc) {
+		ck_set_release(&set);
+		kcve_die(err.code, "%s", err.msg);
+	}
+	size_t total = 0, n = 0;
+	for (size_t i = 0; i < set.n; i++)
+		total += set.v[i].nfiles;
+	const char **v = calloc(total + 1, sizeof *v);
+	if (!v)
+		kcve_die(KCVE_E_GENERIC, "out of memory listing %zu program files", total);
+	for (size_t i = 0; i < set.n; i++)
+		for (size_t j = 0; j < set.v[i].nfiles; j++)
+			v[n++] = set.v[i].files[j];
+	if (n)
+		qsort(v, n, sizeof *v, cmp_strp);
+	static const char *const names[] = {"unknown", "compiled", "not-compiled"};
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(v[i - 1], v[i]))
+			continue;
+		char mod[256];
+		enum ck_filev fv = ck_files_verdict(cf, v[i], NULL);
+		bool hm = ck_files_module(cf, &set, v[i], mod, sizeof mod);
+		printf("%s\t%s\t%s\n", v[i], names[fv], hm ? mod : "");
+	}
+	free(v);
+	ck_files_close(cf);
+	ck_set_release(&set);
+	if (fflush(stdout) != 0)
+		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
+	return 0;
 }
 
 int cmd_db(int argc, char **argv, struct kcve_global *g)
@@ -45,8 +123,10 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		ck_set_release(&set);
 		return 0;
 	}
+	if (strcmp(argv[1], "files") == 0)
+		return db_files(argc, argv, g);
 	if (strcmp(argv[1], "build") != 0)
-		kcve_die(KCVE_E_USAGE, "unknown db command '%s'; use 'build' or 'info'", argv[1]);
+		kcve_die(KCVE_E_USAGE, "unknown db command '%s'; use 'build', 'info' or 'files'", argv[1]);
 	const char *tree = NULL, *out = NULL, *source = NULL;
 	for (int i = 2; i < argc; i++) {
 		if ((strcmp(argv[i], "--tree") == 0) && i + 1 < argc)

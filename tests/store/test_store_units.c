@@ -100,6 +100,17 @@ static void test_branches(void **state)
 	assert_non_null(strstr(sb.buf, "\n7.2 mainline 7.2-rc5 0\n"));
 	assert_non_null(strstr(sb.buf, "\n5.4 longterm 5.4.300 1\n"));
 	assert_null(strstr(sb.buf, "next"));
+	/* entries that would break the one-line-per-branch file are skipped (found by fuzzing) */
+	struct strbuf sb2 = STRBUF_INIT;
+	assert_int_equal(branches_from_releases_json(
+				 "{\"releases\": [{\"moniker\": \"\", \"version\": \"7.2\"},"
+				 "{\"moniker\": \"a b\", \"version\": \"7.1\"},"
+				 "{\"moniker\": \"stable\", \"version\": \"7.0\\n1\"},"
+				 "{\"moniker\": \"stable\", \"version\": \"6.9.1\"}]}",
+				 &sb2, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(sb2.buf, "\n6.9 stable 6.9.1 0\n"));
+	sb_release(&sb2);
 	assert_int_equal(branches_from_releases_json("{}", &sb, &n, &err), KCVE_E_PARSE);
 	assert_int_equal(branches_from_releases_json("garbage", &sb, &n, &err), KCVE_E_PARSE);
 

@@ -72,7 +72,37 @@ static int factor(struct cp *c)
 				r = 0;
 			else if (strcmp(sym, "unknown") == 0)
 				r = -1;
-			else {
+			else if (strcmp(sym, "defined") == 0 && *c->p == '(') {
+				/* defined(CONFIG_X): the preprocessor's view, set and not =m */
+				c->p++;
+				const char *a = c->p;
+				while (isalnum((unsigned char)*c->p) || *c->p == '_')
+					c->p++;
+				size_t an = (size_t)(c->p - a);
+				if (an == 0 || an >= sizeof sym || *c->p != ')') {
+					c->bad = 1;
+					r = -1;
+				} else {
+					c->p++;
+					memcpy(sym, a, an);
+					sym[an] = '\0';
+					const char *v = c->get(c->ctx, sym);
+					r = v && strcmp(v, "m") != 0;
+				}
+			} else if (*c->p == '=') {
+				/* CONFIG_X=y / CONFIG_X=m: one exact value (IS_BUILTIN / IS_MODULE) */
+				const char *a = ++c->p;
+				while (isalnum((unsigned char)*c->p) || *c->p == '_')
+					c->p++;
+				size_t an = (size_t)(c->p - a);
+				const char *v = c->get(c->ctx, sym);
+				if (an == 0) {
+					c->bad = 1;
+					r = -1;
+				} else {
+					r = v && strlen(v) == an && strncmp(v, a, an) == 0;
+				}
+			} else {
 				const char *v = c->get(c->ctx, sym);
 				r = v && (strcmp(v, "y") == 0 || strcmp(v, "m") == 0);
 			}

@@ -103,10 +103,14 @@ int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err)
 	uint32_t flags = 0;
 	if (s->nconds) {
 		flags |= 1;
+		if (ck_set_has_modules(s))
+			flags |= 2;
 		put_uleb(&raw, s->nconds);
 		for (size_t i = 0; i < s->nconds; i++) {
 			put_str(&raw, s->conds[i].path);
 			put_str(&raw, s->conds[i].cond);
+			if (flags & 2)
+				put_str(&raw, s->conds[i].module);
 		}
 	}
 	uLongf clen = compressBound((uLong)raw.len);
@@ -254,7 +258,7 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 	uint32_t crc = get_u32(h + 20), flags = get_u32(h + 24);
 	if (clen != len - DB_HDR)
 		return corrupt(err, name, "truncated or padded");
-	if (rawlen > DB_MAX_RAW || flags > 1)
+	if (rawlen > DB_MAX_RAW || flags > 3 || flags == 2)
 		return corrupt(err, name, "bad header");
 	s->blob = xmalloc((size_t)rawlen + 1);
 	s->blob_len = rawlen;
@@ -289,6 +293,8 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 		for (size_t i = 0; i < n && !d.bad; i++) {
 			s->conds[i].path = get_str(&d);
 			s->conds[i].cond = get_str(&d);
+			if (flags & 2)
+				s->conds[i].module = get_str(&d);
 			if (i > 0 && strcmp(s->conds[i - 1].path, s->conds[i].path) >= 0)
 				d.bad = 1;
 			s->nconds = i + 1;

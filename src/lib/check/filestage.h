@@ -12,6 +12,7 @@
 #define KCVE_CHECK_FILESTAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "check/check.h"
 #include "check/recset.h"
@@ -28,13 +29,23 @@ enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason)
 const char *ck_files_config_value(const struct ck_files *f, const char *sym);
 void ck_files_close(struct ck_files *f);
 
+/* Module (as /proc/modules names it) the source file links into: from the Kbuild evaluation
+ * when f reads a source tree, else from s's database (built with --source).  False when
+ * unknown or not part of a module. */
+bool ck_files_module(const struct ck_files *f, const struct ck_set *s, const char *path,
+		     char *out, size_t outsz);
+/* Whether ck_files_module() can answer at all (a source tree, or a database with modules). */
+bool ck_files_have_modules(const struct ck_files *f, const struct ck_set *s);
+
 /* Compute kbuild's per-file conditions for the source tree ksrc and store them in s (for
- * `kcve db build --source`). */
+ * `kcve db build --source`): every .c file of the tree, and every programFile of s's records
+ * with the condition reproducing the source-tree verdict and its module name. */
 int ck_set_add_conditions(struct ck_set *s, const char *ksrc, struct kcve_err *err);
 
 /* Evaluate a condition ("CONFIG_A && (CONFIG_B || CONFIG_C)", "y", "n", "unknown", "!X")
  * three-valued: 1 true, 0 false, -1 unknown/malformed.  A symbol is true when get() returns
- * "y" or "m". */
+ * "y" or "m"; "CONFIG_X=y" / "CONFIG_X=m" test one value; "defined(CONFIG_X)" is the
+ * preprocessor's test (set, and not =m, which defines CONFIG_X_MODULE instead). */
 int ck_cond_eval(const char *cond, const char *(*get)(void *ctx, const char *sym), void *ctx);
 
 #endif

@@ -51,3 +51,16 @@ int ck_set_add_conditions(struct ck_set *s, const char *ksrc, struct kcve_err *e
 	(void)s, (void)ksrc;
 	return unavailable(err);
 }
+
+bool ck_files_module(const struct ck_files *f, const struct ck_set *s, const char *path,
+		     char *out, size_t outsz)
+{
+	(void)f, (void)s, (void)path, (void)out, (void)outsz;
+	return false;
+}
+
+bool ck_files_have_modules(const struct ck_files *f, const struct ck_set *s)
+{
+	(void)f, (void)s;
+	return false;
+}

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/version.h"
 #include "core/xalloc.h"
 
 static int sev_rank(const char *s)
@@ -141,14 +142,20 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 				   ".dyad pairs for %s (the pairs were used; see --json \"disagree\")\n",
 				R->ndisagree, R->label);
 		if (o->fixed_in && R->release[0]) {
-			if (R->fixed_in[0])
+			char br[24];
+			kver_str_major(R->release, br, sizeof br);
+			if (R->fixed_in[0]) {
 				fprintf(f, "fixed-in: %s fixes every CVE found in %s", R->fixed_in, R->release);
-			else
-				fprintf(f, "fixed-in: no release on the %s branch fixes the CVEs found",
-					R->release);
-			if (R->unfixed_on_branch)
-				fprintf(f, " except %zu without a fix on this branch", R->unfixed_on_branch);
-			fputc('\n', f);
+				if (R->unfixed_on_branch)
+					fprintf(f, " except %zu without a fix on the %s branch yet",
+						R->unfixed_on_branch, br);
+				fputc('\n', f);
+			} else if (R->unfixed_on_branch) {
+				fprintf(f, "fixed-in: none of the %zu CVEs found has a fix on the %s branch yet\n",
+					R->unfixed_on_branch, br);
+			} else {
+				fprintf(f, "fixed-in: nothing to fix in %s\n", R->release);
+			}
 		}
 		if (k + 1 < nres)
 			fputc('\n', f);

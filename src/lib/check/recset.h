@@ -6,7 +6,8 @@
  *   u32          uncompressed payload length (at most 1 GiB)
  *   u32          compressed payload length (= file length - 28)
  *   u32          CRC-32 of the uncompressed payload
- *   u32          flags (bit 0: a file-condition section follows the records)
+ *   u32          flags (bit 0: a file-condition section follows the records; bit 1: each
+ *                condition entry also carries a module name)
  *   zlib stream  payload
  * The payload is a sequence of records; strings are LEB128 length + bytes + NUL so that the
  * loader can point into the inflated buffer without copying:
@@ -18,10 +19,16 @@
  *   (versionType git ranges are left out: nothing evaluates them, the pairs hold the commits)
  * then, with flag bit 0: uleb n, (str path, str condition)... — kbuild's config-independent
  * "which CONFIG symbols gate this file" conditions, so --config works without the source tree.
+ * With flag bit 1 every entry is (str path, str condition, str module): the module the file
+ * links into ("" if none), for --running's "[module loaded]" marking.  Besides the .c files of
+ * the tree, the section holds every programFile of the records (deleted files, .S, headers,
+ * tools/) with the condition that reproduces the source-tree verdict, so that a --db check and
+ * a --source check decide every record file the same way.
  * Every length is bounds-checked on load: a corrupt file is a clean KCVE_E_PARSE error. */
 #ifndef KCVE_CHECK_RECSET_H
 #define KCVE_CHECK_RECSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +37,7 @@
 
 struct ck_cond {
 	const char *path, *cond;
+	const char *module; /* NULL or "" when none */
 };
 
 struct ck_set {
@@ -59,6 +67,10 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err);
 /* Condition for a source path from the database section, or NULL. */
 const char *ck_set_condition(const struct ck_set *s, const char *path);
+/* Module the file links into according to the database, or NULL (none, or no module data). */
+const char *ck_set_module(const struct ck_set *s, const char *path);
+/* True when the database carries module names (built with --source by this version). */
+bool ck_set_has_modules(const struct ck_set *s);
 void ck_set_release(struct ck_set *s);
 
 #endif

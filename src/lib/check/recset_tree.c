@@ -133,20 +133,40 @@ int ck_set_load_tree(struct ck_set *s, const char *root, struct kcve_err *err)
 	return rc;
 }
 
-const char *ck_set_condition(const struct ck_set *s, const char *path)
+static const struct ck_cond *find_cond(const struct ck_set *s, const char *path)
 {
 	size_t lo = 0, hi = s->nconds;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		int c = strcmp(s->conds[mid].path, path);
 		if (c == 0)
-			return s->conds[mid].cond;
+			return &s->conds[mid];
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return NULL;
+}
+
+const char *ck_set_condition(const struct ck_set *s, const char *path)
+{
+	const struct ck_cond *c = find_cond(s, path);
+	return c ? c->cond : NULL;
+}
+
+const char *ck_set_module(const struct ck_set *s, const char *path)
+{
+	const struct ck_cond *c = find_cond(s, path);
+	return c && c->module && c->module[0] ? c->module : NULL;
+}
+
+bool ck_set_has_modules(const struct ck_set *s)
+{
+	for (size_t i = 0; i < s->nconds; i++)
+		if (s->conds[i].module)
+			return true;
+	return false;
 }
 
 void ck_set_release(struct ck_set *s)
@@ -158,6 +178,7 @@ void ck_set_release(struct ck_set *s)
 		for (size_t i = 0; i < s->nconds; i++) {
 			free((char *)s->conds[i].path);
 			free((char *)s->conds[i].cond);
+			free((char *)s->conds[i].module);
 		}
 	free(s->conds);
 	free(s->blob);

@@ -56,12 +56,19 @@ void sb_addc(struct strbuf *sb, char c)
 
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	/* Most formatted pieces are short: format into a stack buffer first, and only format a
+	 * second time, straight into the grown buffer, when it did not fit. */
+	char tmp[256];
 	va_list cp;
 	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, cp);
 	va_end(cp);
 	if (n <= 0)
 		return;
+	if ((size_t)n < sizeof(tmp)) {
+		sb_add(sb, tmp, (size_t)n);
+		return;
+	}
 	sb_grow(sb, (size_t)n);
 	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	sb->len += (size_t)n;

@@ -67,6 +67,11 @@ static int build_fresh(struct history *h, const struct range_list *ranges, const
 	return rc;
 }
 
+/* Lookups read the index through a memory map instead of one pread() per page: a 10,000-CVE
+ * dyad batch on the 1.4 M-commit benchmark spent about a third of its time in read syscalls
+ * (2.8 s -> 2.4 s CPU; the mapped pages count as RSS but are page cache, not heap). */
+#define INDEX_READ_PRAGMAS " PRAGMA mmap_size=1073741824;"
+
 static int check_schema(struct history *h, struct kcve_err *err)
 {
 	sqlite3_stmt *s;
@@ -160,7 +165,7 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 			goto fail;
 		if ((rc = check_schema(h, err)))
 			goto fail;
-		if ((rc = index_db_exec(h->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", err)))
+		if ((rc = index_db_exec(h->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;" INDEX_READ_PRAGMAS, err)))
 			goto fail;
 		if (flags & HISTORY_NO_UPDATE)
 			goto ready;
@@ -197,7 +202,7 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 			goto fail;
 		if ((rc = check_schema(h, err)))
 			goto fail;
-		if ((rc = index_db_exec(h->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", err)))
+		if ((rc = index_db_exec(h->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;" INDEX_READ_PRAGMAS, err)))
 			goto fail;
 	} else {
 		bool current;

@@ -13,6 +13,7 @@
 #ifndef KCVE_KBUILD_KBUILD_H
 #define KCVE_KBUILD_KBUILD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -73,6 +74,17 @@ void kb_tree_close(struct kb_tree *t);
  * preprocessor around #include "x.c" follow cfg (a CONFIG-dependent include exports "unknown").
  * =m and =y are not distinguished. */
 int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err);
+/* For any list of paths (a database's record programFiles: also deleted files, .S files,
+ * headers, tools/): one line "path\tcondition\tmodule" each, where the condition reproduces
+ * kb_file_verdict()'s rule for that path under any config ("n" for host programs and paths no
+ * makefile reaches, "unknown" for headers, "(C) && unknown" inside an undecidable directory
+ * reached under C) and module is the module name the file links into ("" if none). */
+int kb_tree_export_paths(struct kb_tree *t, const char *const *paths, size_t n, FILE *out,
+			 struct kcve_err *err);
+/* Module name (as /proc/modules spells it, '-' folded to '_') of the obj-y/obj-m object the
+ * compiled source `path` links into: its composite (nf_tables_api.c -> nf_tables) or its own
+ * object (tun.c -> tun).  False when the evaluation did not collect the file. */
+bool kb_file_module(struct kb_tree *t, const char *path, char *out, size_t outsz);
 
 /* ---- build directory ------------------------------------------------------------------------ */
 struct kb_build;

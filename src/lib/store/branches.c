@@ -1,6 +1,7 @@
 /* Supported-branch data: import from releases.json, load, decide (see branches.h). */
 #include "store/branches.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,18 @@ static long long parse_day(const char *s)
 	return era * 146097 + doe - 719468;
 }
 
+/* A field of the branch file: non-empty, one word, no comment marker, short. */
+static bool token_ok(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (!n || n >= max || *s == '#')
+		return false;
+	for (; *s; s++)
+		if (isspace((unsigned char)*s))
+			return false;
+	return true;
+}
+
 int branches_from_releases_json(const char *json, struct strbuf *out, size_t *nbranches,
 				struct kcve_err *err)
 {
@@ -56,11 +69,13 @@ int branches_from_releases_json(const char *json, struct strbuf *out, size_t *nb
 	{
 		const char *mon = json_string_value(json_object_get(r, "moniker"));
 		const char *ver = json_string_value(json_object_get(r, "version"));
-		if (!mon || !ver || !strcmp(mon, "linux-next") || !strncmp(ver, "next-", 5))
+		if (!mon || !ver || !strcmp(mon, "linux-next") || !strncmp(ver, "next-", 5) ||
+		    !token_ok(mon, sizeof(((struct branch_row *)0)->moniker)) ||
+		    !token_ok(ver, sizeof(((struct branch_row *)0)->latest)))
 			continue;
 		char major[32];
 		kver_str_major(ver, major, sizeof(major));
-		if (!major[0] || strchr(ver, ' '))
+		if (!token_ok(major, sizeof(((struct branch_row *)0)->branch)))
 			continue;
 		bool eol = json_is_true(json_object_get(r, "iseol"));
 		sb_addf(out, "%s %s %s %d\n", major, mon, ver, eol ? 1 : 0);

@@ -1,0 +1,323 @@
+/* Per-path answers for the compact database and for module marking.
+ *
+ * kb_tree_export_conditions() only lists the .c files present in the tree; a CVE record also
+ * names files that are not there (deleted or renamed since, selftests added later), .S files
+ * and headers.  kb_file_verdict() decides those without a condition (a path under tools/ is a
+ * host program, a directory no makefile reaches is not compiled, a header is unknown), so a
+ * database holding only the .c conditions answered "unknown" where the evaluator answers "not
+ * compiled".  kb_tree_export_paths() writes, for any list of paths, the condition that
+ * reproduces kb_file_verdict()'s rule for that path, plus the module the file links into.
+ *
+ * Module of a file: the object of an obj-y/obj-m list it ends up in, i.e. the composite
+ * ("nf_tables-y += nf_tables_core.o ..." -> nf_tables) or its own object (tun.o -> tun), with
+ * '-' folded to '_' as the module loader reports names in /proc/modules. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fileio.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+#include "kbuild/kbuild.h"
+#include "kbuild/kbuild_tree.h"
+
+/* Same rule as verdict.c: build-time host programs are never part of the kernel. */
+static bool host_tool(const char *path)
+{
+	if (!strncmp(path, "scripts/", 8) || !strncmp(path, "tools/", 6))
+		return true;
+	if (!strncmp(path, "arch/", 5)) {
+		const char *s = strchr(path + 5, '/');
+		if (s && !strncmp(s, "/tools/", 7))
+			return true;
+	}
+	return false;
+}
+
+/* "dir/x.c" / ".S" / ".s" -> "dir/x.o"; NULL for headers and other files. */
+static char *object_of(const char *norm)
+{
+	const char *dot = strrchr(norm, '.'), *slash = strrchr(norm, '/');
+	if (!dot || (slash && dot < slash) ||
+	    (strcmp(dot, ".c") && strcmp(dot, ".S") && strcmp(dot, ".s")))
+		return NULL;
+	char *o = xstrdup(norm);
+	o[dot - norm + 1] = 'o';
+	return o;
+}
+
+/* Module name of an object collected by the evaluation, or false (not collected, lib.a or
+ * extra target).  Composite members carry "part of composite <dir>/<name>.o" (tree.c). */
+static bool module_of(const struct kb_tree *t, const char *obj, char *out, size_t outsz)
+{
+	const struct kb_obj *o = strmap_get(&t->objs, obj);
+	if (!o || (o->kind != KBT_BUILTIN && o->kind != KBT_MODULE) || outsz == 0)
+		return false;
+	static const char marker[] = "part of composite ";
+	const char *c = o->reason ? strstr(o->reason, marker) : NULL;
+	const char *p = c ? c + sizeof marker - 1 : obj;
+	const char *b = strrchr(p, '/');
+	b = b ? b + 1 : p;
+	size_t n = strcspn(b, " ,;");
+	if (n > 2 && !strncmp(b + n - 2, ".o", 2))
+		n -= 2;
+	if (n == 0 || n >= outsz)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		out[i] = b[i] == '-' ? '_' : b[i];
+	out[n] = '\0';
+	return true;
+}
+
+bool kb_file_module(struct kb_tree *t, const char *path, char *out, size_t outsz)
+{
+	kbt_evaluate(t);
+	char *norm = path[0] == '/' ? NULL : kbt_normalize("", path, strlen(path));
+	char *obj = norm ? object_of(norm) : NULL;
+	bool ok = obj && module_of(t, obj, out, outsz);
+	free(obj);
+	free(norm);
+	return ok;
+}
+
+/* Symbolic form of one `#if` operand, the same forms verdict.c's pp_term() decides from a
+ * config: 0/1, IS_ENABLED(CONFIG_X) (=y or =m), IS_BUILTIN (=y), IS_MODULE (=m),
+ * defined(CONFIG_X) (set, not =m), optionally negated; anything else is "unknown". */
+static char *pp_sym(const char *e, size_t n)
+{
+	while (n && (*e == ' ' || *e == '\t')) {
+		e++;
+		n--;
+	}
+	while (n && (e[n - 1] == ' ' || e[n - 1] == '\t' || e[n - 1] == '\r'))
+		n--;
+	bool neg = false;
+	while (n && *e == '!') {
+		neg = !neg;
+		e++;
+		n--;
+		while (n && *e == ' ') {
+			e++;
+			n--;
+		}
+	}
+	char *v = NULL;
+	if (n == 1 && (*e == '0' || *e == '1')) {
+		v = xstrdup(*e == '1' ? "y" : "n");
+	} else {
+		static const char *const fns[] = {"IS_ENABLED(", "IS_BUILTIN(", "defined(", "defined ", "IS_MODULE("};
+		for (size_t i = 0; i < 5; i++) {
+			size_t fl = strlen(fns[i]);
+			if (n <= fl || memcmp(e, fns[i], fl) != 0)
+				continue;
+			const char *a = e + fl;
+			size_t k = 0;
+			while (a + k < e + n && (isalnum((unsigned char)a[k]) || a[k] == '_'))
+				k++;
+			const char *rest = a + k;
+			bool closed = fns[i][fl - 1] == '(' ? rest < e + n && *rest == ')' && rest + 1 == e + n
+							   : rest == e + n;
+			if (!closed || k <= 7 || memcmp(a, "CONFIG_", 7) != 0)
+				break;
+			v = i == 0   ? mk_strf("%.*s", (int)k, a)
+			    : i == 1 ? mk_strf("%.*s=y", (int)k, a)
+			    : i == 4 ? mk_strf("%.*s=m", (int)k, a)
+				     : mk_strf("defined(%.*s)", (int)k, a);
+			break;
+		}
+	}
+	if (!v)
+		return xstrdup("unknown");
+	if (neg) {
+		char *x = mk_strf("!(%s)", v);
+		free(v);
+		v = x;
+	}
+	return v;
+}
+
+static char *cond_and2(const char *a, const char *b)
+{
+	if (!strcmp(a, "y"))
+		return xstrdup(b);
+	if (!strcmp(b, "y"))
+		return xstrdup(a);
+	return mk_strf("(%s) && (%s)", a, b);
+}
+
+struct ppsym {
+	char *cond; /* condition of the running branch */
+	char *ifc;  /* condition of the #if line */
+	bool elif;  /* an #elif was seen: later branches are undecided where #if is false */
+};
+
+/* Condition under which includer's first `#include "x.c"` of norm is active, walking the
+ * preprocessor blocks as kbt_scan_includes() does (elif and else after elif are undecided
+ * unless an earlier branch was taken, as there). */
+static char *include_cond(struct kb_tree *s, const char *includer, const char *norm)
+{
+	struct strbuf f = STRBUF_INIT, text = STRBUF_INIT;
+	sb_addf(&f, "%s/%s", s->ksrc, includer);
+	int rc = read_file(sb_str(&f), &text);
+	sb_release(&f);
+	if (rc != 0) {
+		sb_release(&text);
+		return xstrdup("unknown");
+	}
+	const char *slash = strrchr(includer, '/');
+	char *dir = slash ? xstrndup(includer, (size_t)(slash - includer)) : xstrdup("");
+	struct ppsym st[32];
+	int depth = 0, overflow = 0;
+	char *res = NULL;
+	for (const char *p = sb_str(&text); *p && !res;) {
+		const char *e = strchr(p, '\n');
+		size_t ln = e ? (size_t)(e - p) : strlen(p);
+		const char *q = p;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == '#') {
+			q++;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			size_t rest = ln - (size_t)(q - p);
+			if (!strncmp(q, "if", 2) && rest > 2) {
+				if (depth == 32) {
+					overflow++;
+				} else {
+					char *c;
+					if (!strncmp(q, "ifdef ", 6) || !strncmp(q, "ifndef ", 7)) {
+						bool ndef = q[2] == 'n';
+						const char *nm = q + (ndef ? 7 : 6);
+						while (*nm == ' ' || *nm == '\t')
+							nm++;
+						size_t k = 0;
+						while (isalnum((unsigned char)nm[k]) || nm[k] == '_')
+							k++;
+						char *ex = mk_strf("%sdefined(%.*s)", ndef ? "!" : "", (int)(k < 140 ? k : 140), nm);
+						c = pp_sym(ex, strlen(ex));
+						free(ex);
+					} else if (!strncmp(q, "if ", 3) || !strncmp(q, "if(", 3) || !strncmp(q, "if\t", 3)) {
+						c = pp_sym(q + 2, rest - 2);
+					} else {
+						c = xstrdup("unknown");
+					}
+					st[depth].ifc = c;
+					st[depth].cond = xstrdup(c);
+					st[depth].elif = false;
+					depth++;
+				}
+			} else if ((!strncmp(q, "elif", 4) || !strncmp(q, "else", 4)) && depth && !overflow) {
+				struct ppsym *fr = &st[depth - 1];
+				if (q[2] == 'i')
+					fr->elif = true;
+				free(fr->cond);
+				fr->cond = fr->elif ? mk_strf("(!(%s)) && unknown", fr->ifc) : mk_strf("!(%s)", fr->ifc);
+			} else if (!strncmp(q, "endif", 5)) {
+				if (overflow) {
+					overflow--;
+				} else if (depth) {
+					depth--;
+					free(st[depth].cond);
+					free(st[depth].ifc);
+				}
+			} else if (!strncmp(q, "include", 7)) {
+				const char *a = q + 7;
+				while (*a == ' ' || *a == '\t')
+					a++;
+				const char *b = *a == '"' ? memchr(a + 1, '"', ln - (size_t)(a + 1 - p)) : NULL;
+				if (b && b - a >= 3 && !memcmp(b - 2, ".c", 2)) {
+					char *inc = kbt_normalize(dir, a + 1, (size_t)(b - a - 1));
+					if (inc && !strcmp(inc, norm)) {
+						res = xstrdup(overflow ? "unknown" : "y");
+						for (int k = 0; k < depth && !overflow; k++) {
+							char *x = cond_and2(res, st[k].cond);
+							free(res);
+							res = x;
+						}
+					}
+					free(inc);
+				}
+			}
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	for (int k = 0; k < depth; k++) {
+		free(st[k].cond);
+		free(st[k].ifc);
+	}
+	free(dir);
+	sb_release(&text);
+	return res ? res : xstrdup("unknown");
+}
+
+/* Condition (symbolic tree s) under which kb_file_verdict() calls norm compiled; "n" when it
+ * never does, "unknown" when it leaves it open; "(C) && unknown" when it is open only where
+ * its directory is reached. */
+static char *path_cond(struct kb_tree *s, const char *norm, int depth)
+{
+	char *obj = object_of(norm);
+	if (!obj)
+		return xstrdup("unknown"); /* headers, non-C files: makefiles never name them */
+	const char *oc = strmap_get(&s->objconds, obj);
+	free(obj);
+	if (oc)
+		return xstrdup(oc);
+	if (host_tool(norm))
+		return xstrdup("n");
+	const char *slash = strrchr(norm, '/');
+	char *dir = slash ? xstrndup(norm, (size_t)(slash - norm)) : xstrdup("");
+	struct kb_dir *d = strmap_get(&s->dirs, dir);
+	char *res = NULL;
+	if (d) {
+		kbt_scan_includes(s, dir);
+		const char *inc = strmap_get(&s->includes, norm);
+		if (inc && depth < 8) {
+			/* "dir/y.c\t<state>\t...": compiled where the includer is and the #include's
+			 * preprocessor blocks are taken */
+			const char *tab = strchr(inc, '\t');
+			char *includer = tab ? xstrndup(inc, (size_t)(tab - inc)) : xstrdup(inc);
+			char *ic = path_cond(s, includer, depth + 1);
+			char *pc = include_cond(s, includer, norm);
+			res = strcmp(ic, "n") ? cond_and2(ic, pc) : xstrdup("n");
+			free(ic);
+			free(pc);
+			free(includer);
+		} else if (d->uncertain) {
+			/* open only where the directory is reached; elsewhere "not descended" */
+			res = d->cond && strcmp(d->cond, "y") ? mk_strf("(%s) && unknown", d->cond)
+							      : xstrdup("unknown");
+		}
+	}
+	free(dir);
+	return res ? res : xstrdup("n");
+}
+
+int kb_tree_export_paths(struct kb_tree *t, const char *const *paths, size_t n, FILE *out,
+			 struct kcve_err *err)
+{
+	struct kb_tree *s = NULL;
+	if (kbt_open(&s, t->ksrc, t->cfg, t->arch, true, err) < 0)
+		return -1;
+	kbt_evaluate(s);
+	for (size_t i = 0; i < n; i++) {
+		const char *p = paths[i];
+		if (!*p || strchr(p, '\t') || strchr(p, '\n'))
+			continue;
+		char *norm = p[0] == '/' ? NULL : kbt_normalize("", p, strlen(p));
+		char *cond = norm && *norm ? path_cond(s, norm, 0) : xstrdup("unknown");
+		char mod[256] = "";
+		char *obj = norm ? object_of(norm) : NULL;
+		if (obj && !module_of(s, obj, mod, sizeof mod))
+			mod[0] = '\0';
+		fprintf(out, "%s\t%s\t%s\n", p, cond, mod);
+		free(obj);
+		free(cond);
+		free(norm);
+	}
+	kb_tree_close(s);
+	if (ferror(out))
+		return kcve_err_set(err, KCVE_E_IO, "write error while exporting Kbuild path conditions");
+	return 0;
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# scripts/run (the README's main job) on its built-in default, with the kcve under test
+# (KCVE_BIN skips deps + build): it must index the generated history and compute pairs for the
+# fixes of the newest stable release, and say so in its summary.
+set -euo pipefail
+[ -n "${KCVE:-}" ] || { echo "KCVE not set"; exit 77; }
+out=$(KCVE_BIN=$KCVE "$KCVE_SRC/scripts/run" 2>&1) || { echo "$out"; echo "scripts/run failed"; exit 1; }
+echo "$out"
+echo "$out" | grep -Eq '^  index +[1-9][0-9]* commits indexed, [1-9][0-9]* releases' || { echo "no index summary"; exit 1; }
+echo "$out" | grep -Eq '^  pairs +newest stable release [0-9.]+: [1-9][0-9]* fixes, [1-9][0-9]* vulnerable:fixed pairs' ||
+	{ echo "no pairs summary"; exit 1; }
+echo "$out" | grep -Eq '^  total ' || { echo "no total"; exit 1; }

@@ -9,4 +9,7 @@ echo "$out"
 echo "$out" | grep -Eq '^  index +[1-9][0-9]* commits indexed, [1-9][0-9]* releases' || { echo "no index summary"; exit 1; }
 echo "$out" | grep -Eq '^  pairs +newest stable release [0-9.]+: [1-9][0-9]* fixes, [1-9][0-9]* vulnerable:fixed pairs' ||
 	{ echo "no pairs summary"; exit 1; }
+echo "$out" | grep -Eq '^  records +[1-9][0-9]* CVE records' || { echo "no records summary"; exit 1; }
+echo "$out" | grep -Eq '^  tree +[1-9][0-9]* CVEs assigned from [1-9][0-9]* fixes .*kcve verify: 0 problems' || { echo "no tree summary"; exit 1; }
+echo "$out" | grep -Eq '^  check +kcve check --db: [1-9][0-9]* of the new CVEs apply to ' || { echo "no check summary"; exit 1; }
 echo "$out" | grep -Eq '^  total ' || { echo "no total"; exit 1; }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
@@ -11,11 +12,14 @@
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: kcve reserve add CVE-ID...\n"
-		     "       kcve reserve list [--year YEAR]\n\n"
+		     "       kcve reserve list [--year YEAR]\n"
+		     "       kcve reserve --remote --year YEAR --count N [--random] [--config FILE]\n\n"
 		     "add: create the empty placeholders cve/reserved/YEAR/CVE-ID for ids already\n"
 		     "     reserved at cve.org (an id already in the tree in any state is refused).\n"
 		     "list: one line per reserved id: \"ID free\" or \"ID held <note>\" (held by\n"
-		     "     'kcve reserve-for').\n");
+		     "     'kcve reserve-for').\n"
+		     "--remote: reserve new ids at CVE Services and add them to cve/reserved/\n"
+		     "     (the same as 'kcve remote reserve'; see 'kcve remote --help').\n");
 }
 
 struct list_ctx {
@@ -52,6 +56,37 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 	if (argc < 2 || cli_wants_help(argc, argv)) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? KCVE_E_USAGE : 0;
+	}
+	/* kcve reserve --remote ... is kcve remote [--config F] reserve ...: one implementation */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--remote") != 0)
+			continue;
+		char **rargv = xcalloc((size_t)argc + 2, sizeof(*rargv));
+		int n = 0;
+		rargv[n++] = (char *)"remote";
+		for (int k = 1; k < argc; k++) /* --config goes before the subcommand */
+			if (!strcmp(argv[k], "--config") && k + 1 < argc) {
+				rargv[n++] = argv[k];
+				rargv[n++] = argv[k + 1];
+			} else if (!strncmp(argv[k], "--config=", 9)) {
+				rargv[n++] = argv[k];
+			}
+		rargv[n++] = (char *)"reserve";
+		for (int k = 1; k < argc; k++) {
+			if (k == i)
+				continue;
+			if (!strcmp(argv[k], "--config") && k + 1 < argc) {
+				k++;
+				continue;
+			}
+			if (!strncmp(argv[k], "--config=", 9))
+				continue;
+			rargv[n++] = argv[k];
+		}
+		rargv[n] = NULL;
+		int rc = cmd_remote(n, rargv, g);
+		free(rargv);
+		return rc;
 	}
 	struct cve_tree *t = cli_open_tree(g);
 	int rc = 0;

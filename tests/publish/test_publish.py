@@ -154,6 +154,12 @@ try:
              "KCVE_CVE_API_KEY": ""}
     p = kc.run("remote", "--config", cfg, "quota", env=noenv)
     check(p.returncode == 0 and "id_quota 1000" in p.stdout, "settings from --config FILE")
+    # kcve reserve --remote is the same operation (with the --config file here)
+    p = kc.run("reserve", "--remote", "--config", cfg, "--year", "2026", "--count", "2", env=noenv, check=0)
+    got = p.stdout.split()
+    check(p.returncode == 0 and len(got) == 2 and
+          all(os.path.exists(os.path.join(tree, "cve/reserved/2026", c)) for c in got),
+          "kcve reserve --remote files 2 ids under cve/reserved/2026: %r %r" % (got, p.stderr.strip()))
     with open(cfg, "a") as f:
         f.write("cve_api.colour = blue\n")
     p = kc.run("remote", "--config", cfg, "quota", env=noenv)

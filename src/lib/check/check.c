@@ -189,7 +189,7 @@ void ck_compute_fixed_in(struct ck_set *s, struct ck_result *res)
 		}
 		struct kver k;
 		ck_kver_parse(&k, e->fixed_in);
-		if (!res->fixed_in[0] || ck_kver_cmp(&k, &best) > 0) {
+		if (!res->fixed_in[0] || kver_cmp(&k, &best) > 0) {
 			snprintf(res->fixed_in, sizeof res->fixed_in, "%s", e->fixed_in);
 			best = k;
 		}

@@ -45,59 +45,15 @@ slow:
 	kver_parse(v, s);
 }
 
-/* kver_same_major()/kver_cmp() without formatting the majors as strings (same results). */
-static int major_of(const struct kver *v, unsigned m[3])
-{
-	if (v->ncomp >= 3 && v->comp[0] == 2 && v->comp[1] == 6) {
-		m[0] = 2, m[1] = 6, m[2] = v->comp[2];
-		return 3;
-	}
-	if (v->ncomp >= 2) {
-		m[0] = v->comp[0], m[1] = v->comp[1], m[2] = 0;
-		return 2;
-	}
-	return 0;
-}
-
-bool ck_same_major(const struct kver *a, const struct kver *b)
-{
-	unsigned x[3] = {0}, y[3] = {0};
-	int nx = major_of(a, x), ny = major_of(b, y);
-	return nx && nx == ny && x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
-}
-
-int ck_kver_cmp(const struct kver *a, const struct kver *b)
-{
-	if (ck_same_major(a, b)) {
-		bool ma = kver_is_mainline(a), mb = kver_is_mainline(b);
-		if (ma && !mb)
-			return -1;
-		if (!ma && mb)
-			return 1;
-	}
-	int n = a->ncomp > b->ncomp ? a->ncomp : b->ncomp;
-	for (int i = 0; i < n; i++) {
-		unsigned x = i < a->ncomp ? a->comp[i] : 0;
-		unsigned y = i < b->ncomp ? b->comp[i] : 0;
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
-	if (a->rc != b->rc)
-		return a->rc ? -1 : 1;
-	if (a->rc && a->rcnum != b->rcnum)
-		return a->rcnum < b->rcnum ? -1 : 1;
-	return 0;
-}
-
 bool ck_release_in(const char *a, const struct kver *x)
 {
 	if (strcmp(a, "0") == 0)
 		return true;
 	struct kver k;
 	ck_kver_parse(&k, a);
-	if (ck_same_major(&k, x))
-		return ck_kver_cmp(&k, x) <= 0;
-	return kver_is_mainline(&k) && ck_kver_cmp(&k, x) < 0;
+	if (kver_same_major(&k, x))
+		return kver_cmp(&k, x) <= 0;
+	return kver_is_mainline(&k) && kver_cmp(&k, x) < 0;
 }
 
 enum ck_vstatus ck_dyad_verdict(const struct dyad_list *pairs, const struct kver *v)
@@ -129,9 +85,9 @@ bool ck_branch_fix(const struct ck_record *r, const struct kver *x, char *out, s
 			continue;
 		struct kver k;
 		ck_kver_parse(&k, f);
-		if (!ck_same_major(&k, x) || ck_kver_cmp(&k, x) <= 0)
+		if (!kver_same_major(&k, x) || kver_cmp(&k, x) <= 0)
 			continue;
-		if (best && ck_kver_cmp(&k, &bk) >= 0)
+		if (best && kver_cmp(&k, &bk) >= 0)
 			continue;
 		if (ck_dyad_verdict(&r->pairs, &k) != CK_ST_UNAFFECTED)
 			continue;
@@ -168,7 +124,7 @@ static int cmp_bound(const struct kver *x, const char *b)
 	}
 	struct kver k;
 	ck_kver_parse(&k, b);
-	return ck_kver_cmp(x, &k);
+	return kver_cmp(x, &k);
 }
 
 static bool range_matches(const struct ck_range *g, const struct kver *x)
@@ -176,12 +132,12 @@ static bool range_matches(const struct ck_range *g, const struct kver *x)
 	if (!g->less_than && !g->less_equal) {
 		struct kver k;
 		ck_kver_parse(&k, g->version);
-		return ck_kver_cmp(x, &k) == 0;
+		return kver_cmp(x, &k) == 0;
 	}
 	if (strcmp(g->version, "0") != 0) {
 		struct kver lo;
 		ck_kver_parse(&lo, g->version);
-		if (ck_kver_cmp(x, &lo) < 0)
+		if (kver_cmp(x, &lo) < 0)
 			return false;
 	}
 	if (g->less_than) {
@@ -425,9 +381,9 @@ static bool in_c(const struct kver *a, bool zero, bool amain, const struct kver 
 {
 	if (zero)
 		return true;
-	if (ck_same_major(a, x))
-		return ck_kver_cmp(a, x) <= 0;
-	return amain && ck_kver_cmp(a, x) < 0;
+	if (kver_same_major(a, x))
+		return kver_cmp(a, x) <= 0;
+	return amain && kver_cmp(a, x) < 0;
 }
 
 enum ck_vstatus ck_record_dyad_verdict(struct ck_record *r, const struct kver *v, bool *introduced)
@@ -469,13 +425,13 @@ static int series_cmp(const struct kver *x, const struct kver *p)
 static bool crange_matches(const struct ck_crange *c, const struct kver *x)
 {
 	if (c->kind == RK_POINT)
-		return ck_kver_cmp(x, &c->lo) == 0;
-	if (!c->lo_zero && ck_kver_cmp(x, &c->lo) < 0)
+		return kver_cmp(x, &c->lo) == 0;
+	if (!c->lo_zero && kver_cmp(x, &c->lo) < 0)
 		return false;
 	switch (c->kind) {
 	case RK_INF: return true;
-	case RK_LT: return ck_kver_cmp(x, &c->hi) < 0;
-	case RK_LE: return ck_kver_cmp(x, &c->hi) <= 0;
+	case RK_LT: return kver_cmp(x, &c->hi) < 0;
+	case RK_LE: return kver_cmp(x, &c->hi) <= 0;
 	case RK_LT_SERIES: return series_cmp(x, &c->hi) < 0;
 	case RK_LE_SERIES: return series_cmp(x, &c->hi) <= 0;
 	}

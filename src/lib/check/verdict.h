@@ -32,8 +32,6 @@ enum ck_vstatus ck_dyad_verdict(const struct dyad_list *pairs, const struct kver
 enum ck_vstatus ck_semver_verdict(const struct ck_record *r, const struct kver *v);
 /* kver_parse() with a fast path for plain release strings (same result). */
 void ck_kver_parse(struct kver *v, const char *s);
-bool ck_same_major(const struct kver *a, const struct kver *b);
-int ck_kver_cmp(const struct kver *a, const struct kver *b);
 /* Verdicts of a record from its parsed (compiled) pairs and ranges: same results as
  * ck_dyad_verdict(&r->pairs, v) / ck_semver_verdict(r, v), without re-parsing version strings
  * for every checked release.  `introduced` (optional) tells fixed from never introduced. */

@@ -85,12 +85,26 @@ char *kver_major(const struct kver *v, char *out, size_t outsz)
 	return out;
 }
 
+/* The major as numbers ("2.6.N" or "X.Y"); 0 components when unknown. Comparing numbers
+ * instead of formatted strings keeps kver_cmp() cheap: checks compare millions of versions. */
+static int major_of(const struct kver *v, unsigned m[3])
+{
+	if (v->ncomp >= 3 && v->comp[0] == 2 && v->comp[1] == 6) {
+		m[0] = 2, m[1] = 6, m[2] = v->comp[2];
+		return 3;
+	}
+	if (v->ncomp >= 2) {
+		m[0] = v->comp[0], m[1] = v->comp[1], m[2] = 0;
+		return 2;
+	}
+	return 0;
+}
+
 bool kver_same_major(const struct kver *a, const struct kver *b)
 {
-	char ma[24], mb[24];
-	kver_major(a, ma, sizeof(ma));
-	kver_major(b, mb, sizeof(mb));
-	return ma[0] && mb[0] && strcmp(ma, mb) == 0;
+	unsigned x[3] = {0}, y[3] = {0};
+	int nx = major_of(a, x), ny = major_of(b, y);
+	return nx && nx == ny && x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
 int kver_cmp(const struct kver *a, const struct kver *b)

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "core/error.h"
 #include "core/fileio.h"
+#include "core/version.h"
 #include "core/xalloc.h"
 #include "history/history.h"
 #include "record/identity.h"
@@ -18,13 +19,16 @@ static void usage(void)
 {
 	printf("usage: kcve record --cve CVE-YYYY-NNNNN [--vulnerable SHA]... [--reference FILE]\n"
 	       "                   [--message FILE] [--cvss FILE] [--json OUT] [--mbox OUT]\n"
-	       "                   [--dyad OUT] [--from \"Name <email>\"] [--generator NAME] SHA...\n\n"
+	       "                   [--dyad OUT] [--from \"Name <email>\"] [--generator NAME]\n"
+	       "                   [--not-affected BRANCH]... SHA...\n\n"
 	       "Build the CVE record of the fix commit(s) SHA (the first is the main fix: title,\n"
 	       "description and affected files come from it): vulnerable:fixed pairs computed\n"
 	       "in-process, the issuance policy applied, then the CVE JSON 5.1.1 record and the\n"
 	       "announcement mbox rendered exactly as the kernel CNA's bippy does.\n\n"
 	       "  --cve ID          the CVE id (required)\n"
 	       "  --vulnerable SHA  introducing commit overriding Fixes: tags (repeatable)\n"
+	       "  --not-affected BRANCH  stable branch (like 6.1) declared not affected by the\n"
+	       "                    maintainers: its pairs are dropped (repeatable)\n"
 	       "  --reference FILE  extra reference URLs, one per line\n"
 	       "  --message FILE    replacement description text (blank file: use the commit)\n"
 	       "  --cvss FILE       .cvss file: adds metrics and the mbox Severity block\n"
@@ -70,8 +74,8 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 		return 0;
 	}
 	struct record_input in = {0};
-	const char **shas = NULL, **vulns = NULL;
-	size_t nshas = 0, nvulns = 0;
+	const char **shas = NULL, **vulns = NULL, **nas = NULL;
+	size_t nshas = 0, nvulns = 0, nnas = 0;
 	const char *json = NULL, *mbox = NULL, *dyad = NULL, *from = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *v;
@@ -79,6 +83,13 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 			in.cve = v;
 		else if ((v = optval(argc, argv, &i, "--vulnerable")))
 			push(&vulns, &nvulns, v);
+		else if ((v = optval(argc, argv, &i, "--not-affected"))) {
+			char major[32];
+			if (strcmp(kver_str_major(v, major, sizeof(major)), v) != 0)
+				kcve_die(KCVE_E_USAGE, "not a stable branch: '%s', --not-affected, "
+					 "give a branch like 6.1 or 2.6.32", v);
+			push(&nas, &nnas, v);
+		}
 		else if ((v = optval(argc, argv, &i, "--reference")))
 			in.reference_path = v;
 		else if ((v = optval(argc, argv, &i, "--message")))
@@ -111,6 +122,8 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 	in.nshas = nshas;
 	in.vulnerable = vulns;
 	in.nvulnerable = nvulns;
+	in.not_affected = nas;
+	in.nnot_affected = nnas;
 	in.vulns_tree = g->tree;
 
 	struct history *h;
@@ -157,5 +170,6 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 	history_close(h);
 	free(shas);
 	free(vulns);
+	free(nas);
 	return rc;
 }

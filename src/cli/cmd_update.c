@@ -21,7 +21,8 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: kcve update [-j N] [--full] [--from 'Name <email>'] [CVE-ID|YEAR]...\n\n"
 		     "Regenerate the .dyad, .json and .mbox of the given published CVEs (default:\n"
-		     "all, newest year first) from their .sha1/.vulnerable/.reference/.message/.cvss.\n"
+		     "all, newest year first) from their .sha1/.vulnerable/.reference/.message/.cvss\n"
+		     "and .not_affected (branches whose pairs are dropped, see kcve dispute).\n"
 		     "A file is rewritten only when a line other than generator-version, '#' header\n"
 		     "or sender-address lines changed. Prints \"<CVE>: updated <files>\" per changed\n"
 		     "CVE, then a count line. -j N runs N worker processes.\n"

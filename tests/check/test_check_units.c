@@ -130,6 +130,18 @@ static void test_cond(void **state)
 	assert_int_equal(ck_cond_eval("CONFIG_A && unknown", get, NULL), -1);
 	assert_int_equal(ck_cond_eval("CONFIG_A &&", get, NULL), -1);
 	assert_int_equal(ck_cond_eval("((CONFIG_A)", get, NULL), -1);
+	/* preprocessor forms stored for #include "x.c" under #if */
+	assert_int_equal(ck_cond_eval("CONFIG_A=y", get, NULL), 1);
+	assert_int_equal(ck_cond_eval("CONFIG_M=y", get, NULL), 0);
+	assert_int_equal(ck_cond_eval("CONFIG_M=m", get, NULL), 1);
+	assert_int_equal(ck_cond_eval("CONFIG_B=m", get, NULL), 0);
+	assert_int_equal(ck_cond_eval("defined(CONFIG_A)", get, NULL), 1);
+	assert_int_equal(ck_cond_eval("defined(CONFIG_M)", get, NULL), 0);
+	assert_int_equal(ck_cond_eval("!(defined(CONFIG_B))", get, NULL), 1);
+	assert_int_equal(ck_cond_eval("(!(CONFIG_A)) && unknown", get, NULL), 0);
+	assert_int_equal(ck_cond_eval("(!(CONFIG_B)) && unknown", get, NULL), -1);
+	assert_int_equal(ck_cond_eval("CONFIG_A=", get, NULL), -1);
+	assert_int_equal(ck_cond_eval("defined(CONFIG_A", get, NULL), -1);
 	char deep[2000];
 	memset(deep, '(', sizeof deep - 1);
 	deep[sizeof deep - 1] = '\0';
@@ -147,7 +159,9 @@ static void test_db_roundtrip(void **state)
 	s.conds = xcalloc(2, sizeof *s.conds);
 	s.conds[0].path = xstrdup("fs/a.c");
 	s.conds[0].cond = xstrdup("CONFIG_A");
+	s.conds[0].module = xstrdup("nf_tables");
 	s.nconds = 1;
+	s.has_modules = true;
 	char path[] = "/tmp/kcve-check-unit-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -164,6 +178,9 @@ static void test_db_roundtrip(void **state)
 	assert_string_equal(t.v[0].prod[0].v[2].less_equal, "6.1.*");
 	assert_string_equal(ck_set_condition(&t, "fs/a.c"), "CONFIG_A");
 	assert_null(ck_set_condition(&t, "fs/b.c"));
+	assert_true(ck_set_has_modules(&t));
+	assert_string_equal(ck_set_module(&t, "fs/a.c"), "nf_tables");
+	assert_null(ck_set_module(&t, "fs/b.c"));
 
 	/* every truncation and many single-byte changes: a clean error or a valid load */
 	struct strbuf img = STRBUF_INIT;

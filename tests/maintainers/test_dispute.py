@@ -176,6 +176,94 @@ def regenerate_case(tmp):
           "audit outcome: %r" % last.get("outcome"))
 
 
+def not_affected_case(tmp):
+    """Allowed --not-affected 6.1 on a CVE whose record lists a 6.1 backport (tiny history:
+    v6.0, intro, v6.1, fix, v6.2; linux-6.1.y backport tagged v6.1.1): the regenerated .dyad,
+    .json and .mbox drop 6.1 and keep 6.2, the dispute is audited, a later `kcve update`
+    keeps the decision and `kcve verify` knows the .not_affected file."""
+    repo = os.path.join(tmp, "hist-na")
+    os.makedirs(os.path.join(repo, "drivers/foo"))
+    env = dict(os.environ, GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="T",
+               GIT_COMMITTER_EMAIL="t@e", GIT_CONFIG_NOSYSTEM="1", HOME=tmp)
+    n = [0]
+
+    def g(*a):
+        d = "@%d +0000" % (1700000000 + n[0])
+        return subprocess.run(["git", "-C", repo] + list(a), check=True, capture_output=True,
+                              text=True, env=dict(env, GIT_AUTHOR_DATE=d, GIT_COMMITTER_DATE=d)
+                              ).stdout.strip()
+
+    def commit(text, msg):
+        n[0] += 1
+        with open(os.path.join(repo, "drivers/foo/a.c"), "a") as f:
+            f.write(text + "\n")
+        g("add", "-A")
+        g("commit", "-q", "-m", msg)
+        return g("rev-parse", "HEAD")
+
+    g("init", "-q", "-b", "master")
+    commit("base", "init")
+    g("tag", "-a", "v6.0", "-m", "Linux 6.0")
+    intro = commit("bug", "foo: add the bug")
+    g("tag", "-a", "v6.1", "-m", "Linux 6.1")
+    fix = commit("fixed", "foo: fix the bug\n\nFixes: %s (\"foo: add the bug\")" % intro[:12])
+    g("tag", "-a", "v6.2", "-m", "Linux 6.2")
+    g("checkout", "-q", "-b", "linux-6.1.y", "v6.1")
+    bp = commit("backport", "foo: fix the bug\n\n[ Upstream commit %s ]" % fix)
+    g("tag", "-a", "v6.1.1", "-m", "Linux 6.1.1")
+    g("checkout", "-q", "master")
+    tree = os.path.join(tmp, "vulns-na")
+    pub = os.path.join(tree, "cve/published/2024")
+    os.makedirs(pub)
+    cve = "CVE-2024-0200"
+    base = os.path.join(pub, cve)
+    open(base, "w").close()
+    with open(base + ".sha1", "w") as f:
+        f.write(fix + "\n")
+    e = dict(os.environ, KCVE_FROM="CVE Robot <cve-robot@example.org>")
+    e.pop("KCVE_TREE", None)
+    k = [KCVE, "--repo", repo, "--index", os.path.join(tmp, "na-idx.sqlite"), "--tree", tree]
+    r = subprocess.run(k + ["index"], capture_output=True, text=True, env=e)
+    check(r.returncode == 0, "not-affected: index: %s" % r.stderr)
+    r = subprocess.run(k + ["update", cve], capture_output=True, text=True, env=e)
+    check(r.returncode == 0, "not-affected: first update: %s" % r.stderr)
+    read = lambda ext: open(base + ext).read() if os.path.exists(base + ext) else ""
+    check("6.1:%s:6.1.1:%s" % (intro, bp) in read(".dyad") and
+          "6.1:%s:6.2:%s" % (intro, fix) in read(".dyad"),
+          "not-affected: the record lists 6.1 and 6.2 first: %r" % read(".dyad"))
+    r = subprocess.run(k + ["dispute", cve, "--by", "alice@example.org", "--reason",
+                            "6.1 never shipped the code", "--not-affected", "6.1",
+                            "--maintainers", MAINT], capture_output=True, text=True, env=e)
+    check(r.returncode == 0, "not-affected dispute: %d %s" % (r.returncode, r.stderr))
+    check(read(".not_affected") == "6.1\n", "not-affected: file %r" % read(".not_affected"))
+
+    def dropped(when):
+        dyad, js, mbox = read(".dyad"), read(".json"), read(".mbox")
+        check("6.1:%s:6.2:%s" % (intro, fix) in dyad, "%s: 6.2 pair kept: %r" % (when, dyad))
+        check(":6.1.1:" not in dyad, "%s: 6.1 pair dropped from .dyad: %r" % (when, dyad))
+        for name, text in ((".json", js), (".mbox", mbox)):
+            check(text and "6.1.1" not in text and bp not in text,
+                  "%s: 6.1 gone from %s" % (when, name))
+        check("fixed in 6.2 with commit %s" % fix in mbox, "%s: .mbox keeps 6.2" % when)
+        check('"lessThan": "6.2"' in js or fix in js, "%s: .json keeps 6.2" % when)
+    dropped("dispute")
+    last = audit(tree)[-1] if audit(tree) else {}
+    check(last.get("action") == "not-affected" and last.get("args") == ["6.1"] and
+          last.get("outcome") == ".not_affected written, record regenerated",
+          "not-affected audit: %r" % last)
+    r = subprocess.run(k + ["update", cve], capture_output=True, text=True, env=e)
+    check(r.returncode == 0 and ": updated" not in r.stdout,
+          "not-affected: a plain update (pairs fast path) changes nothing: %s%s" %
+          (r.stdout, r.stderr))
+    dropped("fast update")
+    r = subprocess.run(k + ["update", "--full", cve], capture_output=True, text=True, env=e)
+    check(r.returncode == 0, "not-affected: update after: %s" % r.stderr)
+    dropped("update")
+    r = subprocess.run(k + ["verify"], capture_output=True, text=True, env=e)
+    check("not_affected" not in r.stdout + r.stderr,
+          "verify knows .not_affected: %s%s" % (r.stdout, r.stderr))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="kcve-dispute-")
     try:
@@ -274,6 +362,7 @@ def main():
         if shutil.which("git"):
             repo_cases(tmp, tree)
             regenerate_case(tmp)
+            not_affected_case(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("%d failures" % len(FAILS))

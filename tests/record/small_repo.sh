@@ -157,4 +157,19 @@ rc=0; K record --cve CVE-2023-00003 --json "$T/p.json" "$same_fix" 2> "$T/err" |
 [ "$rc" -eq 8 ] || fail "policy refusal exit status $rc: $(cat "$T/err")"
 grep -q 'none were in an actual release' "$T/err" || fail "policy message: $(cat "$T/err")"
 [ ! -e "$T/p.json" ] || fail "policy refusal left a file"
+
+# --not-affected BRANCH: the maintainers' decision drops that branch's pairs from every output
+K record --cve CVE-2023-00001 --from "Test Sender <sender@example.org>" --not-affected 6.1 \
+	--json "$T/na.json" --mbox "$T/na.mbox" --dyad "$T/na.dyad" "$fix"
+grep -qx "6.1:$intro:6.2:$fix" "$T/na.dyad" || fail "not-affected: mainline pair kept: $(cat "$T/na.dyad")"
+grep -q ":6.1.1:" "$T/na.dyad" && fail "not-affected: 6.1 pair still in .dyad"
+grep -q "6\.1\.1\|$bp" "$T/na.json" && fail "not-affected: 6.1 still in .json"
+grep -q "6\.1\.1\|$bp" "$T/na.mbox" && fail "not-affected: 6.1 still in .mbox"
+grep -q "fixed in 6.2 with commit $fix" "$T/na.mbox" || fail "not-affected: mainline line lost"
+K record --cve CVE-2023-00001 --not-affected 5.15 --dyad "$T/na2.dyad" "$fix"
+diff "$T/1.dyad" "$T/na2.dyad" > /dev/null || fail "not-affected: an unrelated branch changed the pairs"
+rc=0; K record --cve CVE-2023-00001 --not-affected 6.1 --not-affected 6.2 --json "$T/na3.json" "$fix" 2> "$T/err" || rc=$?
+[ "$rc" -eq 8 ] && [ ! -e "$T/na3.json" ] || fail "not-affected everywhere: exit $rc: $(cat "$T/err")"
+rc=0; K record --cve CVE-2023-00001 --not-affected 6.1.1 "$fix" > /dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "not-affected: a release instead of a branch accepted ($rc)"
 echo "record small repo: ok"

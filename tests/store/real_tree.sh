@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kcve verify / search / summary on (a hard-linked copy of) the real CNA record tree
 # ../shared/data/vulns-upto-2024.tar.xz. Expected answers are computed here independently
-# with find/grep, never hard-coded.
+# with find/grep/Python (incl. anchor-spec §7.1 rule 5 over every .json), never hard-coded.
 set -euo pipefail
 : "${KCVE:?KCVE must point at the kcve binary}"
 TARBALL=${KCVE_SHARED:-/nonexistent}/data/vulns-upto-2024.tar.xz
@@ -67,6 +67,47 @@ for sha, owners in first.items():
     for i in range(1, len(owners)):
         out.append("%s: duplicate-fix: commit %s is also the fix of %s (%s)" % (
             owners[i][0], sha, owners[i - 1][0], owners[i - 1][1]))
+# anchor-spec §7.1 rule (5) inside each published .json: semver fix / intro versions must equal
+# the CPE versionEndExcluding / versionStartIncluding values
+def r5diff(cid, rule, wname, want, hname, have):
+    if want != have:
+        out.append("%s: %s: in %s but not %s: %s; in %s but not %s: %s" % (
+            cid, rule, wname, hname, " ".join(sorted(want - have)) or "-",
+            hname, wname, " ".join(sorted(have - want)) or "-"))
+import json
+for (state, year, cid), names in ids.items():
+    if state != "published" or cid + ".json" not in names:
+        continue
+    try:
+        cna = json.load(open(os.path.join(root, "cve", state, year, cid + ".json")))["containers"]["cna"]
+    except (ValueError, KeyError):
+        continue
+    fixes, intros, ends, starts = set(), set(), set(), set()
+    for a in cna.get("affected", []):
+        for x in a.get("versions", []):
+            vt, st, v, lt = x.get("versionType"), x.get("status"), x.get("version"), x.get("lessThan")
+            if vt == "git" or v is None:
+                continue
+            if st == "unaffected" and v != "0":
+                fixes.add(v)
+            if st != "affected":
+                continue
+            if vt is None and "lessThan" not in x and "lessThanOrEqual" not in x:
+                intros.add(v)
+            if vt == "semver":
+                if v != "0":
+                    intros.add(v)
+                if a.get("defaultStatus") == "unaffected" and lt and lt.count(".") >= v.count("."):
+                    fixes.add(lt)
+    for c in cna.get("cpeApplicability", []):
+        for nd in c.get("nodes", []):
+            for mt in nd.get("cpeMatch", []):
+                if "versionEndExcluding" in mt:
+                    ends.add(mt["versionEndExcluding"])
+                if "versionStartIncluding" in mt:
+                    starts.add(mt["versionStartIncluding"])
+    r5diff(cid, "semver-cpe-fixes", "semver fix versions", fixes, "CPE versionEndExcluding", ends)
+    r5diff(cid, "semver-cpe-intros", "semver intro versions", intros, "CPE versionStartIncluding", starts)
 for l in sorted(out):
     print(l)
 print("%d CVEs checked, %d problems" % (checked, len(out)))
@@ -113,7 +154,9 @@ grep -q '^CVE-2024-26581: dyad-json-git-ranges: in .dyad but not .json: f718863a
 grep -q '^CVE-2024-26582: sha1-syntax: .sha1 line "xyz"' "$T/bad.out" || fail "bad sha1 not reported"
 grep -q 'stray-file: CVE-2024-26581.json.tmp.123 is not a CVE file' "$T/bad.out" || fail "stray file not reported"
 grep -q '^CVE-2024-26581: dyad-json-semver-ranges: stable pairs without an affected semver range in .json: 5.4.262..5.4.269$' "$T/bad.out" || fail "missing semver range not reported"
-[ "$(tail -1 "$T/bad.out")" = "${base%%,*}, $((n2024 + 5)) problems" ] || fail "problem count: $(cat "$T/bad.out")"
+# (dropping the 5.4.262 range also leaves the CPE start 5.4.262 without a semver intro: rule 5)
+grep -q '^CVE-2024-26581: semver-cpe-intros: in semver intro versions but not CPE versionStartIncluding: -; in CPE versionStartIncluding but not semver intro versions: 5.4.262$' "$T/bad.out" || fail "rule 5 mismatch not reported"
+[ "$(tail -1 "$T/bad.out")" = "${base%%,*}, $((n2024 + 6)) problems" ] || fail "problem count: $(cat "$T/bad.out")"
 for f in CVE-2024-26581.mbox CVE-2024-26581.dyad CVE-2024-26581.json CVE-2024-26582.sha1; do
 	ln -f "$CACHE/vulns/cve/published/2024/$f" "$V/cve/published/2024/$f"
 done

@@ -301,6 +301,7 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 		}
 		if (d.bad)
 			return corrupt(err, name, "condition section damaged");
+		s->has_modules = (flags & 2) != 0;
 	}
 	if (d.p != d.end)
 		return corrupt(err, name, "trailing data");

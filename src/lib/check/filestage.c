@@ -250,6 +250,7 @@ int ck_set_add_conditions(struct ck_set *s, const char *ksrc, struct kcve_err *e
 		for (size_t i = 0; i < s->nconds; i++)
 			if (!s->conds[i].module)
 				s->conds[i].module = xstrdup("");
+		s->has_modules = true;
 	}
 	free(all);
 	free(rec);

@@ -45,6 +45,7 @@ struct ck_set {
 	size_t n, alloc;
 	struct ck_cond *conds; /* sorted by path; only from a database built with --source */
 	size_t nconds;
+	bool has_modules;      /* conds carry module names (database flag bit 1) */
 	char *blob;            /* inflated database payload the records point into */
 	size_t blob_len;
 	char *origin;          /* tree root or database path, for messages */

@@ -163,10 +163,7 @@ const char *ck_set_module(const struct ck_set *s, const char *path)
 
 bool ck_set_has_modules(const struct ck_set *s)
 {
-	for (size_t i = 0; i < s->nconds; i++)
-		if (s->conds[i].module)
-			return true;
-	return false;
+	return s->has_modules;
 }
 
 void ck_set_release(struct ck_set *s)

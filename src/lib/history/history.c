@@ -41,9 +41,7 @@ static int build_fresh(struct history *h, const struct range_list *ranges, const
 	if (!rc)
 		rc = index_db_create_schema(h->db, err);
 	if (!rc)
-		rc = index_update(h, ranges, flags, st, err);
-	if (!rc)
-		rc = index_meta_set(h->db, "tags_fingerprint", fp, err);
+		rc = index_update(h, ranges, fp, flags, st, err);
 	if (!rc)
 		rc = index_db_exec(h->db, "PRAGMA journal_mode=WAL;", err);
 	sqlite3_close(h->db);
@@ -211,13 +209,14 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 		if (!current) {
 			if (!(flags & HISTORY_QUIET))
 				fprintf(stderr, "kcve: updating the history index %s\n", h->index_path);
-			if ((rc = index_update(h, &ranges, flags, st, err)))
+			if ((rc = index_update(h, &ranges, fp, flags, st, err)))
 				goto fail;
-		} else if (st) {
-			st->ranges_total = ranges.n;
+		} else {
+			if (st)
+				st->ranges_total = ranges.n;
+			if ((rc = index_meta_set(h->db, "tags_fingerprint", fp, err)))
+				goto fail;
 		}
-		if ((rc = index_meta_set(h->db, "tags_fingerprint", fp, err)))
-			goto fail;
 	}
 ready:
 	if ((rc = prepare(h, err)))

@@ -68,9 +68,10 @@ int index_db_exec(sqlite3 *db, const char *sql, struct kcve_err *err);
 int index_meta_get(sqlite3 *db, const char *key, char *out, size_t outsz);
 int index_meta_set(sqlite3 *db, const char *key, const char *value, struct kcve_err *err);
 
-/* index_build.c: bring the index up to date with the repository's tag ranges. */
-int index_update(struct history *h, const struct range_list *ranges, unsigned flags,
-		 struct history_index_stats *st, struct kcve_err *err);
+/* index_build.c: bring the index up to date with the repository's tag ranges; the tag
+ * fingerprint fp (if not NULL) is stored in the same transaction (one disk sync less). */
+int index_update(struct history *h, const struct range_list *ranges, const char *fp,
+		 unsigned flags, struct history_index_stats *st, struct kcve_err *err);
 /* True if every range in `ranges` is recorded and no recorded range is obsolete. */
 int index_is_current(sqlite3 *db, const struct range_list *ranges, bool *current,
 		     struct kcve_err *err);

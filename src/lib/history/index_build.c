@@ -875,8 +875,8 @@ static int drop_range(struct builder *b, const struct stored_range *s, struct kc
 	return 0;
 }
 
-int index_update(struct history *h, const struct range_list *ranges, unsigned flags,
-		 struct history_index_stats *st, struct kcve_err *err)
+int index_update(struct history *h, const struct range_list *ranges, const char *fp,
+		 unsigned flags, struct history_index_stats *st, struct kcve_err *err)
 {
 	struct builder b = {0};
 	struct stored_range *stored = NULL;
@@ -959,6 +959,8 @@ int index_update(struct history *h, const struct range_list *ranges, unsigned fl
 				"CREATE INDEX IF NOT EXISTS commits_reverts ON commits(reverts)"
 				" WHERE reverts IS NOT NULL;",
 				err)))
+		goto rollback;
+	if (fp && (rc = index_meta_set(h->db, "tags_fingerprint", fp, err)))
 		goto rollback;
 	if ((rc = index_db_exec(h->db, "COMMIT", err)))
 		goto rollback;

@@ -35,6 +35,11 @@ int index_db_open(const char *path, bool create, sqlite3 **out, struct kcve_err 
 		return err->code;
 	}
 	sqlite3_busy_timeout(db, 60000);
+	/* No WAL checkpoint when the connection closes: it costs two fdatasync()s, which on a busy
+	 * disk made up ~85% of an incremental update's 0.8 s (strace). SQLite's automatic
+	 * checkpoint (every 1000 WAL pages, by a writer) still bounds the WAL, and WAL mode keeps
+	 * the file consistent either way. */
+	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
 	*out = db;
 	return 0;
 }

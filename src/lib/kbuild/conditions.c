@@ -109,6 +109,13 @@ static char *symcond(struct kb_tree *t, const char *dir, const char *var, const 
 	struct strbuf key = STRBUF_INIT;
 	sb_addf(&key, "%s\t%s\t%.*s", dir, var, (int)wn, w);
 	const char *c = strmap_get(&t->symconds, sb_str(&key));
+	if (!c && wn > 1 && w[wn - 1] == '/') {
+		/* subdir-y words get a '/' appended for collect_list, but were recorded as written
+		 * ("subdir-$(CONFIG_EFI_STUB) += libstub") */
+		sb_reset(&key);
+		sb_addf(&key, "%s\t%s\t%.*s", dir, var, (int)wn - 1, w);
+		c = strmap_get(&t->symconds, sb_str(&key));
+	}
 	sb_release(&key);
 	return xstrdup(c ? c : "y");
 }

@@ -26,12 +26,11 @@ static bool host_tool(const char *path)
 {
 	if (!strncmp(path, "scripts/", 8) || !strncmp(path, "tools/", 6))
 		return true;
-	if (!strncmp(path, "arch/", 5)) {
-		const char *s = strchr(path + 5, '/');
-		if (s && !strncmp(s, "/tools/", 7))
-			return true;
-	}
-	return false;
+	if (strncmp(path, "arch/", 5) != 0)
+		return false;
+	const char *s = strchr(path, '/'); /* the one after "arch" */
+	s = s ? strchr(s + 1, '/') : NULL;
+	return s && !strncmp(s, "/tools/", 7);
 }
 
 /* "dir/x.c" / ".S" / ".s" -> "dir/x.o"; NULL for headers and other files. */

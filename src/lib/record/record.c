@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/fileio.h"
+#include "core/version.h"
 #include "core/xalloc.h"
 #include "history/dyad.h"
 #include "record/affected.h"
@@ -27,6 +28,26 @@ bool record_valid_cve_id(const char *s)
 		return false;
 	size_t n = strspn(s + 5, "0123456789");
 	return n >= 4 && n <= 19 && s[5 + n] == '\0';
+}
+
+size_t record_drop_not_affected(struct dyad_list *pairs, const char *const *branches, size_t n)
+{
+	if (!branches || !n)
+		return 0;
+	size_t kept = 0;
+	for (size_t i = 0; i < pairs->n; i++) {
+		const struct dyad_pair *p = &pairs->v[i];
+		char major[32];
+		kver_str_major(dyad_pair_unfixed(p) ? p->vver : p->fver, major, sizeof(major));
+		bool drop = false;
+		for (size_t k = 0; k < n && !drop && major[0]; k++)
+			drop = branches[k] && strcmp(branches[k], major) == 0;
+		if (!drop)
+			pairs->v[kept++] = *p;
+	}
+	size_t dropped = pairs->n - kept;
+	pairs->n = kept;
+	return dropped;
 }
 
 void record_output_release(struct record_output *out)
@@ -183,7 +204,17 @@ int record_build(struct history *h, const struct record_input *in, struct record
 	struct dyad_request req = {in->shas, in->nshas, in->vulnerable, in->nvulnerable};
 	if ((rc = dyad_compute(h, &req, &out->pairs, &out->dyad, err)))
 		goto done;
+	/* the maintainers' decision overrides the computed history for those branches */
+	size_t dropped = record_drop_not_affected(&out->pairs, in->not_affected,
+						  in->nnot_affected);
 	dyad_format_pairs(&out->pairs, &out->dyad);
+	if (dropped && !affected_should_issue(&out->pairs)) {
+		rc = kcve_err_set(err, KCVE_E_POLICY,
+				  "every released vulnerable:fixed pair is on a branch declared not "
+				  "affected, so not assigning %s to %s; reject the CVE instead",
+				  in->cve, out->main_sha);
+		goto done;
+	}
 	if (!affected_should_issue(&out->pairs)) {
 		rc = kcve_err_set(err, KCVE_E_POLICY,
 				  "despite having some vulnerable:fixed kernels, none were in an actual "

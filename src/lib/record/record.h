@@ -26,6 +26,10 @@ struct record_input {
 	/* extension: generator identity for the mbox separator and x_generator (NULL: the
 	 * anchor's "bippy-1.2.0", keeping records byte-compatible with the CNA's tree) */
 	const char *generator;
+	/* optional: stable branches ("6.1", "2.6.32") the subsystem maintainers declared not
+	 * affected (kcve dispute --not-affected, the CVE's .not_affected): their pairs are
+	 * dropped before the issuance policy and rendering. NULL/0: none. */
+	const char *const *not_affected; size_t nnot_affected;
 };
 
 struct record_output {
@@ -39,6 +43,11 @@ struct record_output {
 int record_build(struct history *h, const struct record_input *in, struct record_output *out,
 		 struct kcve_err *err);
 void record_output_release(struct record_output *out);
+
+/* Drop, in place and keeping order, every pair whose branch (major of the fixed version, or
+ * of the vulnerable version when unfixed) is one of branches[0..n). Returns how many were
+ * dropped. */
+size_t record_drop_not_affected(struct dyad_list *pairs, const char *const *branches, size_t n);
 
 /* True if s is a well-formed CVE id: "CVE-" 4-digit year "-" at least 4 digits. */
 bool record_valid_cve_id(const char *s);

@@ -137,7 +137,7 @@ static bool inputs_older_than_json(struct cve_tree *t, const struct cve_entry *e
 	if (json_t < 0)
 		return false;
 	static const char *const exts[] = {"", ".sha1", ".vulnerable", ".message", ".reference",
-					   ".cvss", ".dyad", ".mbox", NULL};
+					   ".cvss", ".dyad", ".mbox", ".not_affected", NULL};
 	for (int i = 0; exts[i]; i++) {
 		char *p = tree_cve_path(e, exts[i]);
 		long long m = mtime_ns(p);
@@ -161,7 +161,8 @@ static bool inputs_older_than_json(struct cve_tree *t, const struct cve_entry *e
 /* Fast path of a refresh: recompute only the pairs; true if they equal the stored .dyad's
  * (then .json and .mbox, functions of the pairs and of unchanged inputs, cannot change). */
 static bool pairs_unchanged(struct history *h, const struct strvec *shas,
-			    const struct strvec *vulns, const char *old_dyad)
+			    const struct strvec *vulns, const struct strvec *nas,
+			    const char *old_dyad)
 {
 	struct dyad_request req = {(const char *const *)shas->v, shas->n,
 				   (const char *const *)vulns->v, vulns->n};
@@ -171,6 +172,7 @@ static bool pairs_unchanged(struct history *h, const struct strvec *shas,
 	struct kcve_err err = {0};
 	bool same = false;
 	if (dyad_compute(h, &req, &pairs, NULL, &err) == 0) {
+		record_drop_not_affected(&pairs, (const char *const *)nas->v, nas->n);
 		dyad_format_pairs(&pairs, &text);
 		same = !store_meaningful_change(STORE_DYAD, old_dyad, sb_str(&text));
 	}
@@ -196,7 +198,8 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 	}
 	struct strbuf sha1 = STRBUF_INIT, vuln = STRBUF_INIT, old[3] = {STRBUF_INIT, STRBUF_INIT,
 									   STRBUF_INIT};
-	struct strvec shas = {0}, vulns = {0};
+	struct strbuf na = STRBUF_INIT;
+	struct strvec shas = {0}, vulns = {0}, nas = {0};
 	struct record_output out;
 	memset(&out, 0, sizeof(out));
 	bool built = false;
@@ -215,6 +218,9 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 	}
 	if (store_read_cve_file(&e, ".vulnerable", &vuln) == 0)
 		sv_push_tokens(&vulns, sb_str(&vuln));
+	/* branches the maintainers declared not affected (kcve dispute --not-affected) */
+	if (store_read_cve_file(&e, ".not_affected", &na) == 0)
+		sv_push_tokens(&nas, sb_str(&na));
 	static const char *const exts[3] = {".dyad", ".json", ".mbox"};
 	bool present[3];
 	for (int i = 0; i < 3; i++)
@@ -224,7 +230,7 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 	bool explicit_who = who != NULL;
 	if (!(flags & STORE_UPDATE_FULL) && !explicit_who && present[0] && present[1] &&
 	    present[2] && inputs_older_than_json(t, &e) &&
-	    pairs_unchanged(h, &shas, &vulns, sb_str(&old[0])))
+	    pairs_unchanged(h, &shas, &vulns, &nas, sb_str(&old[0])))
 		goto out;
 	struct kcve_identity from;
 	memset(&from, 0, sizeof(from));
@@ -250,6 +256,7 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 		.reference_path = ref, .message_path = msg, .cvss_path = cvss,
 		.vulns_tree = tree_root(t),
 		.from = who,
+		.not_affected = (const char *const *)nas.v, .nnot_affected = nas.n,
 	};
 	rc = record_build(h, &in, &out, err);
 	if (rc)
@@ -296,8 +303,10 @@ out:
 	free(cvss);
 	sv_free(&shas);
 	sv_free(&vulns);
+	sv_free(&nas);
 	sb_release(&sha1);
 	sb_release(&vuln);
+	sb_release(&na);
 	for (int i = 0; i < 3; i++)
 		sb_release(&old[i]);
 	cve_entry_release(&e);

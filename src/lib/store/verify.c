@@ -1,5 +1,6 @@
 /* kcve verify: whole-tree consistency (file presence per state, id/year placement, .sha1
- * syntax, one CVE per commit, and the .dyad <-> .json cross-file rules of anchor-spec §7.1).
+ * syntax, one CVE per commit, the .dyad <-> .json cross-file rules (1)-(4) of anchor-spec §7.1
+ * and its rule (5), the semver/CPE cross-product check inside each .json).
  * Every problem is one line "<CVE or path>: <rule>: <evidence>". */
 #include "store/verify.h"
 
@@ -42,7 +43,7 @@ __attribute__((format(printf, 4, 5))) static void problem(struct vctx *v, const 
 
 static const char *const published_exts[] = {"", ".sha1", ".dyad", ".json", ".mbox",
 					     ".vulnerable", ".reference", ".message", ".cvss",
-					     ".diff", NULL};
+					     ".diff", ".not_affected", NULL};
 
 static bool in_list(const char *const *l, const char *s)
 {
@@ -93,9 +94,15 @@ static void sset_free(struct sset *s)
 	free(s->v);
 }
 
-/* Compare want (from .dyad) with have (from .json); one problem line with the differences. */
-static void sset_compare(struct vctx *v, const char *id, const char *rule, struct sset *want,
-			 struct sset *have)
+static void sset_add1(struct sset *s, const char *a)
+{
+	XGROW(s->v, s->n + 1, s->alloc);
+	s->v[s->n++] = xstrdup(a);
+}
+
+/* Compare two sets; one problem line naming the values only in one and only in the other. */
+static void sset_diff(struct vctx *v, const char *id, const char *rule, const char *wname,
+		      struct sset *want, const char *hname, struct sset *have)
 {
 	sset_norm(want);
 	sset_norm(have);
@@ -111,10 +118,17 @@ static void sset_compare(struct vctx *v, const char *id, const char *rule, struc
 			i++, k++;
 	}
 	if (miss.len || extra.len)
-		problem(v, id, rule, "in .dyad but not .json:%s; in .json but not .dyad:%s",
-			miss.len ? miss.buf : " -", extra.len ? extra.buf : " -");
+		problem(v, id, rule, "in %s but not %s:%s; in %s but not %s:%s", wname, hname,
+			miss.len ? miss.buf : " -", hname, wname, extra.len ? extra.buf : " -");
 	sb_release(&miss);
 	sb_release(&extra);
+}
+
+/* Compare want (from .dyad) with have (from .json). */
+static void sset_compare(struct vctx *v, const char *id, const char *rule, struct sset *want,
+			 struct sset *have)
+{
+	sset_diff(v, id, rule, ".dyad", want, ".json", have);
 }
 
 static bool sset_has(const struct sset *s, const char *key)
@@ -192,6 +206,83 @@ static void check_semver(struct vctx *v, const char *id, json_t *cna, const stru
 	sset_free(&starts);
 }
 
+static size_t count_dots(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '.';
+	return n;
+}
+
+/* §7.1 (5), within the .json alone: the fix and introduction versions told by the semver data
+ * must be the CPE versionEndExcluding / versionStartIncluding values. Fix versions: every
+ * non-git unaffected entry other than "0", plus the lessThan of semver affected ranges of an
+ * unaffected-default product when the bound has at least as many dots as the start (so a
+ * stable range 5.10.215 <5.10.218 counts, the unfixed-branch ceiling 5.15.95 <5.16 does not).
+ * Introduction versions: typeless affected points plus starts of semver affected ranges other
+ * than "0". */
+static void check_semver_cpe(struct vctx *v, const char *id, json_t *cna)
+{
+	struct sset fixes = {0}, intros = {0}, ends = {0}, starts = {0};
+	size_t ai, vi;
+	json_t *aff, *ver;
+	json_array_foreach(json_object_get(cna, "affected"), ai, aff)
+	{
+		const char *ds = json_string_value(json_object_get(aff, "defaultStatus"));
+		bool unaffected_default = ds && !strcmp(ds, "unaffected");
+		json_array_foreach(json_object_get(aff, "versions"), vi, ver)
+		{
+			const char *vt = json_string_value(json_object_get(ver, "versionType"));
+			const char *st = json_string_value(json_object_get(ver, "status"));
+			const char *vv = json_string_value(json_object_get(ver, "version"));
+			const char *lt = json_string_value(json_object_get(ver, "lessThan"));
+			bool ranged = json_object_get(ver, "lessThan") ||
+				      json_object_get(ver, "lessThanOrEqual");
+			if (!st || !vv || (vt && !strcmp(vt, "git")))
+				continue;
+			if (!strcmp(st, "unaffected") && strcmp(vv, "0"))
+				sset_add1(&fixes, vv);
+			if (strcmp(st, "affected"))
+				continue;
+			if (!vt && !ranged)
+				sset_add1(&intros, vv);
+			if (!vt || strcmp(vt, "semver"))
+				continue;
+			if (strcmp(vv, "0"))
+				sset_add1(&intros, vv);
+			if (unaffected_default && lt && count_dots(lt) >= count_dots(vv))
+				sset_add1(&fixes, lt);
+		}
+	}
+	size_t ci, ni, mi;
+	json_t *cpe, *node, *m;
+	json_array_foreach(json_object_get(cna, "cpeApplicability"), ci, cpe)
+	{
+		json_array_foreach(json_object_get(cpe, "nodes"), ni, node)
+		{
+			json_array_foreach(json_object_get(node, "cpeMatch"), mi, m)
+			{
+				const char *s = json_string_value(
+					json_object_get(m, "versionStartIncluding"));
+				const char *x = json_string_value(
+					json_object_get(m, "versionEndExcluding"));
+				if (s)
+					sset_add1(&starts, s);
+				if (x)
+					sset_add1(&ends, x);
+			}
+		}
+	}
+	sset_diff(v, id, "semver-cpe-fixes", "semver fix versions", &fixes,
+		  "CPE versionEndExcluding", &ends);
+	sset_diff(v, id, "semver-cpe-intros", "semver intro versions", &intros,
+		  "CPE versionStartIncluding", &starts);
+	sset_free(&fixes);
+	sset_free(&intros);
+	sset_free(&ends);
+	sset_free(&starts);
+}
+
 static void check_json(struct vctx *v, const struct cve_entry *e, const struct dyad_list *pairs)
 {
 	char *p = tree_cve_path(e, ".json");
@@ -207,6 +298,7 @@ static void check_json(struct vctx *v, const struct cve_entry *e, const struct d
 	if (!cid || strcmp(cid, e->id) != 0)
 		problem(v, e->id, "json-id", "cveMetadata.cveId is \"%s\"", cid ? cid : "(none)");
 	json_t *cna = json_object_get(json_object_get(root, "containers"), "cna");
+	check_semver_cpe(v, e->id, cna);
 	if (!pairs) {
 		json_decref(root);
 		return;

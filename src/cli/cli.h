@@ -22,6 +22,10 @@ struct kcve_global {
 #include KCVE_COMMANDS_DEF
 #undef KCVE_CMD
 
+/* "--name VALUE" or "--name=VALUE" at argv[*i]: the value (advancing *i), or NULL when argv[*i]
+ * is another option; a missing value is a usage error naming 'kcve [cmd] --help'. */
+const char *cli_optval(int argc, char **argv, int *i, const char *name, const char *cmd);
+
 /* True if argv[i] is -h/--help. */
 bool cli_wants_help(int argc, char **argv);
 

@@ -46,20 +46,6 @@ static void usage(FILE *out)
 		"  --fail-if-affected exit with status 18 when a CVE applies\n");
 }
 
-static const char *optval(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve check --help'", name);
-	return argv[++*i];
-}
-
 static void die_err(const struct kcve_err *e)
 {
 	kcve_die(e->code ? e->code : KCVE_E_GENERIC, "%s", e->msg);
@@ -197,34 +183,34 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage(stdout);
 			return 0;
-		} else if ((v = optval(argc, argv, &i, "--tree"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--tree", "check"))) {
 			tree = v;
-		} else if ((v = optval(argc, argv, &i, "--db"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--db", "check"))) {
 			db = v;
-		} else if ((v = optval(argc, argv, &i, "--version"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--version", "check"))) {
 			char *copy = xstrdup(v), *save = NULL;
 			for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
 				XGROW(versions, nversions + 1, valloc);
 				versions[nversions++] = xstrdup(t);
 			}
 			free(copy);
-		} else if ((v = optval(argc, argv, &i, "--git"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--git", "check"))) {
 #ifdef KCVE_NO_GIT
 			kcve_die(KCVE_E_USAGE, "--git %s: this kcve-embedded build has no git support; "
 					       "run 'kcve check --git' with the full kcve", v);
 #endif
 			gitdir = v;
-		} else if ((v = optval(argc, argv, &i, "--ref"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--ref", "check"))) {
 			ref = v;
-		} else if ((v = optval(argc, argv, &i, "--config"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--config", "check"))) {
 			config = v;
-		} else if ((v = optval(argc, argv, &i, "--source"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--source", "check"))) {
 			source = v;
-		} else if ((v = optval(argc, argv, &i, "--arch"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--arch", "check"))) {
 			arch = v;
-		} else if ((v = optval(argc, argv, &i, "--build"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--build", "check"))) {
 			build = v;
-		} else if ((v = optval(argc, argv, &i, "--root"))) {
+		} else if ((v = cli_optval(argc, argv, &i, "--root", "check"))) {
 			root = v;
 		} else if (strcmp(a, "--running") == 0) {
 			running = true;

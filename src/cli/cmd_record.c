@@ -48,20 +48,6 @@ static void push(const char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = s;
 }
 
-static const char *optval(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve record --help'", name);
-	return argv[++*i];
-}
-
 struct out_file {
 	const char *path;
 	const struct strbuf *data;
@@ -79,32 +65,32 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 	const char *json = NULL, *mbox = NULL, *dyad = NULL, *from = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *v;
-		if ((v = optval(argc, argv, &i, "--cve")))
+		if ((v = cli_optval(argc, argv, &i, "--cve", "record")))
 			in.cve = v;
-		else if ((v = optval(argc, argv, &i, "--vulnerable")))
+		else if ((v = cli_optval(argc, argv, &i, "--vulnerable", "record")))
 			push(&vulns, &nvulns, v);
-		else if ((v = optval(argc, argv, &i, "--not-affected"))) {
+		else if ((v = cli_optval(argc, argv, &i, "--not-affected", "record"))) {
 			char major[32];
 			if (strcmp(kver_str_major(v, major, sizeof(major)), v) != 0)
 				kcve_die(KCVE_E_USAGE, "not a stable branch: '%s', --not-affected, "
 					 "give a branch like 6.1 or 2.6.32", v);
 			push(&nas, &nnas, v);
 		}
-		else if ((v = optval(argc, argv, &i, "--reference")))
+		else if ((v = cli_optval(argc, argv, &i, "--reference", "record")))
 			in.reference_path = v;
-		else if ((v = optval(argc, argv, &i, "--message")))
+		else if ((v = cli_optval(argc, argv, &i, "--message", "record")))
 			in.message_path = v;
-		else if ((v = optval(argc, argv, &i, "--cvss")))
+		else if ((v = cli_optval(argc, argv, &i, "--cvss", "record")))
 			in.cvss_path = v;
-		else if ((v = optval(argc, argv, &i, "--json")))
+		else if ((v = cli_optval(argc, argv, &i, "--json", "record")))
 			json = v;
-		else if ((v = optval(argc, argv, &i, "--mbox")))
+		else if ((v = cli_optval(argc, argv, &i, "--mbox", "record")))
 			mbox = v;
-		else if ((v = optval(argc, argv, &i, "--dyad")))
+		else if ((v = cli_optval(argc, argv, &i, "--dyad", "record")))
 			dyad = v;
-		else if ((v = optval(argc, argv, &i, "--from")))
+		else if ((v = cli_optval(argc, argv, &i, "--from", "record")))
 			from = v;
-		else if ((v = optval(argc, argv, &i, "--generator")))
+		else if ((v = cli_optval(argc, argv, &i, "--generator", "record")))
 			in.generator = v;
 		else if (argv[i][0] == '-' && argv[i][1])
 			kcve_die(KCVE_E_USAGE, "unknown option '%s' for 'kcve record'; see 'kcve record --help'",

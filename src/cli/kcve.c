@@ -60,21 +60,6 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
-/* Take "--opt VALUE" or "--opt=VALUE" at argv[*i]; returns the value or NULL if not this opt. */
-static const char *take_opt(int argc, char **argv, int *i, const char *opt)
-{
-	size_t n = strlen(opt);
-	if (strncmp(argv[*i], opt, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve --help'", opt);
-	return argv[++*i];
-}
-
 int cmd_version(int argc, char **argv, struct kcve_global *g)
 {
 	(void)argc;
@@ -93,11 +78,11 @@ int main(int argc, char **argv)
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *v;
-		if ((v = take_opt(argc, argv, &i, "--repo")))
+		if ((v = cli_optval(argc, argv, &i, "--repo", NULL)))
 			g.repo = v;
-		else if ((v = take_opt(argc, argv, &i, "--tree")))
+		else if ((v = cli_optval(argc, argv, &i, "--tree", NULL)))
 			g.tree = v;
-		else if ((v = take_opt(argc, argv, &i, "--index")))
+		else if ((v = cli_optval(argc, argv, &i, "--index", NULL)))
 			g.index = v;
 		else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
 			g.verbose = true;

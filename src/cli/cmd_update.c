@@ -1,6 +1,6 @@
 /* kcve update: regenerate .dyad/.json/.mbox of published CVEs after new releases; report the
- * CVEs whose files changed. Restartable: every CVE is committed on its own (journaled), and a
- * rerun only rewrites what is still stale. */
+ * CVEs whose files changed. Restartable: changed CVEs are committed in journaled batches (a
+ * crash leaves each CVE old or new), and a rerun only rewrites what is still stale. */
 #include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,6 +41,56 @@ static bool is_year(const char *s)
 	       isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]);
 }
 
+/* CVEs per journaled batch: large enough that the journal and directory syncs vanish next to
+ * the per-file fsyncs, small enough that a crash loses little work. */
+#define UPDATE_BATCH 64
+
+/* The batch's changed CVEs and what changed in each, reported after the commit. */
+struct pending {
+	char **ids, **whats;
+	size_t n, alloc;
+};
+
+static void pending_add(struct pending *p, const char *id, const char *what)
+{
+	if (p->n == p->alloc) {
+		p->alloc = p->alloc ? p->alloc * 2 : UPDATE_BATCH;
+		p->ids = xrealloc(p->ids, p->alloc * sizeof(*p->ids));
+		p->whats = xrealloc(p->whats, p->alloc * sizeof(*p->whats));
+	}
+	p->ids[p->n] = xstrdup(id);
+	p->whats[p->n++] = xstrdup(what);
+}
+
+static void pending_clear(struct pending *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->ids[i]);
+		free(p->whats[i]);
+	}
+	p->n = 0;
+}
+
+/* Commit the open batch and report its CVEs ("updated" only once they are on disk). */
+static void flush_batch(struct store_batch **b, struct pending *p, struct counters *c)
+{
+	if (!*b)
+		return;
+	struct kcve_err err = {0};
+	int rc = store_batch_commit(*b, &err);
+	*b = NULL;
+	if (rc) {
+		__atomic_add_fetch(&c->failed, p->n, __ATOMIC_SEQ_CST);
+		kcve_error("%s", err.msg);
+	} else {
+		__atomic_add_fetch(&c->changed, p->n, __ATOMIC_SEQ_CST);
+		for (size_t i = 0; i < p->n; i++)
+			printf("%s: updated %s\n", p->ids[i], p->whats[i]);
+		fflush(stdout);
+	}
+	pending_clear(p);
+}
+
 static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cve_entry *v,
 		      size_t n, size_t k, size_t nworkers, const struct kcve_identity *who,
 		      unsigned flags, struct counters *c)
@@ -48,22 +98,33 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 	struct history *h = cli_open_history(g);
 	struct kcve_err lerr = {0};
 	history_load_exclusions(h, tree_root(t), &lerr);
+	struct store_batch *b = NULL;
+	struct pending p = {0};
 	for (size_t i = k; i < n; i += nworkers) {
 		struct kcve_err err = {0};
+		if (!b && store_batch_begin(&b, t, &err)) {
+			__atomic_add_fetch(&c->checked, 1, __ATOMIC_SEQ_CST);
+			__atomic_add_fetch(&c->failed, 1, __ATOMIC_SEQ_CST);
+			kcve_error("%s", err.msg);
+			continue;
+		}
 		struct strbuf what = STRBUF_INIT;
 		bool changed = false;
-		int rc = store_update_one_ex(t, h, v[i].id, who, flags, &what, &changed, &err);
+		int rc = store_update_one_ex(t, h, v[i].id, who, flags, &what, &changed, b, &err);
 		__atomic_add_fetch(&c->checked, 1, __ATOMIC_SEQ_CST);
 		if (rc) {
 			__atomic_add_fetch(&c->failed, 1, __ATOMIC_SEQ_CST);
 			kcve_error("%s", err.msg);
 		} else if (changed) {
-			__atomic_add_fetch(&c->changed, 1, __ATOMIC_SEQ_CST);
-			printf("%s: updated %s\n", v[i].id, what.buf);
-			fflush(stdout);
+			pending_add(&p, v[i].id, what.buf ? what.buf : "");
 		}
 		sb_release(&what);
+		if (store_batch_cves(b) >= UPDATE_BATCH)
+			flush_batch(&b, &p, c);
 	}
+	flush_batch(&b, &p, c);
+	free(p.ids);
+	free(p.whats);
 	history_close(h);
 }
 

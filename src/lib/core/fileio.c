@@ -57,16 +57,21 @@ char *path_join(const char *a, const char *b)
 	return p;
 }
 
-int fsync_parent_dir(const char *path)
+int fsync_dir(const char *dir)
 {
-	char *copy = xstrdup(path);
-	const char *dir = dirname(copy);
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	free(copy);
 	if (fd < 0)
 		return -1;
 	int r = fsync(fd);
 	close(fd);
+	return r;
+}
+
+int fsync_parent_dir(const char *path)
+{
+	char *copy = xstrdup(path);
+	int r = fsync_dir(dirname(copy));
+	free(copy);
 	return r;
 }
 
@@ -115,6 +120,24 @@ int atomic_write_file(const char *path, const void *data, size_t len, int mode)
 	}
 	free(tmp);
 	return fsync_parent_dir(path);
+}
+
+int write_file_staged(const char *path, const void *data, size_t len, int mode, bool sync)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -1;
+	int rc = write_all(fd, data, len) < 0 || (sync && fsync(fd) < 0) ? -1 : 0;
+	int e = errno;
+	if (close(fd) < 0 && rc == 0) {
+		rc = -1;
+		e = errno;
+	}
+	if (rc < 0) {
+		unlink(path);
+		errno = e;
+	}
+	return rc;
 }
 
 int mkdir_p(const char *path, int mode)

@@ -16,6 +16,12 @@ int read_file(const char *path, struct strbuf *sb);
 /* Atomically replace path with data. mode is used for new files (existing mode is kept).
  * Returns 0, or -1 with errno set (no temporary file is left behind). */
 int atomic_write_file(const char *path, const void *data, size_t len, int mode);
+/* Create or truncate path and write data (fsync'd if sync), without rename or directory sync:
+ * only for files nobody reads until a later commit point (staging areas). 0, or -1 with errno
+ * set (and the file removed). */
+int write_file_staged(const char *path, const void *data, size_t len, int mode, bool sync);
+/* fsync a directory (after entries in it were created or renamed). */
+int fsync_dir(const char *dir);
 /* fsync the directory containing path (after a rename). */
 int fsync_parent_dir(const char *path);
 /* mkdir -p; returns 0 or -1 with errno. */

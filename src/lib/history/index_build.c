@@ -934,6 +934,9 @@ int index_update(struct history *h, const struct range_list *ranges, const char 
 		sqlite3_finalize(b.gget);
 		sqlite3_finalize(b.gins);
 		b.gget = b.gins = NULL;
+		kcve_warn("history index %s predates generation numbers: ancestry questions (dyad, "
+			  "update) go through git and are much slower; 'kcve index --rebuild' adds "
+			  "them", h->index_path);
 	}
 	struct stored_range *want = sorted_copy(ranges);
 	for (size_t i = 0; i < nstored && !rc; i++)

@@ -32,9 +32,20 @@ int store_update_one(struct cve_tree *t, struct history *h, const char *cve, boo
  * .json/.mbox (functions of pairs and inputs) are not re-rendered. Use STORE_UPDATE_FULL
  * after upgrading kcve (a new renderer may change every record). */
 #define STORE_UPDATE_FULL 1u
+struct store_batch;
+/* With batch != NULL the new files join that batch and are written at store_batch_commit
+ * (*changed then means "changes at commit"); with NULL the CVE is its own transaction. */
 int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 			const struct kcve_identity *who, unsigned flags, struct strbuf *what,
-			bool *changed, struct kcve_err *err);
+			bool *changed, struct store_batch *batch, struct kcve_err *err);
+/* Many updates as one transaction: refreshing thousands of CVEs then pays one journal and one
+ * sync per touched directory per batch instead of per CVE, and creates no short-lived journal
+ * file per CVE. Each CVE stays old or new after a crash; a batch lands whole or not at all.
+ * begin takes the tree lock, commit (or abort) releases it and frees the batch. */
+int store_batch_begin(struct store_batch **out, struct cve_tree *t, struct kcve_err *err);
+size_t store_batch_cves(const struct store_batch *b);
+int store_batch_commit(struct store_batch *b, struct kcve_err *err);
+void store_batch_abort(struct store_batch *b);
 /* Write (atomically) a file of a CVE, e.g. ".vulnerable". */
 int store_write_file(struct cve_tree *t, const char *cve, const char *ext, const char *data,
 		     size_t len, struct kcve_err *err);

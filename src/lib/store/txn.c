@@ -45,7 +45,21 @@ static char *abs_path(const struct cve_tree *t, const char *rel)
 	return path_join(t->root, rel);
 }
 
-static void remove_dir_files(const char *dir)
+static int sync_fs_of(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int r = syncfs(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+/* Remove the files of a staging directory (the directory itself stays for the next
+ * transaction: recreating it each time costs an inode allocation per CVE). */
+static void clear_dir_files(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -59,6 +73,11 @@ static void remove_dir_files(const char *dir)
 		free(p);
 	}
 	closedir(d);
+}
+
+static void remove_dir_files(const char *dir)
+{
+	clear_dir_files(dir);
 	rmdir(dir);
 }
 
@@ -69,7 +88,7 @@ int txn_begin(struct txn *x, struct cve_tree *t, struct kcve_err *err)
 	char *name = slot_name("txn", t->txn_slot);
 	x->stage_dir = tree_meta_path(t, name);
 	free(name);
-	remove_dir_files(x->stage_dir); /* leftovers of an uncommitted run */
+	clear_dir_files(x->stage_dir); /* leftovers of an uncommitted run */
 	if (mkdir_p(x->stage_dir, 0755) < 0) {
 		int e = errno;
 		kcve_err_set(err, KCVE_E_IO, "cannot create the staging directory: %s, %s, check "
@@ -89,7 +108,10 @@ int txn_put(struct txn *x, const char *dest_rel, const void *data, size_t len,
 	char name[32];
 	snprintf(name, sizeof(name), "%d", x->nstaged++);
 	char *p = path_join(x->stage_dir, name);
-	if (atomic_write_file(p, data, len, 0644) < 0) {
+	/* no temp file + rename: nothing reads the staging directory before the journal (the
+	 * commit point) names this file, and txn_commit syncs the directory (or, for bulk
+	 * transactions, the whole file system) first */
+	if (write_file_staged(p, data, len, 0644, !x->bulk) < 0) {
 		int e = errno;
 		kcve_err_set(err, KCVE_E_IO, "cannot write a staged file: %s, %s, check free space",
 			     strerror(e), p);
@@ -121,7 +143,7 @@ void txn_del(struct txn *x, const char *rel)
 void txn_abort(struct txn *x)
 {
 	if (x->stage_dir)
-		remove_dir_files(x->stage_dir);
+		clear_dir_files(x->stage_dir);
 	free(x->stage_dir);
 	x->stage_dir = NULL;
 	sb_release(&x->ops);
@@ -223,6 +245,17 @@ int txn_commit(struct txn *x, struct kcve_err *err)
 	char *jname = slot_name("journal", t->txn_slot);
 	char *jp = tree_meta_path(t, jname);
 	free(jname);
+	/* the staged files (contents and names) must be durable before the journal that refers
+	 * to them: one syncfs() covers a bulk transaction's files in one file-system commit
+	 * instead of one per file */
+	if (x->nstaged && (x->bulk ? sync_fs_of(x->stage_dir) : fsync_dir(x->stage_dir)) < 0) {
+		int e = errno;
+		kcve_err_set(err, KCVE_E_IO, "cannot sync the staging directory: %s, %s, check the "
+			     "file system", strerror(e), x->stage_dir);
+		free(jp);
+		txn_abort(x);
+		return KCVE_E_IO;
+	}
 	if (atomic_write_file(jp, x->ops.buf, x->ops.len, 0644) < 0) {
 		int e = errno;
 		kcve_err_set(err, KCVE_E_IO, "cannot write the operation journal: %s, %s, check "

@@ -22,6 +22,9 @@ struct txn {
 	struct strbuf ops; /* journal body */
 	int nstaged;
 	int nops;
+	/* many staged files (batched update): skip the per-file fsync and make the whole staging
+	 * area durable with one syncfs() before the commit point */
+	bool bulk;
 };
 
 /* Start a transaction (the caller holds the tree lock). */

@@ -181,9 +181,88 @@ static bool pairs_unchanged(struct history *h, const struct strvec *shas,
 	return same;
 }
 
+struct store_batch {
+	struct cve_tree *t;
+	struct txn x;
+	size_t ncves;
+	bool broken; /* a staging write failed: the batch can only be aborted */
+};
+
+int store_batch_begin(struct store_batch **out, struct cve_tree *t, struct kcve_err *err)
+{
+	*out = NULL;
+	int rc = tree_lock(t, err);
+	if (rc)
+		return rc;
+	struct store_batch *b = xcalloc(1, sizeof(*b));
+	b->t = t;
+	rc = txn_begin(&b->x, t, err);
+	if (rc) {
+		tree_unlock(t);
+		free(b);
+		return rc;
+	}
+	b->x.bulk = true;
+	*out = b;
+	return 0;
+}
+
+size_t store_batch_cves(const struct store_batch *b)
+{
+	return b->ncves;
+}
+
+int store_batch_commit(struct store_batch *b, struct kcve_err *err)
+{
+	int rc;
+	if (b->broken) {
+		txn_abort(&b->x);
+		rc = kcve_err_set(err, KCVE_E_IO, "a batch of %zu updates was dropped after a failed "
+				  "staging write, %s, fix the file system and rerun", b->ncves,
+				  tree_root(b->t));
+	} else {
+		rc = b->x.nops ? txn_commit(&b->x, err) : (txn_abort(&b->x), 0);
+	}
+	tree_unlock(b->t);
+	free(b);
+	return rc;
+}
+
+void store_batch_abort(struct store_batch *b)
+{
+	if (!b)
+		return;
+	txn_abort(&b->x);
+	tree_unlock(b->t);
+	free(b);
+}
+
+/* Stage the rewritten files of one CVE (write[i]) into x and name them in what. */
+static int put_generated(struct txn *x, const char *cve, int year, const struct strbuf *nw[3],
+			 const bool write[3], const bool present[3], struct strbuf *what,
+			 struct kcve_err *err)
+{
+	static const char *const exts[3] = {".dyad", ".json", ".mbox"};
+	int rc = 0;
+	for (int i = 0; i < 3 && !rc; i++) {
+		if (!write[i])
+			continue;
+		struct strbuf nm = STRBUF_INIT;
+		sb_addf(&nm, "%s%s", cve, exts[i]);
+		char *rel = store_rel(CVE_PUBLISHED, year, nm.buf);
+		rc = txn_put(x, rel, nw[i]->buf ? nw[i]->buf : "", nw[i]->len, err);
+		free(rel);
+		sb_release(&nm);
+		if (what && !rc)
+			sb_addf(what, "%s%s%s", what->len ? " " : "", exts[i] + 1,
+				present[i] ? "" : "(new)");
+	}
+	return rc;
+}
+
 int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 			const struct kcve_identity *who, unsigned flags, struct strbuf *what,
-			bool *changed, struct kcve_err *err)
+			bool *changed, struct store_batch *batch, struct kcve_err *err)
 {
 	*changed = false;
 	struct cve_entry e;
@@ -273,24 +352,23 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 	}
 	if (!any)
 		goto out;
+	if (batch) {
+		rc = put_generated(&batch->x, cve, e.year, nw, write, present, what, err);
+		if (rc)
+			batch->broken = true;
+		else {
+			batch->ncves++;
+			*changed = true;
+		}
+		goto out;
+	}
 	rc = tree_lock(t, err);
 	if (rc)
 		goto out;
 	struct txn x;
 	rc = txn_begin(&x, t, err);
-	for (int i = 0; i < 3 && !rc; i++) {
-		if (!write[i])
-			continue;
-		struct strbuf nm = STRBUF_INIT;
-		sb_addf(&nm, "%s%s", cve, exts[i]);
-		char *rel = store_rel(CVE_PUBLISHED, e.year, nm.buf);
-		rc = txn_put(&x, rel, nw[i]->buf ? nw[i]->buf : "", nw[i]->len, err);
-		free(rel);
-		sb_release(&nm);
-		if (what)
-			sb_addf(what, "%s%s%s", what->len ? " " : "", exts[i] + 1,
-				present[i] ? "" : "(new)");
-	}
+	if (!rc)
+		rc = put_generated(&x, cve, e.year, nw, write, present, what, err);
 	rc = rc ? (txn_abort(&x), rc) : txn_commit(&x, err);
 	tree_unlock(t);
 	if (!rc)
@@ -316,5 +394,5 @@ out:
 int store_update_one(struct cve_tree *t, struct history *h, const char *cve, bool *changed,
 		     struct kcve_err *err)
 {
-	return store_update_one_ex(t, h, cve, NULL, 0, NULL, changed, err);
+	return store_update_one_ex(t, h, cve, NULL, 0, NULL, changed, NULL, err);
 }

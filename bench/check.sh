@@ -66,11 +66,15 @@ read -r tw tc < <(t "$kcve" check --db "$db" --version 6.1.50)
 vs=$($py -c "print(','.join(['5.4']+['5.4.%d'%z for z in range(1,301)]+['6.1']+['6.1.%d'%z for z in range(1,131)]+['6.6']+['6.6.%d'%z for z in range(1,71)]))")
 read -r mw mc < <(t "$kcve" check --db "$db" --version "$vs" --ids)
 
-git_row() {
+git_row() { # cold: every commit object read (--no-git-cache); warm: the scan cache filled by
+	   # the warm-up run, as on every check of a tree after the first
 	local ref=$1 n
 	n=$(git -C "$repo" rev-list --count "$ref")
-	read -r gw gc < <(t "$kcve" check --db "$db" --git "$repo" --ref "$ref" --ids)
-	echo "| \`check --db --git huge.git --ref $ref --ids\` ($n commits) | $gw | $gc | ≤ 5 s |"
+	rm -f "$work/scan.cache"
+	read -r gw gc < <(t "$kcve" check --db "$db" --git "$repo" --ref "$ref" --ids --no-git-cache)
+	echo "| \`check --db --git huge.git --ref $ref --ids\` ($n commits), cold: no scan cache | $gw | $gc | ≤ 5 s |"
+	read -r gw gc < <(t "$kcve" check --db "$db" --git "$repo" --ref "$ref" --ids --git-cache "$work/scan.cache")
+	echo "| same, warm: scan cache of an earlier run | $gw | $gc | ≤ 5 s |"
 }
 
 nrec=$("$kcve" db info "$db" | sed 's/.*: \([0-9]*\) records.*/\1/')

@@ -28,6 +28,9 @@ static void usage(FILE *out)
 		"  --git TREE         kernel git tree: introducing commit present and no fix (ancestry or\n"
 		"                     a cherry-pick naming the upstream fix) -> affected\n"
 		"  --ref REF          revision of --git to check (default HEAD)\n"
+		"  --git-cache FILE   what --git read from each commit is kept there, so the next run\n"
+		"                     reads only new commits (default: kcve-scan.cache in the tree's\n"
+		"                     git dir); --no-git-cache reads every commit and writes nothing\n"
 		"  --config FILE      .config (or .config.gz) of the kernel; needs --source or a --db\n"
 		"                     built with --source\n"
 		"  --source KSRC      kernel source tree for the Kbuild evaluation\n"
@@ -174,7 +177,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	const char *tree = NULL, *db = NULL, *gitdir = NULL, *ref = NULL, *config = NULL;
 	const char *source = NULL, *arch = NULL, *build = NULL, *root = getenv("KCVE_ROOT");
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
-	bool fixed_in = false, all = false, fail = false;
+	bool fixed_in = false, all = false, fail = false, no_git_cache = false;
+	const char *git_cache = NULL;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
 	for (int i = 1; i < argc; i++) {
@@ -202,6 +206,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			gitdir = v;
 		} else if ((v = cli_optval(argc, argv, &i, "--ref", "check"))) {
 			ref = v;
+		} else if ((v = cli_optval(argc, argv, &i, "--git-cache", "check"))) {
+			git_cache = v;
+		} else if (strcmp(a, "--no-git-cache") == 0) {
+			no_git_cache = true;
 		} else if ((v = cli_optval(argc, argv, &i, "--config", "check"))) {
 			config = v;
 		} else if ((v = cli_optval(argc, argv, &i, "--source", "check"))) {
@@ -236,6 +244,11 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		kcve_die(KCVE_E_USAGE, "choose one of --json, --openvex, --cyclonedx, --ids");
 	if (ref && !gitdir)
 		kcve_die(KCVE_E_USAGE, "--ref needs --git TREE");
+	if ((git_cache || no_git_cache) && !gitdir)
+		kcve_die(KCVE_E_USAGE, "%s needs --git TREE",
+			 git_cache ? "--git-cache" : "--no-git-cache");
+	if (git_cache && no_git_cache)
+		kcve_die(KCVE_E_USAGE, "--git-cache and --no-git-cache exclude each other");
 	if (source && !config && !running)
 		kcve_die(KCVE_E_USAGE, "--source needs --config FILE (or --running)");
 	if (root && root[0] == '\0')
@@ -317,12 +330,14 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	struct ck_git *gt = NULL;
 	char glabel[128];
 	if (gitdir) {
-		if (ck_git_open(&gt, gitdir, ref, &err) != 0)
+		if (ck_git_open(&gt, gitdir, ref, git_cache, !no_git_cache, &err) != 0)
 			die_err(&err);
 		snprintf(glabel, sizeof glabel, "git:%s@%s", gitdir, ref ? ref : "HEAD");
 		if (g->verbose)
-			fprintf(stderr, "kcve: %zu commits, %zu upstream references in %s\n",
-				ck_git_commit_count(gt), ck_git_reference_count(gt), glabel);
+			fprintf(stderr, "kcve: %zu commits (%zu read, %zu from the scan cache), %zu "
+				"upstream references in %s\n", ck_git_commit_count(gt),
+				ck_git_read_count(gt), ck_git_cached_count(gt),
+				ck_git_reference_count(gt), glabel);
 	}
 #endif
 

@@ -73,6 +73,40 @@ assert c["CVE-2099-0003"]["outcome"] == "not_introduced"
 assert c["CVE-2099-0002"]["outcome"] == "affected"
 EOF
 
+# the scan cache (kcve-scan.cache in the git dir): same verdicts with and without it, only new
+# commits are read, a damaged cache is ignored and rewritten, an unwritable one only warns
+C=$T/repo/.git/kcve-scan.cache
+[ -s "$C" ] || fail "no scan cache written at $C"
+for r in main vendor vendor2 vendor3 nofix old; do
+	a=$("$KCVE" check --tree "$T/tree" --git "$T/repo" --ref $r --ids --no-git-cache) || fail "no cache $r"
+	b=$("$KCVE" check --tree "$T/tree" --git "$T/repo" --ref $r --ids) || fail "cache $r"
+	[ "$a" = "$b" ] || fail "ref $r: cached verdict '$b' differs from uncached '$a'"
+done
+readcount() { # ref [options]: commits read from objects (not from the cache) in a -v run
+	local r=$1; shift
+	"$KCVE" -v check --tree "$T/tree" --git "$T/repo" --ref "$r" --ids "$@" 2>&1 >/dev/null |
+		sed -n 's/.*commits (\([0-9]*\) read, \([0-9]*\) from the scan cache).*/\1 \2/p'
+}
+[ "$(readcount main)" = "0 4" ] || fail "warm cache: main should read 0 commits: $(readcount main)"
+g checkout -q -b vendor4 "$INTRO" && echo fix >> "$T/repo/a.c" && g commit -qam "a: fix the bug
+
+(cherry picked from commit $FIX)" && g checkout -q main
+[ "$(readcount vendor4)" = "1 2" ] || fail "new commit: expected 1 read, 2 cached: $(readcount vendor4)"
+expect vendor4 "CVE-2099-0002"
+printf 'garbage' | dd of="$C" bs=1 seek=40 conv=notrunc status=none
+[ "$(readcount vendor4)" = "3 0" ] || fail "damaged cache should be ignored: $(readcount vendor4)"
+[ "$(readcount vendor4)" = "0 3" ] || fail "damaged cache should have been rewritten: $(readcount vendor4)"
+: > "$C"
+expect vendor4 "CVE-2099-0002"
+"$KCVE" check --tree "$T/tree" --git "$T/repo" --ref vendor4 --ids --git-cache "$T/no/such/dir/c" \
+	> "$T/out" 2> "$T/err" || fail "unwritable cache must not fail the check: $(cat "$T/err")"
+grep -q "cannot write the git scan cache" "$T/err" || fail "unwritable cache: no warning: $(cat "$T/err")"
+[ "$(cut -d: -f3- "$T/out" | xargs)" = "CVE-2099-0002" ] || fail "unwritable cache: $(cat "$T/out")"
+"$KCVE" check --tree "$T/tree" --git "$T/repo" --ref vendor4 --ids --git-cache "$T/own.cache" >/dev/null &&
+	[ -s "$T/own.cache" ] || fail "--git-cache FILE not written"
+"$KCVE" check --tree "$T/tree" --version 6.1.1 --no-git-cache --ids 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "needs --git" "$T/err" || fail "--no-git-cache without --git: rc=$rc"
+
 # errors: not a repository, unknown ref
 "$KCVE" check --tree "$T/tree" --git "$T/tree" --ids 2>"$T/err"; rc=$?
 [ $rc -eq 3 ] && grep -q "not a git repository" "$T/err" || fail "non-repo: rc=$rc $(cat "$T/err")"

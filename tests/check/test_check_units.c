@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "check/check.h"
 #include "check/filestage.h"
 #include "check/recset.h"
+#include "check/scancache.h"
 #include "check/verdict.h"
 #include "core/xalloc.h"
 
@@ -210,6 +212,121 @@ static void test_db_roundtrip(void **state)
 	unlink(path);
 }
 
+static void fill_id(unsigned char id[20], int v)
+{
+	memset(id, 0, 20);
+	id[0] = (unsigned char)(v >> 8);
+	id[1] = (unsigned char)v;
+	id[19] = 0x5a; /* never the all-zero id */
+}
+
+/* The git scan cache: entries survive a round trip (also across a second generation of adds),
+ * and every damaged image loads as an empty cache with a reason instead of wrong data. */
+static void test_scan_cache(void **state)
+{
+	(void)state;
+	const char *why = "unset";
+	struct scan_cache *c = scan_cache_from_bytes("", 0, &why);
+	assert_non_null(why);
+	assert_int_equal(scan_cache_count(c), 0);
+	unsigned char id[20], par[3][20], ref[2][20];
+	for (int i = 0; i < 3000; i++) {
+		fill_id(id, i);
+		fill_id(par[0], i + 1);
+		fill_id(par[1], i + 7);
+		fill_id(ref[0], 40000 + i);
+		scan_cache_add(c, id, par[0], (size_t)(i % 3), ref[0], (size_t)(i % 2));
+	}
+	fill_id(id, 5);
+	scan_cache_add(c, id, NULL, 0, NULL, 0); /* duplicate: ignored */
+	assert_int_equal(scan_cache_count(c), 3000);
+	assert_int_equal(scan_cache_added(c), 3000);
+	struct strbuf img = STRBUF_INIT;
+	scan_cache_bytes(c, &img);
+	scan_cache_free(c);
+
+	c = scan_cache_from_bytes(img.buf, img.len, &why);
+	assert_null(why);
+	assert_int_equal(scan_cache_count(c), 3000);
+	assert_int_equal(scan_cache_added(c), 0);
+	for (int i = 0; i < 3000; i++) {
+		const unsigned char *p, *r;
+		size_t np, nr;
+		fill_id(id, i);
+		assert_true(scan_cache_get(c, id, &p, &np, &r, &nr));
+		assert_int_equal(np, (size_t)(i % 3));
+		assert_int_equal(nr, (size_t)(i % 2));
+		if (np) {
+			fill_id(par[2], i + 1);
+			assert_memory_equal(p, par[2], 20);
+		}
+		if (nr) {
+			fill_id(par[2], 40000 + i);
+			assert_memory_equal(r, par[2], 20);
+		}
+	}
+	fill_id(id, 9999);
+	const unsigned char *p, *r;
+	size_t np, nr;
+	assert_false(scan_cache_get(c, id, &p, &np, &r, &nr));
+	/* a second generation: old + new entries in one image */
+	scan_cache_add(c, id, NULL, 0, NULL, 0);
+	struct strbuf img2 = STRBUF_INIT;
+	scan_cache_bytes(c, &img2);
+	scan_cache_free(c);
+	c = scan_cache_from_bytes(img2.buf, img2.len, &why);
+	assert_null(why);
+	assert_int_equal(scan_cache_count(c), 3001);
+	assert_true(scan_cache_get(c, id, &p, &np, &r, &nr));
+	scan_cache_free(c);
+	sb_release(&img2);
+
+	/* damage: every truncation and a byte flip anywhere give an empty cache and a reason */
+	for (size_t cut = 0; cut < img.len; cut += 97) {
+		c = scan_cache_from_bytes(img.buf, cut, &why);
+		assert_non_null(why);
+		assert_int_equal(scan_cache_count(c), 0);
+		scan_cache_free(c);
+	}
+	for (size_t i = 0; i < img.len; i += 13) {
+		img.buf[i] ^= 0x10;
+		c = scan_cache_from_bytes(img.buf, img.len, &why);
+		assert_non_null(why);
+		assert_int_equal(scan_cache_count(c), 0);
+		scan_cache_free(c);
+		img.buf[i] ^= 0x10;
+	}
+	/* another rule version (with a valid checksum) is refused too */
+	uint32_t rules = SCAN_CACHE_RULES + 1, crc;
+	memcpy(img.buf + 8, &rules, 4);
+	crc = (uint32_t)crc32_z(0L, (const unsigned char *)img.buf, img.len - 4);
+	memcpy(img.buf + img.len - 4, &crc, 4);
+	c = scan_cache_from_bytes(img.buf, img.len, &why);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "rules"));
+	scan_cache_free(c);
+	sb_release(&img);
+
+	/* save: only when something was added; the file loads back */
+	char path[] = "/tmp/kcve-scancache-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	c = scan_cache_load(path, &why); /* empty file */
+	assert_non_null(why);
+	struct kcve_err e = {0};
+	assert_int_equal(scan_cache_save(c, path, &e), 0); /* nothing added: not written */
+	fill_id(id, 1);
+	scan_cache_add(c, id, NULL, 0, NULL, 0);
+	assert_int_equal(scan_cache_save(c, path, &e), 0);
+	scan_cache_free(c);
+	c = scan_cache_load(path, &why);
+	assert_null(why);
+	assert_int_equal(scan_cache_count(c), 1);
+	scan_cache_free(c);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_cond),
 		cmocka_unit_test(test_db_roundtrip),
+		cmocka_unit_test(test_scan_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check/scancache.h"
 #include "check/verdict.h"
+#include "core/error.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
@@ -110,10 +112,23 @@ static bool parse_hex40(const char *s, unsigned char out[20])
 struct ck_git {
 	struct oidset commits, refs;
 	char head[41];
+	size_t nread, ncached; /* commits read from objects / from the scan cache */
 };
 
-/* Record every 40-hex id in msg[0..len) whose preceding word is "commit" or "Git-commit:". */
-static void scan_message(struct oidset *refs, const char *msg, size_t len)
+/* A growing list of 20-byte ids (one commit's parents or references). */
+struct idlist {
+	unsigned char (*v)[20];
+	size_t n, alloc;
+};
+
+static void idlist_push(struct idlist *l, const unsigned char *id)
+{
+	XGROW(l->v, l->n + 1, l->alloc);
+	memcpy(l->v[l->n++], id, 20);
+}
+
+/* Collect every 40-hex id in msg[0..len) whose preceding word is "commit" or "Git-commit:". */
+static void scan_message(struct idlist *refs, const char *msg, size_t len)
 {
 	/* every accepted keyword ends in "ommit": most messages are rejected by one memmem */
 	if (!memmem(msg, len, "ommit", 5) && !memmem(msg, len, "OMMIT", 5))
@@ -144,7 +159,7 @@ static void scan_message(struct oidset *refs, const char *msg, size_t len)
 		    (wl == 11 && strncasecmp(msg + b, "git-commit:", 11) == 0)) {
 			unsigned char id[20];
 			if (parse_hex40(msg + i, id))
-				set_insert(refs, id);
+				idlist_push(refs, id);
 		}
 		i = j;
 	}
@@ -156,7 +171,103 @@ static int git_fail(struct kcve_err *err, int code, const char *what, const char
 	return kcve_err_set(err, code, "%s %s (%s)", what, arg, ge && ge->message ? ge->message : "libgit2 error");
 }
 
-int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct kcve_err *err)
+/* Read one commit object: its parents and references into the lists. 1 read, 0 not a
+ * commit / missing in a shallow clone (skip), -1 error. */
+static int read_commit(git_odb *odb, git_repository *repo, const git_oid *id,
+		       struct idlist *parents, struct idlist *refs)
+{
+	git_odb_object *o = NULL;
+	if (git_odb_read(&o, odb, id) < 0)
+		return git_repository_is_shallow(repo) ? 0 : -1; /* history cut off on purpose */
+	if (git_odb_object_type(o) != GIT_OBJECT_COMMIT) {
+		git_odb_object_free(o);
+		return 0;
+	}
+	const char *data = git_odb_object_data(o);
+	size_t len = git_odb_object_size(o);
+	const char *p = data, *end = data + len;
+	while (p < end && *p != '\n') {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		unsigned char par[20];
+		if (eol - p == 47 && memcmp(p, "parent ", 7) == 0 && parse_hex40(p + 7, par))
+			idlist_push(parents, par);
+		p = eol < end ? eol + 1 : end;
+	}
+	if (p < end)
+		scan_message(refs, p + 1, (size_t)(end - p - 1));
+	git_odb_object_free(o);
+	return 1;
+}
+
+/* Default cache location: next to the history index, in the repository's (common) git dir. */
+static char *default_cache_path(git_repository *repo)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, git_repository_commondir(repo));
+	if (sb.len && sb.buf[sb.len - 1] != '/')
+		sb_addc(&sb, '/');
+	sb_adds(&sb, "kcve-scan.cache");
+	return sb_detach(&sb);
+}
+
+/* Depth-first walk from head: every commit object is read and inflated at most once (both its
+ * parents and its message come from that one read; libgit2's revwalk would parse each commit
+ * a second time), and not at all when the scan cache knows it. The commit set doubles as the
+ * "seen" set. */
+static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_oid *head,
+		struct scan_cache *cache, const char *path, struct kcve_err *err)
+{
+	int rc = 0;
+	git_oid *stack = NULL;
+	size_t nstack = 0, astack = 0;
+	struct idlist parents = {0}, refs = {0};
+	XGROW(stack, 1, astack);
+	stack[nstack++] = *head;
+	while (nstack && rc == 0) {
+		git_oid id = stack[--nstack];
+		if (set_has(&g->commits, id.id))
+			continue;
+		const unsigned char *cp, *cr;
+		size_t np, nr;
+		if (cache && scan_cache_get(cache, id.id, &cp, &np, &cr, &nr)) {
+			set_insert(&g->commits, id.id);
+			g->ncached++;
+			XGROW(stack, nstack + np, astack);
+			for (size_t k = 0; k < np; k++)
+				memcpy(stack[nstack++].id, cp + 20 * k, 20);
+			for (size_t k = 0; k < nr; k++)
+				set_insert(&g->refs, cr + 20 * k);
+			continue;
+		}
+		parents.n = refs.n = 0;
+		int r = read_commit(odb, repo, &id, &parents, &refs);
+		if (r < 0) {
+			rc = git_fail(err, KCVE_E_GENERIC, "missing commit object in", path);
+			break;
+		}
+		if (r == 0)
+			continue;
+		set_insert(&g->commits, id.id);
+		g->nread++;
+		XGROW(stack, nstack + parents.n, astack);
+		for (size_t k = 0; k < parents.n; k++)
+			memcpy(stack[nstack++].id, parents.v[k], 20);
+		for (size_t k = 0; k < refs.n; k++)
+			set_insert(&g->refs, refs.v[k]);
+		if (cache)
+			scan_cache_add(cache, id.id, parents.n ? parents.v[0] : NULL, parents.n,
+				       refs.n ? refs.v[0] : NULL, refs.n);
+	}
+	free(stack);
+	free(parents.v);
+	free(refs.v);
+	return rc;
+}
+
+int ck_git_open(struct ck_git **out, const char *path, const char *ref, const char *cache_path,
+		bool use_cache, struct kcve_err *err)
 {
 	*out = NULL;
 	hextab_init();
@@ -165,6 +276,7 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct k
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 	git_repository *repo = NULL;
 	if (git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 1);
 		git_libgit2_shutdown();
 		return kcve_err_set(err, KCVE_E_NOREPO,
 				    "%s is not a git repository; pass the kernel tree to check with --git", path);
@@ -172,6 +284,8 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct k
 	int rc = 0;
 	git_object *obj = NULL;
 	git_odb *odb = NULL;
+	struct scan_cache *cache = NULL;
+	char *cpath = NULL;
 	struct ck_git *g = xcalloc(1, sizeof *g);
 	const char *rev = ref ? ref : "HEAD";
 	if (git_revparse_single(&obj, repo, rev) < 0) {
@@ -190,49 +304,20 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct k
 		rc = git_fail(err, KCVE_E_GENERIC, "cannot open the object database of", path);
 		goto out;
 	}
-	/* Our own depth-first walk: every commit object is read and inflated exactly once, and
-	 * both its parents and its message come from that one read (libgit2's revwalk would
-	 * parse each commit a second time). The commit set doubles as the "seen" set. */
-	git_oid *stack = NULL;
-	size_t nstack = 0, astack = 0;
-	XGROW(stack, 1, astack);
-	stack[nstack++] = head;
-	while (nstack && rc == 0) {
-		git_oid id = stack[--nstack];
-		if (set_has(&g->commits, id.id))
-			continue;
-		git_odb_object *o = NULL;
-		if (git_odb_read(&o, odb, &id) < 0) {
-			if (git_repository_is_shallow(repo))
-				continue; /* history cut off on purpose */
-			rc = git_fail(err, KCVE_E_GENERIC, "missing commit object in", path);
-			break;
-		}
-		if (git_odb_object_type(o) != GIT_OBJECT_COMMIT) {
-			git_odb_object_free(o);
-			continue;
-		}
-		set_insert(&g->commits, id.id);
-		const char *data = git_odb_object_data(o);
-		size_t len = git_odb_object_size(o);
-		const char *p = data, *end = data + len;
-		while (p < end && *p != '\n') {
-			const char *eol = memchr(p, '\n', (size_t)(end - p));
-			if (!eol)
-				eol = end;
-			git_oid par;
-			if (eol - p == 47 && memcmp(p, "parent ", 7) == 0 && parse_hex40(p + 7, par.id)) {
-				XGROW(stack, nstack + 1, astack);
-				stack[nstack++] = par;
-			}
-			p = eol < end ? eol + 1 : end;
-		}
-		if (p < end)
-			scan_message(&g->refs, p + 1, (size_t)(end - p - 1));
-		git_odb_object_free(o);
+	if (use_cache) {
+		cpath = cache_path ? xstrdup(cache_path) : default_cache_path(repo);
+		cache = scan_cache_load(cpath, NULL);
 	}
-	free(stack);
+	rc = walk(g, repo, odb, &head, cache, path, err);
+	if (!rc && cache) {
+		struct kcve_err serr = {0};
+		/* a cache that cannot be written costs speed next time, not correctness */
+		if (scan_cache_save(cache, cpath, &serr))
+			kcve_warn("%s", serr.msg);
+	}
 out:
+	scan_cache_free(cache);
+	free(cpath);
 	git_odb_free(odb);
 	git_object_free(obj);
 	git_repository_free(repo);
@@ -244,6 +329,16 @@ out:
 	}
 	*out = g;
 	return 0;
+}
+
+size_t ck_git_read_count(const struct ck_git *g)
+{
+	return g->nread;
+}
+
+size_t ck_git_cached_count(const struct ck_git *g)
+{
+	return g->ncached;
 }
 
 size_t ck_git_commit_count(const struct ck_git *g)

@@ -17,9 +17,16 @@
 #include "core/error.h"
 
 struct ck_git;
-/* KCVE_E_NOREPO when path is not a git repository, KCVE_E_NOTFOUND for an unknown ref. */
-int ck_git_open(struct ck_git **out, const char *path, const char *ref, struct kcve_err *err);
+/* KCVE_E_NOREPO when path is not a git repository, KCVE_E_NOTFOUND for an unknown ref.
+ * With use_cache, what each commit holds is taken from / added to the scan cache
+ * (check/scancache.h) at cache_path, default <git common dir>/kcve-scan.cache; a cache that
+ * cannot be written is a warning, not an error. */
+int ck_git_open(struct ck_git **out, const char *path, const char *ref, const char *cache_path,
+		bool use_cache, struct kcve_err *err);
 size_t ck_git_commit_count(const struct ck_git *g);
+/* Of those commits: read from the object database / known from the scan cache. */
+size_t ck_git_read_count(const struct ck_git *g);
+size_t ck_git_cached_count(const struct ck_git *g);
 size_t ck_git_reference_count(const struct ck_git *g);
 /* Is this full sha an ancestor of (or equal to) REF? Referenced by a commit message? */
 bool ck_git_contains(const struct ck_git *g, const char *sha40);

@@ -220,7 +220,7 @@ static void test_journal_replay(void **state)
 	sb_addf(&cmd, "%s", dir);
 	/* clean up with the library's own knowledge of the layout */
 	char *files[] = {"cve/published/2024/CVE-2024-0001", "cve/published/2024/CVE-2024-0001.sha1",
-			 ".kcve/lock", NULL};
+			 ".kcve/lock", ".kcve/.gitignore", NULL};
 	for (int i = 0; files[i]; i++) {
 		char *f = path_join(dir, files[i]);
 		unlink(f);

@@ -522,6 +522,13 @@ int tree_lock(struct cve_tree *t, struct kcve_err *err)
 		return KCVE_E_IO;
 	}
 	free(meta);
+	/* the record tree is a git repository (vulns.git): keep the lock, journals and staging
+	 * files out of `git status` without touching the tree's own .gitignore */
+	char *gi = tree_meta_path(t, ".gitignore");
+	if (!path_exists(gi) && atomic_write_file(gi, "*\n", 2, 0644) < 0)
+		kcve_warn("cannot write %s (%s): kcve's state files may show in git status", gi,
+			  strerror(errno));
+	free(gi);
 	char *lp = tree_meta_path(t, "lock");
 	int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {

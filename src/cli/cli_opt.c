@@ -14,7 +14,7 @@ const char *cli_optval(int argc, char **argv, int *i, const char *name, const ch
 	if (argv[*i][n] != '\0')
 		return NULL;
 	if (*i + 1 >= argc)
-		kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve%s%s --help'", name,
-			 cmd ? " " : "", cmd ? cmd : "");
+		kcve_die(KCVE_E_USAGE, "option %s needs a value, kcve%s%s, see 'kcve%s%s --help'",
+			 name, cmd ? " " : "", cmd ? cmd : "", cmd ? " " : "", cmd ? cmd : "");
 	return argv[++*i];
 }

@@ -2,7 +2,6 @@
 #include "cli_store.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "history/history.h"
 
@@ -28,19 +27,4 @@ struct history *cli_open_history(struct kcve_global *g)
 	if (history_open(&h, g->repo, g->index, &err))
 		kcve_die(err.code ? err.code : KCVE_E_NOREPO, "%s", err.msg);
 	return h;
-}
-
-const char *cli_opt(int argc, char **argv, int *i, const char *opt)
-{
-	size_t n = strlen(opt);
-	if (strncmp(argv[*i], opt, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		kcve_die(KCVE_E_USAGE, "option %s needs a value, %s, see 'kcve %s --help'", opt,
-			 argv[0], argv[0]);
-	return argv[++*i];
 }

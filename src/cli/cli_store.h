@@ -1,5 +1,5 @@
-/* Helpers shared by the record-tree commands (store area): option parsing and opening the
- * tree / history with one-line errors. */
+/* Helpers shared by the record-tree commands (store area): opening the tree / history with
+ * one-line errors (option values come from cli_optval in cli.h). */
 #ifndef KCVE_CLI_STORE_H
 #define KCVE_CLI_STORE_H
 
@@ -15,8 +15,5 @@ struct cve_tree *cli_open_tree(struct kcve_global *g);
 struct history *cli_open_history(struct kcve_global *g);
 /* Print err as the one-line error and return its code. */
 int cli_fail(const struct kcve_err *err);
-/* "--opt VALUE" / "--opt=VALUE" at argv[*i]: value, or NULL if argv[*i] is another option.
- * Dies with a usage error when the value is missing. */
-const char *cli_opt(int argc, char **argv, int *i, const char *opt);
 
 #endif

@@ -56,14 +56,14 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 	size_t nvulns = 0, avulns = 0;
 	int npos = 0;
 	for (int i = 1; i < argc; i++) {
-		if ((v = cli_opt(argc, argv, &i, "--batch")))
+		if ((v = cli_optval(argc, argv, &i, "--batch", argv[0])))
 			batch = v;
-		else if ((v = cli_opt(argc, argv, &i, "--vulnerable"))) {
+		else if ((v = cli_optval(argc, argv, &i, "--vulnerable", argv[0]))) {
 			XGROW(vulns, nvulns + 1, avulns);
 			vulns[nvulns++] = v;
-		} else if ((v = cli_opt(argc, argv, &i, "--reason")))
+		} else if ((v = cli_optval(argc, argv, &i, "--reason", argv[0])))
 			o.reason = v;
-		else if ((v = cli_opt(argc, argv, &i, "--from")))
+		else if ((v = cli_optval(argc, argv, &i, "--from", argv[0])))
 			from = v;
 		else if (!strcmp(argv[i], "--force"))
 			o.force = true;

@@ -7,6 +7,7 @@
 #include "check/filestage.h"
 #include "check/recset.h"
 #include "cli.h"
+#include "cli_records.h"
 #include "core/error.h"
 
 static void usage(FILE *out)
@@ -51,16 +52,7 @@ static int db_files(int argc, char **argv, struct kcve_global *g)
 		kcve_die(KCVE_E_USAGE, "db files needs --config FILE (the .config to evaluate)");
 	struct kcve_err err = {0};
 	struct ck_set set;
-	int rc;
-	if (db) {
-		rc = ck_set_load_db(&set, db, &err);
-	} else {
-		char *root = ck_tree_find(tree ? tree : g->tree, &err);
-		if (!root)
-			kcve_die(err.code, "%s", err.msg);
-		rc = ck_set_load_tree(&set, root, &err);
-		free(root);
-	}
+	int rc = cli_load_records(&set, db, tree, g, &err);
 	struct ck_files *cf = NULL;
 	size_t cl = strlen(config);
 	bool gz = cl > 3 && !strcmp(config + cl - 3, ".gz");

@@ -23,9 +23,9 @@ int cmd_reject(int argc, char **argv, struct kcve_global *g)
 	}
 	const char *id = NULL, *reason = NULL, *from = NULL, *v;
 	for (int i = 1; i < argc; i++) {
-		if ((v = cli_opt(argc, argv, &i, "--reason")))
+		if ((v = cli_optval(argc, argv, &i, "--reason", argv[0])))
 			reason = v;
-		else if ((v = cli_opt(argc, argv, &i, "--from")))
+		else if ((v = cli_optval(argc, argv, &i, "--from", argv[0])))
 			from = v;
 		else if (argv[i][0] != '-' && !id)
 			id = argv[i];

@@ -7,6 +7,7 @@
 #include "check/recset.h"
 #include "check/report.h"
 #include "cli.h"
+#include "cli_records.h"
 #include "core/error.h"
 #include "core/fileio.h"
 
@@ -46,16 +47,7 @@ int cmd_report(int argc, char **argv, struct kcve_global *g)
 		kcve_die(errno == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
 			 "cannot read %s (%s); pass the output of 'kcve check --json'", cj, strerror(errno));
 	struct ck_set set;
-	int rc;
-	if (db) {
-		rc = ck_set_load_db(&set, db, &err);
-	} else {
-		char *root = ck_tree_find(tree ? tree : g->tree, &err);
-		if (!root)
-			kcve_die(err.code, "%s", err.msg);
-		rc = ck_set_load_tree(&set, root, &err);
-		free(root);
-	}
+	int rc = cli_load_records(&set, db, tree, g, &err);
 	struct strbuf page = STRBUF_INIT;
 	if (rc == 0)
 		rc = ck_report_html(&set, cj ? cjs.buf : NULL, &page, &err);

@@ -110,7 +110,7 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 		struct list_ctx c = {0};
 		for (int i = 2; i < argc; i++) {
 			const char *v;
-			if ((v = cli_opt(argc, argv, &i, "--year")))
+			if ((v = cli_optval(argc, argv, &i, "--year", argv[0])))
 				c.year = atoi(v);
 			else
 				kcve_die(KCVE_E_USAGE, "unknown option, %s, see 'kcve reserve --help'",

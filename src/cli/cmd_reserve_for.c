@@ -26,11 +26,11 @@ int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 	const char *req = NULL, *summary = NULL, *v;
 	int year = 0;
 	for (int i = 1; i < argc; i++) {
-		if ((v = cli_opt(argc, argv, &i, "--requester")))
+		if ((v = cli_optval(argc, argv, &i, "--requester", argv[0])))
 			req = v;
-		else if ((v = cli_opt(argc, argv, &i, "--summary")))
+		else if ((v = cli_optval(argc, argv, &i, "--summary", argv[0])))
 			summary = v;
-		else if ((v = cli_opt(argc, argv, &i, "--year")))
+		else if ((v = cli_optval(argc, argv, &i, "--year", argv[0])))
 			year = atoi(v);
 		else
 			kcve_die(KCVE_E_USAGE, "unknown argument, %s, see 'kcve reserve-for --help'",

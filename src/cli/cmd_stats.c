@@ -186,7 +186,7 @@ int cmd_stats(int argc, char **argv, struct kcve_global *g)
 	bool ttf = true;
 	const char *v;
 	for (int i = 1; i < argc; i++) {
-		if ((v = cli_opt(argc, argv, &i, "--top")))
+		if ((v = cli_optval(argc, argv, &i, "--top", argv[0])))
 			top = (size_t)atol(v);
 		else if (!strcmp(argv[i], "--no-ttf"))
 			ttf = false;

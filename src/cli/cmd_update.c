@@ -140,9 +140,10 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 	const char **targets = NULL;
 	size_t ntargets = 0, atargets = 0;
 	for (int i = 1; i < argc; i++) {
-		if ((v = cli_opt(argc, argv, &i, "--from")))
+		if ((v = cli_optval(argc, argv, &i, "--from", argv[0])))
 			from = v;
-		else if ((v = cli_opt(argc, argv, &i, "-j")) || (v = cli_opt(argc, argv, &i, "--jobs")))
+		else if ((v = cli_optval(argc, argv, &i, "-j", argv[0])) ||
+			 (v = cli_optval(argc, argv, &i, "--jobs", argv[0])))
 			jobs = atol(v);
 		else if (!strcmp(argv[i], "--full"))
 			flags |= STORE_UPDATE_FULL;

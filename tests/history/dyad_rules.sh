@@ -7,26 +7,7 @@
 # that is in no release yet (version 0; its Fixes: come from its stable backport).
 set -euo pipefail
 : "${KCVE:?KCVE must point at the kcve binary}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-export HOME=$T GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=a@example.org
-export GIT_COMMITTER_NAME="C O Mitter" GIT_COMMITTER_EMAIL=c@example.org
-unset KCVE_REPO KCVE_INDEX KCVE_TREE
-fail() { echo "FAIL: $*" >&2; exit 1; }
-R=$T/linux
-git init -q -b master "$R"
-cd "$R"
-echo 0 > "$T/counter"
-commit() {
-	local n
-	n=$(($(cat "$T/counter") + 1))
-	echo "$n" > "$T/counter"
-	echo "$n" > "f$n"
-	git add "f$n"
-	GIT_AUTHOR_DATE="@$((1700000000 + n)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + n)) +0000" \
-		git commit -q -m "$1"
-	git rev-parse HEAD
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/scratch-git-repo.sh"
 commit "base" >/dev/null; git tag v5.15
 commit "more" >/dev/null; git tag v6.0
 intro=$(commit "net: add bug")

@@ -7,25 +7,7 @@
 set -euo pipefail
 : "${KCVE:?KCVE must point at the kcve binary}"
 PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-export HOME=$T GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=a@example.org
-export GIT_COMMITTER_NAME="C O Mitter" GIT_COMMITTER_EMAIL=c@example.org
-unset KCVE_REPO KCVE_INDEX KCVE_TREE
-fail() { echo "FAIL: $*" >&2; exit 1; }
-R=$T/linux
-git init -q -b master "$R"
-cd "$R"
-echo 0 > "$T/counter"
-commit() { # commit MESSAGE -> prints sha (runs in $(...), so the counter lives in a file)
-	n=$(($(cat "$T/counter") + 1))
-	echo "$n" > "$T/counter"
-	echo "$n" > "f$n"
-	git add "f$n"
-	GIT_AUTHOR_DATE="@$((1700000000 + n)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + n)) +0000" \
-		git commit -q -m "$1"
-	git rev-parse HEAD
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/scratch-git-repo.sh"
 sql() { $PY -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print("\n".join("|".join("" if v is None else str(v) for v in r) for r in c.execute(sys.argv[2])))' "$IDX" "$1"; }
 expect() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
 

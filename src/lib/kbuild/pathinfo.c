@@ -11,7 +11,6 @@
  * Module of a file: the object of an obj-y/obj-m list it ends up in, i.e. the composite
  * ("nf_tables-y += nf_tables_core.o ..." -> nf_tables) or its own object (tun.o -> tun), with
  * '-' folded to '_' as the module loader reports names in /proc/modules. */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,30 +19,6 @@
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
 #include "kbuild/kbuild_tree.h"
-
-/* Same rule as verdict.c: build-time host programs are never part of the kernel. */
-static bool host_tool(const char *path)
-{
-	if (!strncmp(path, "scripts/", 8) || !strncmp(path, "tools/", 6))
-		return true;
-	if (strncmp(path, "arch/", 5) != 0)
-		return false;
-	const char *s = strchr(path, '/'); /* the one after "arch" */
-	s = s ? strchr(s + 1, '/') : NULL;
-	return s && !strncmp(s, "/tools/", 7);
-}
-
-/* "dir/x.c" / ".S" / ".s" -> "dir/x.o"; NULL for headers and other files. */
-static char *object_of(const char *norm)
-{
-	const char *dot = strrchr(norm, '.'), *slash = strrchr(norm, '/');
-	if (!dot || (slash && dot < slash) ||
-	    (strcmp(dot, ".c") && strcmp(dot, ".S") && strcmp(dot, ".s")))
-		return NULL;
-	char *o = xstrdup(norm);
-	o[dot - norm + 1] = 'o';
-	return o;
-}
 
 /* Module name of an object collected by the evaluation, or false (not collected, lib.a or
  * extra target).  Composite members carry "part of composite <dir>/<name>.o" (tree.c). */
@@ -72,62 +47,34 @@ bool kb_file_module(struct kb_tree *t, const char *path, char *out, size_t outsz
 {
 	kbt_evaluate(t);
 	char *norm = path[0] == '/' ? NULL : kbt_normalize("", path, strlen(path));
-	char *obj = norm ? object_of(norm) : NULL;
+	char *obj = norm ? kbt_object_of(norm) : NULL;
 	bool ok = obj && module_of(t, obj, out, outsz);
 	free(obj);
 	free(norm);
 	return ok;
 }
 
-/* Symbolic form of one `#if` operand, the same forms verdict.c's pp_term() decides from a
+/* Symbolic form of one `#if` operand, the same forms verdict.c's pp_value() decides from a
  * config: 0/1, IS_ENABLED(CONFIG_X) (=y or =m), IS_BUILTIN (=y), IS_MODULE (=m),
  * defined(CONFIG_X) (set, not =m), optionally negated; anything else is "unknown". */
-static char *pp_sym(const char *e, size_t n)
+static char *pp_sym(const struct kbt_pp_operand *op)
 {
-	while (n && (*e == ' ' || *e == '\t')) {
-		e++;
-		n--;
-	}
-	while (n && (e[n - 1] == ' ' || e[n - 1] == '\t' || e[n - 1] == '\r'))
-		n--;
-	bool neg = false;
-	while (n && *e == '!') {
-		neg = !neg;
-		e++;
-		n--;
-		while (n && *e == ' ') {
-			e++;
-			n--;
-		}
-	}
-	char *v = NULL;
-	if (n == 1 && (*e == '0' || *e == '1')) {
-		v = xstrdup(*e == '1' ? "y" : "n");
-	} else {
-		static const char *const fns[] = {"IS_ENABLED(", "IS_BUILTIN(", "defined(", "defined ", "IS_MODULE("};
-		for (size_t i = 0; i < 5; i++) {
-			size_t fl = strlen(fns[i]);
-			if (n <= fl || memcmp(e, fns[i], fl) != 0)
-				continue;
-			const char *a = e + fl;
-			size_t k = 0;
-			while (a + k < e + n && (isalnum((unsigned char)a[k]) || a[k] == '_'))
-				k++;
-			const char *rest = a + k;
-			bool closed = fns[i][fl - 1] == '(' ? rest < e + n && *rest == ')' && rest + 1 == e + n
-							   : rest == e + n;
-			if (!closed || k <= 7 || memcmp(a, "CONFIG_", 7) != 0)
-				break;
-			v = i == 0   ? mk_strf("%.*s", (int)k, a)
-			    : i == 1 ? mk_strf("%.*s=y", (int)k, a)
-			    : i == 4 ? mk_strf("%.*s=m", (int)k, a)
-				     : mk_strf("defined(%.*s)", (int)k, a);
-			break;
-		}
-	}
-	if (!v)
+	/* condition text around CONFIG_X for each symbol kind */
+	static const struct {
+		const char *pre, *post;
+	} form[] = {
+		[KBT_PP_IS_ENABLED] = {"", ""},
+		[KBT_PP_IS_BUILTIN] = {"", "=y"},
+		[KBT_PP_IS_MODULE] = {"", "=m"},
+		[KBT_PP_DEFINED] = {"defined(", ")"},
+	};
+	if (op->kind == KBT_PP_UNKNOWN)
 		return xstrdup("unknown");
-	if (neg) {
+	char *v = op->kind == KBT_PP_TRUE    ? xstrdup("y")
+		  : op->kind == KBT_PP_FALSE ? xstrdup("n")
+					     : mk_strf("%s%.*s%s", form[op->kind].pre, (int)op->symlen,
+						       op->sym, form[op->kind].post);
+	if (op->neg) {
 		char *x = mk_strf("!(%s)", v);
 		free(v);
 		v = x;
@@ -168,79 +115,42 @@ static char *include_cond(struct kb_tree *s, const char *includer, const char *n
 	struct ppsym st[32];
 	int depth = 0, overflow = 0;
 	char *res = NULL;
-	for (const char *p = sb_str(&text); *p && !res;) {
-		const char *e = strchr(p, '\n');
-		size_t ln = e ? (size_t)(e - p) : strlen(p);
-		const char *q = p;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q == '#') {
-			q++;
-			while (*q == ' ' || *q == '\t')
-				q++;
-			size_t rest = ln - (size_t)(q - p);
-			if (!strncmp(q, "if", 2) && rest > 2) {
-				if (depth == 32) {
-					overflow++;
-				} else {
-					char *c;
-					if (!strncmp(q, "ifdef ", 6) || !strncmp(q, "ifndef ", 7)) {
-						bool ndef = q[2] == 'n';
-						const char *nm = q + (ndef ? 7 : 6);
-						while (*nm == ' ' || *nm == '\t')
-							nm++;
-						size_t k = 0;
-						while (isalnum((unsigned char)nm[k]) || nm[k] == '_')
-							k++;
-						char *ex = mk_strf("%sdefined(%.*s)", ndef ? "!" : "", (int)(k < 140 ? k : 140), nm);
-						c = pp_sym(ex, strlen(ex));
-						free(ex);
-					} else if (!strncmp(q, "if ", 3) || !strncmp(q, "if(", 3) || !strncmp(q, "if\t", 3)) {
-						c = pp_sym(q + 2, rest - 2);
-					} else {
-						c = xstrdup("unknown");
-					}
-					st[depth].ifc = c;
-					st[depth].cond = xstrdup(c);
-					st[depth].elif = false;
-					depth++;
-				}
-			} else if ((!strncmp(q, "elif", 4) || !strncmp(q, "else", 4)) && depth && !overflow) {
-				struct ppsym *fr = &st[depth - 1];
-				if (q[2] == 'i')
-					fr->elif = true;
-				free(fr->cond);
-				fr->cond = fr->elif ? mk_strf("(!(%s)) && unknown", fr->ifc) : mk_strf("!(%s)", fr->ifc);
-			} else if (!strncmp(q, "endif", 5)) {
-				if (overflow) {
-					overflow--;
-				} else if (depth) {
-					depth--;
-					free(st[depth].cond);
-					free(st[depth].ifc);
-				}
-			} else if (!strncmp(q, "include", 7)) {
-				const char *a = q + 7;
-				while (*a == ' ' || *a == '\t')
-					a++;
-				const char *b = *a == '"' ? memchr(a + 1, '"', ln - (size_t)(a + 1 - p)) : NULL;
-				if (b && b - a >= 3 && !memcmp(b - 2, ".c", 2)) {
-					char *inc = kbt_normalize(dir, a + 1, (size_t)(b - a - 1));
-					if (inc && !strcmp(inc, norm)) {
-						res = xstrdup(overflow ? "unknown" : "y");
-						for (int k = 0; k < depth && !overflow; k++) {
-							char *x = cond_and2(res, st[k].cond);
-							free(res);
-							res = x;
-						}
-					}
-					free(inc);
-				}
+	const char *p = sb_str(&text);
+	struct kbt_pp_line l;
+	while (!res && kbt_pp_next(&p, dir, &l)) {
+		if (l.kind == KBT_PPL_IF) {
+			if (depth == 32) {
+				overflow++;
+			} else {
+				char *c = pp_sym(&l.cond);
+				st[depth].ifc = c;
+				st[depth].cond = xstrdup(c);
+				st[depth].elif = false;
+				depth++;
+			}
+		} else if ((l.kind == KBT_PPL_ELIF || l.kind == KBT_PPL_ELSE) && depth && !overflow) {
+			struct ppsym *fr = &st[depth - 1];
+			if (l.kind == KBT_PPL_ELIF)
+				fr->elif = true;
+			free(fr->cond);
+			fr->cond = fr->elif ? mk_strf("(!(%s)) && unknown", fr->ifc) : mk_strf("!(%s)", fr->ifc);
+		} else if (l.kind == KBT_PPL_ENDIF) {
+			if (overflow) {
+				overflow--;
+			} else if (depth) {
+				depth--;
+				free(st[depth].cond);
+				free(st[depth].ifc);
+			}
+		} else if (l.kind == KBT_PPL_INCLUDE_C && !strcmp(l.include, norm)) {
+			res = xstrdup(overflow ? "unknown" : "y");
+			for (int k = 0; k < depth && !overflow; k++) {
+				char *x = cond_and2(res, st[k].cond);
+				free(res);
+				res = x;
 			}
 		}
-		if (!e)
-			break;
-		p = e + 1;
+		free(l.include);
 	}
 	for (int k = 0; k < depth; k++) {
 		free(st[k].cond);
@@ -256,14 +166,14 @@ static char *include_cond(struct kb_tree *s, const char *includer, const char *n
  * its directory is reached. */
 static char *path_cond(struct kb_tree *s, const char *norm, int depth)
 {
-	char *obj = object_of(norm);
+	char *obj = kbt_object_of(norm);
 	if (!obj)
 		return xstrdup("unknown"); /* headers, non-C files: makefiles never name them */
 	const char *oc = strmap_get(&s->objconds, obj);
 	free(obj);
 	if (oc)
 		return xstrdup(oc);
-	if (host_tool(norm))
+	if (kbt_host_tool(norm))
 		return xstrdup("n");
 	const char *slash = strrchr(norm, '/');
 	char *dir = slash ? xstrndup(norm, (size_t)(slash - norm)) : xstrdup("");
@@ -307,7 +217,7 @@ int kb_tree_export_paths(struct kb_tree *t, const char *const *paths, size_t n, 
 		char *norm = p[0] == '/' ? NULL : kbt_normalize("", p, strlen(p));
 		char *cond = norm && *norm ? path_cond(s, norm, 0) : xstrdup("unknown");
 		char mod[256] = "";
-		char *obj = norm ? object_of(norm) : NULL;
+		char *obj = norm ? kbt_object_of(norm) : NULL;
 		if (obj && !module_of(s, obj, mod, sizeof mod))
 			mod[0] = '\0';
 		fprintf(out, "%s\t%s\t%s\n", p, cond, mod);

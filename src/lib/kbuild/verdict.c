@@ -71,60 +71,28 @@ struct ppframe {
 	char text[96];
 };
 
-static int pp_term(struct kb_tree *t, const char *e, size_t n)
+static int pp_value(struct kb_tree *t, const struct kbt_pp_operand *op)
 {
-	while (n && (*e == ' ' || *e == '\t')) {
-		e++;
-		n--;
-	}
-	while (n && (e[n - 1] == ' ' || e[n - 1] == '\t' || e[n - 1] == '\r'))
-		n--;
-	bool neg = false;
-	while (n && *e == '!') {
-		neg = !neg;
-		e++;
-		n--;
-		while (n && *e == ' ') {
-			e++;
-			n--;
-		}
-	}
-	int v = -1;
-	if (n == 1 && (*e == '0' || *e == '1')) {
-		v = *e == '1';
-	} else {
-		static const char *const fns[] = {"IS_ENABLED(", "IS_BUILTIN(", "defined(", "defined ", "IS_MODULE("};
-		for (size_t i = 0; i < 5; i++) {
-			size_t fl = strlen(fns[i]);
-			if (n <= fl || memcmp(e, fns[i], fl) != 0)
-				continue;
-			const char *s = e + fl;
-			size_t k = 0;
-			while (s + k < e + n && (isalnum((unsigned char)s[k]) || s[k] == '_'))
-				k++;
-			const char *rest = s + k;
-			bool closed = fns[i][fl - 1] == '(' ? rest < e + n && *rest == ')' && rest + 1 == e + n
-							   : rest == e + n;
-			if (!closed || k <= 7 || memcmp(s, "CONFIG_", 7) != 0)
-				break;
-			char *sym = xstrndup(s, k);
-			const char *val = kb_config_get(t->cfg, sym);
-			free(sym);
-			bool y = val && !strcmp(val, "y"), m = val && !strcmp(val, "m");
-			if (i == 0)
-				v = y || m;
-			else if (i == 4)
-				v = m;
-			else if (i == 1)
-				v = y;
-			else
-				v = val && !m; /* defined(CONFIG_X): autoconf.h defines it unless =m */
-			break;
-		}
-	}
-	if (v < 0)
+	if (op->kind == KBT_PP_UNKNOWN)
 		return -1;
-	return neg ? !v : v;
+	int v;
+	if (op->kind == KBT_PP_FALSE || op->kind == KBT_PP_TRUE) {
+		v = op->kind == KBT_PP_TRUE;
+	} else {
+		char *sym = xstrndup(op->sym, op->symlen);
+		const char *val = kb_config_get(t->cfg, sym);
+		free(sym);
+		bool y = val && !strcmp(val, "y"), m = val && !strcmp(val, "m");
+		if (op->kind == KBT_PP_IS_ENABLED)
+			v = y || m;
+		else if (op->kind == KBT_PP_IS_MODULE)
+			v = m;
+		else if (op->kind == KBT_PP_IS_BUILTIN)
+			v = y;
+		else
+			v = val && !m; /* defined(CONFIG_X): autoconf.h defines it unless =m */
+	}
+	return op->neg ? !v : v;
 }
 
 /* Scan the .c files of a directory once for `#include "x.c"` of a sibling; remember the
@@ -161,111 +129,60 @@ void kbt_scan_includes(struct kb_tree *t, const char *dir)
 		struct ppframe st[32];
 		int depth = 0, overflow = 0;
 		const char *s = sb_str(&text);
-		while (*s) {
-			const char *e = strchr(s, '\n');
-			size_t ln = e ? (size_t)(e - s) : strlen(s);
-			const char *q = s;
-			while (*q == ' ' || *q == '\t')
-				q++;
-			if (*q == '#') {
-				q++;
-				while (*q == ' ' || *q == '\t')
-					q++;
-				size_t rest = ln - (size_t)(q - s);
-				if (!strncmp(q, "if", 2) && rest > 2) {
-					if (depth == 32) {
-						overflow++;
-					} else {
-						struct ppframe *fr = &st[depth++];
-						int v = -1;
-						if (!strncmp(q, "ifdef ", 6) || !strncmp(q, "ifndef ", 7)) {
-							bool ndef = q[2] == 'n';
-							const char *nm = q + (ndef ? 7 : 6);
-							while (*nm == ' ' || *nm == '\t')
-								nm++;
-							size_t k = 0;
-							while (isalnum((unsigned char)nm[k]) || nm[k] == '_')
-								k++;
-							char ex[160];
-							int el = snprintf(ex, sizeof(ex), "defined(%.*s)", (int)(k < 140 ? k : 140), nm);
-							v = pp_term(t, ex, (size_t)el);
-							if (ndef && v >= 0)
-								v = !v;
-						} else if (!strncmp(q, "if ", 3) || !strncmp(q, "if(", 3) || !strncmp(q, "if\t", 3)) {
-							v = pp_term(t, q + 2, rest - 2);
-						}
-						fr->value = v;
-						fr->seen_true = v == 1;
-						snprintf(fr->text, sizeof(fr->text), "#%.*s", (int)(rest < 80 ? rest : 80), q);
+		struct kbt_pp_line l;
+		while (kbt_pp_next(&s, dir, &l)) {
+			if (l.kind == KBT_PPL_IF) {
+				if (depth == 32) {
+					overflow++;
+				} else {
+					struct ppframe *fr = &st[depth++];
+					int v = pp_value(t, &l.cond);
+					fr->value = v;
+					fr->seen_true = v == 1;
+					int tl = (int)(l.len < 80 ? l.len : 80);
+					snprintf(fr->text, sizeof(fr->text), "#%.*s", tl, l.text);
+				}
+			} else if (l.kind == KBT_PPL_ELIF && depth && !overflow) {
+				struct ppframe *fr = &st[depth - 1];
+				fr->value = fr->seen_true ? 0 : -1;
+			} else if (l.kind == KBT_PPL_ELSE && depth && !overflow) {
+				struct ppframe *fr = &st[depth - 1];
+				if (fr->value >= 0)
+					fr->value = fr->seen_true ? 0 : 1;
+				fr->seen_true = true;
+				size_t tl = strlen(fr->text);
+				if (tl + 7 < sizeof(fr->text))
+					memcpy(fr->text + tl, " #else", 7);
+			} else if (l.kind == KBT_PPL_ENDIF) {
+				if (overflow)
+					overflow--;
+				else if (depth)
+					depth--;
+			} else if (l.kind == KBT_PPL_INCLUDE_C && !strmap_get(&t->includes, l.include)) {
+				int state = overflow ? -1 : 1;
+				const char *why = "";
+				for (int k = 0; k < depth; k++) {
+					if (st[k].value == 0) {
+						state = 0;
+						why = st[k].text;
+						break;
 					}
-				} else if (!strncmp(q, "elif", 4) && depth && !overflow) {
-					struct ppframe *fr = &st[depth - 1];
-					fr->value = fr->seen_true ? 0 : -1;
-				} else if (!strncmp(q, "else", 4) && depth && !overflow) {
-					struct ppframe *fr = &st[depth - 1];
-					if (fr->value >= 0)
-						fr->value = fr->seen_true ? 0 : 1;
-					fr->seen_true = true;
-					size_t tl = strlen(fr->text);
-					if (tl + 7 < sizeof(fr->text))
-						memcpy(fr->text + tl, " #else", 7);
-				} else if (!strncmp(q, "endif", 5)) {
-					if (overflow)
-						overflow--;
-					else if (depth)
-						depth--;
-				} else if (!strncmp(q, "include", 7)) {
-					const char *a = q + 7;
-					while (*a == ' ' || *a == '\t')
-						a++;
-					const char *b = *a == '"' ? memchr(a + 1, '"', ln - (size_t)(a + 1 - s)) : NULL;
-					if (b && b - a >= 3 && !memcmp(b - 2, ".c", 2)) {
-						char *inc = kbt_normalize(dir, a + 1, (size_t)(b - a - 1));
-						if (inc && !strmap_get(&t->includes, inc)) {
-							int state = overflow ? -1 : 1;
-							const char *why = "";
-							for (int k = 0; k < depth; k++) {
-								if (st[k].value == 0) {
-									state = 0;
-									why = st[k].text;
-									break;
-								}
-								if (st[k].value < 0 && state == 1) {
-									state = -1;
-									why = st[k].text;
-								}
-							}
-							struct strbuf v = STRBUF_INIT;
-							sb_addf(&v, "%s%s%s\t%d\t%s", dir, *dir ? "/" : "", de->d_name, state, why);
-							strmap_put(&t->includes, inc, sb_detach(&v));
-						}
-						free(inc);
+					if (st[k].value < 0 && state == 1) {
+						state = -1;
+						why = st[k].text;
 					}
 				}
+				struct strbuf v = STRBUF_INIT;
+				sb_addf(&v, "%s%s%s\t%d\t%s", dir, *dir ? "/" : "", de->d_name, state, why);
+				strmap_put(&t->includes, l.include, sb_detach(&v));
 			}
-			if (!e)
-				break;
-			s = e + 1;
+			free(l.include);
 		}
 		sb_release(&f);
 		sb_release(&text);
 	}
 	closedir(dh);
 	sb_release(&p);
-}
-
-/* Top-level directories of build-time host programs: compiled for the build machine,
- * never part of the kernel image or its modules. */
-static bool host_tool(const char *path)
-{
-	if (!strncmp(path, "scripts/", 8) || !strncmp(path, "tools/", 6))
-		return true;
-	if (!strncmp(path, "arch/", 5)) {
-		const char *s = strchr(path + 5, '/');
-		if (s && !strncmp(s, "/tools/", 7))
-			return true;
-	}
-	return false;
 }
 
 static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const char **reason,
@@ -306,14 +223,11 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 		sb_adds(&sb, "header: makefiles never name headers (use --build with a build directory for an exact answer)");
 		goto out;
 	}
-	if (!dot || (strcmp(dot, ".c") && strcmp(dot, ".S") && strcmp(dot, ".s"))) {
+	char *obj = kbt_object_of(norm);
+	if (!obj) {
 		sb_adds(&sb, "not a C or assembler source; only .c/.S files map to objects");
 		goto out;
 	}
-	char *obj = xstrdup(norm);
-	size_t di = (size_t)(dot - norm); /* "x.c" -> "x.o" */
-	obj[di + 1] = 'o';
-	obj[di + 2] = '\0';
 	struct kb_obj *o = strmap_get(&t->objs, obj);
 	const char *note = strmap_get(&t->notes, obj);
 	char *dir = dirname_of(norm);
@@ -424,7 +338,7 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 			free(parent);
 			break;
 		}
-		if (host_tool(norm)) {
+		if (kbt_host_tool(norm)) {
 			v = KB_NOT_COMPILED;
 			sb_adds(&sb, "build-time host program (scripts/, tools/, arch/*/tools/): runs on the build machine, not part of the kernel");
 			free(parent);

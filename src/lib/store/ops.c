@@ -69,29 +69,58 @@ int store_read_cve_file(const struct cve_entry *e, const char *ext, struct strbu
 	return rc;
 }
 
-int store_write_file(struct cve_tree *t, const char *cve, const char *ext, const char *data,
-		     size_t len, struct kcve_err *err)
+/* Every operation on an existing id starts the same way: take the lock, find the id, and
+ * fail with one error (lock released) when it is not in the tree. */
+static int lock_existing(struct cve_tree *t, const char *cve, struct cve_entry *e,
+			 struct kcve_err *err)
 {
 	int rc = tree_lock(t, err);
 	if (rc)
 		return rc;
-	struct cve_entry e;
-	if (tree_find_cve(t, cve, &e)) {
+	if (tree_find_cve(t, cve, e)) {
 		tree_unlock(t);
 		return kcve_err_set(err, KCVE_E_NOTFOUND, "no such CVE in the tree, %s, check the id "
 				    "with 'kcve search'", cve);
 	}
+	return 0;
+}
+
+/* Stage "<cve><ext>" in the id's directory under state s: every file an operation writes is
+ * named this way, so the path is built in one place. */
+static int stage_file(struct txn *x, enum cve_state s, int year, const char *cve, const char *ext,
+		      const char *data, size_t len, struct kcve_err *err)
+{
 	struct strbuf name = STRBUF_INIT;
-	sb_addf(&name, "%s%s", cve, ext ? ext : "");
-	char *rel = store_rel(e.state, e.year, name.buf);
-	struct txn x;
-	rc = txn_begin(&x, t, err);
-	if (!rc) {
-		rc = txn_put(&x, rel, data, len, err);
-		rc = rc ? (txn_abort(&x), rc) : txn_commit(&x, err);
-	}
+	sb_addf(&name, "%s%s", cve, ext);
+	char *rel = store_rel(s, year, name.buf);
+	int rc = txn_put(x, rel, data, len, err);
 	free(rel);
 	sb_release(&name);
+	return rc;
+}
+
+/* A single-file write is still a journaled transaction, so a crash never leaves it half
+ * written; the caller holds the lock. */
+static int write_one(struct cve_tree *t, enum cve_state s, int year, const char *cve,
+		     const char *ext, const char *data, size_t len, struct kcve_err *err)
+{
+	struct txn x;
+	int rc = txn_begin(&x, t, err);
+	if (!rc) {
+		rc = stage_file(&x, s, year, cve, ext, data, len, err);
+		rc = rc ? (txn_abort(&x), rc) : txn_commit(&x, err);
+	}
+	return rc;
+}
+
+int store_write_file(struct cve_tree *t, const char *cve, const char *ext, const char *data,
+		     size_t len, struct kcve_err *err)
+{
+	struct cve_entry e;
+	int rc = lock_existing(t, cve, &e, err);
+	if (rc)
+		return rc;
+	rc = write_one(t, e.state, e.year, cve, ext ? ext : "", data, len, err);
 	cve_entry_release(&e);
 	tree_unlock(t);
 	return rc;
@@ -112,14 +141,7 @@ int store_reserve(struct cve_tree *t, const char *cve, struct kcve_err *err)
 		tree_unlock(t);
 		return rc;
 	}
-	char *rel = store_rel(CVE_RESERVED, cve_id_year(cve), cve);
-	struct txn x;
-	rc = txn_begin(&x, t, err);
-	if (!rc) {
-		rc = txn_put(&x, rel, "", 0, err);
-		rc = rc ? (txn_abort(&x), rc) : txn_commit(&x, err);
-	}
-	free(rel);
+	rc = write_one(t, CVE_RESERVED, cve_id_year(cve), cve, "", "", 0, err);
 	tree_unlock(t);
 	return rc;
 }
@@ -181,14 +203,10 @@ int store_publish(struct cve_tree *t, const char *cve, const struct store_file *
 	rc = txn_begin(&x, t, err);
 	bool base_given = false;
 	for (size_t i = 0; !rc && i < nfiles; i++) {
-		struct strbuf name = STRBUF_INIT;
-		sb_addf(&name, "%s%s", cve, files[i].ext);
-		char *rel = store_rel(CVE_PUBLISHED, e.year, name.buf);
-		rc = txn_put(&x, rel, files[i].data, files[i].len, err);
+		rc = stage_file(&x, CVE_PUBLISHED, e.year, cve, files[i].ext, files[i].data,
+				files[i].len, err);
 		if (!files[i].ext[0])
 			base_given = true;
-		free(rel);
-		sb_release(&name);
 	}
 	if (!rc) {
 		/* the placeholder moves last: until then the id still counts as reserved */
@@ -277,15 +295,10 @@ int store_reject(struct cve_tree *t, const char *cve, const char *reason,
 	if (!reason || !*reason)
 		return kcve_err_set(err, KCVE_E_USAGE, "a rejection needs a reason, %s, pass "
 				    "--reason TEXT", cve);
-	int rc = tree_lock(t, err);
+	struct cve_entry e;
+	int rc = lock_existing(t, cve, &e, err);
 	if (rc)
 		return rc;
-	struct cve_entry e;
-	if (tree_find_cve(t, cve, &e)) {
-		tree_unlock(t);
-		return kcve_err_set(err, KCVE_E_NOTFOUND, "no such CVE in the tree, %s, check the id "
-				    "with 'kcve search'", cve);
-	}
 	if (e.state != CVE_PUBLISHED && e.state != CVE_RESERVED) {
 		rc = kcve_err_set(err, KCVE_E_POLICY, "only published or reserved ids can be "
 				  "rejected (this one is %s), %s, nothing to do",
@@ -310,18 +323,12 @@ int store_reject(struct cve_tree *t, const char *cve, const char *reason,
 	if (!rc && e.state == CVE_PUBLISHED) {
 		store_read_cve_file(&e, ".mbox", &mbox);
 		store_render_rejection(cve, mbox.len ? mbox.buf : NULL, who, &rej);
-		struct strbuf nm = STRBUF_INIT;
-		sb_addf(&nm, "%s.mbox.rejected", cve);
-		char *rel = store_rel(CVE_REJECTED, e.year, nm.buf);
-		rc = txn_put(&x, rel, rej.buf, rej.len, err);
-		free(rel);
-		sb_release(&nm);
+		rc = stage_file(&x, CVE_REJECTED, e.year, cve, ".mbox.rejected", rej.buf, rej.len,
+				err);
 	}
-	if (!rc) {
-		char *rel = store_rel(CVE_REJECTED, e.year, cve);
-		rc = txn_put(&x, rel, base.buf ? base.buf : "", base.len, err);
-		free(rel);
-	}
+	if (!rc)
+		rc = stage_file(&x, CVE_REJECTED, e.year, cve, "", base.buf ? base.buf : "", base.len,
+				err);
 	if (!rc) {
 		n = store_cve_files(&e, &names);
 		for (size_t i = 0; i < n; i++) {
@@ -350,15 +357,10 @@ int store_reject(struct cve_tree *t, const char *cve, const char *reason,
 
 int store_return(struct cve_tree *t, const char *cve, struct kcve_err *err)
 {
-	int rc = tree_lock(t, err);
+	struct cve_entry e;
+	int rc = lock_existing(t, cve, &e, err);
 	if (rc)
 		return rc;
-	struct cve_entry e;
-	if (tree_find_cve(t, cve, &e)) {
-		tree_unlock(t);
-		return kcve_err_set(err, KCVE_E_NOTFOUND, "no such CVE in the tree, %s, check the id "
-				    "with 'kcve search'", cve);
-	}
 	char **names = NULL;
 	size_t n = store_cve_files(&e, &names);
 	if (e.state != CVE_RESERVED || n != 1) {

@@ -214,6 +214,48 @@ static size_t count_dots(const char *s)
 	return n;
 }
 
+/* Both CPE rules read the same nested cpeApplicability[].nodes[].cpeMatch[] layout: walk it
+ * once here and hand each match's versionStartIncluding / versionEndExcluding (NULL if absent)
+ * to fn. */
+static void foreach_cpe_range(json_t *cna, void (*fn)(const char *start, const char *end, void *ctx),
+			      void *ctx)
+{
+	size_t ci, ni, mi;
+	json_t *cpe, *node, *m;
+	json_array_foreach(json_object_get(cna, "cpeApplicability"), ci, cpe)
+	{
+		json_array_foreach(json_object_get(cpe, "nodes"), ni, node)
+		{
+			json_array_foreach(json_object_get(node, "cpeMatch"), mi, m)
+			{
+				fn(json_string_value(json_object_get(m, "versionStartIncluding")),
+				   json_string_value(json_object_get(m, "versionEndExcluding")), ctx);
+			}
+		}
+	}
+}
+
+struct cpe_bounds {
+	struct sset *starts, *ends;
+};
+
+/* every start and every end on its own (semver rule) */
+static void add_cpe_bounds(const char *start, const char *end, void *ctx)
+{
+	struct cpe_bounds *b = ctx;
+	if (start)
+		sset_add1(b->starts, start);
+	if (end)
+		sset_add1(b->ends, end);
+}
+
+/* complete start/end ranges only (dyad rule) */
+static void add_cpe_range(const char *start, const char *end, void *ctx)
+{
+	if (start && end)
+		sset_add(ctx, start, end);
+}
+
 /* §7.1 (5), within the .json alone: the fix and introduction versions told by the semver data
  * must be the CPE versionEndExcluding / versionStartIncluding values. Fix versions: every
  * non-git unaffected entry other than "0", plus the lessThan of semver affected ranges of an
@@ -254,25 +296,8 @@ static void check_semver_cpe(struct vctx *v, const char *id, json_t *cna)
 				sset_add1(&fixes, lt);
 		}
 	}
-	size_t ci, ni, mi;
-	json_t *cpe, *node, *m;
-	json_array_foreach(json_object_get(cna, "cpeApplicability"), ci, cpe)
-	{
-		json_array_foreach(json_object_get(cpe, "nodes"), ni, node)
-		{
-			json_array_foreach(json_object_get(node, "cpeMatch"), mi, m)
-			{
-				const char *s = json_string_value(
-					json_object_get(m, "versionStartIncluding"));
-				const char *x = json_string_value(
-					json_object_get(m, "versionEndExcluding"));
-				if (s)
-					sset_add1(&starts, s);
-				if (x)
-					sset_add1(&ends, x);
-			}
-		}
-	}
+	struct cpe_bounds b = {&starts, &ends};
+	foreach_cpe_range(cna, add_cpe_bounds, &b);
 	sset_diff(v, id, "semver-cpe-fixes", "semver fix versions", &fixes,
 		  "CPE versionEndExcluding", &ends);
 	sset_diff(v, id, "semver-cpe-intros", "semver intro versions", &intros,
@@ -336,23 +361,7 @@ static void check_json(struct vctx *v, const struct cve_entry *e, const struct d
 			continue;
 		sset_add(&want, d->vver, d->fver);
 	}
-	size_t ci, ni, mi;
-	json_t *cpe, *node, *m;
-	json_array_foreach(json_object_get(cna, "cpeApplicability"), ci, cpe)
-	{
-		json_array_foreach(json_object_get(cpe, "nodes"), ni, node)
-		{
-			json_array_foreach(json_object_get(node, "cpeMatch"), mi, m)
-			{
-				const char *s = json_string_value(
-					json_object_get(m, "versionStartIncluding"));
-				const char *x = json_string_value(
-					json_object_get(m, "versionEndExcluding"));
-				if (s && x)
-					sset_add(&have, s, x);
-			}
-		}
-	}
+	foreach_cpe_range(cna, add_cpe_range, &have);
 	sset_compare(v, e->id, "dyad-json-cpe-ranges", &want, &have);
 	sset_free(&want);
 	sset_free(&have);

@@ -119,7 +119,9 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 			pending_add(&p, v[i].id, what.buf ? what.buf : "");
 		}
 		sb_release(&what);
-		if (store_batch_cves(b) >= UPDATE_BATCH)
+		/* after a failure, settle the batch at once: a failed staging write makes it
+		 * unusable, and the CVEs before it should not wait on it */
+		if (rc || store_batch_cves(b) >= UPDATE_BATCH)
 			flush_batch(&b, &p, c);
 	}
 	flush_batch(&b, &p, c);

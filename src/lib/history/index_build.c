@@ -25,18 +25,11 @@ struct oidset {
 	size_t n, cap;
 };
 
-/* Hash of the first 28 bits only (7 hex digits, the shortest Fixes: id we accept), so every
- * id sharing a 7-digit prefix lies on one linear-probe chain and prefix lookups work. */
-static size_t prefix_hash(const unsigned char *id)
-{
-	unsigned long long v = ((unsigned long long)id[0] << 20) | ((unsigned long long)id[1] << 12) |
-			       ((unsigned long long)id[2] << 4) | (id[3] >> 4);
-	return (size_t)((v * 0x9E3779B97F4A7C15ull) >> 17);
-}
-
 static size_t oid_hash(const git_oid *o)
 {
-	return prefix_hash(o->id);
+	size_t h;
+	memcpy(&h, o->id, sizeof h); /* object ids are uniformly distributed already */
+	return h;
 }
 
 static void oidset_grow(struct oidset *s)
@@ -81,24 +74,6 @@ static bool oidset_add(struct oidset *s, const git_oid *o)
 	return true;
 }
 
-/* Ids in the set starting with the first len hex digits of prefix (len >= 7). Returns the
- * number of matches found, stopping at 2 (ambiguous); *out gets the first. */
-static int oidset_find_prefix(const struct oidset *s, const git_oid *prefix, size_t len,
-			      git_oid *out)
-{
-	int found = 0;
-	if (!s->cap || len < 7)
-		return 0;
-	for (size_t j = prefix_hash(prefix->id) & (s->cap - 1); s->used[j]; j = (j + 1) & (s->cap - 1)) {
-		if (git_oid_ncmp(&s->v[j], prefix, len) == 0) {
-			if (found++ == 0)
-				*out = s->v[j];
-			else
-				break;
-		}
-	}
-	return found;
-}
 
 /* The generation slot of a member, NULL if o is not in the set. */
 static uint32_t *oidset_gen(const struct oidset *s, const git_oid *o)
@@ -384,11 +359,11 @@ static void add_fixes(struct builder *b, const struct batch *bt, const struct re
 			sha_lower(hex);
 			sb_add(&b->fixes, hex, n);
 		} else if (n < GIT_OID_HEXSZ && git_oid_fromstrn(&shortid, p, n) == 0 &&
-			   /* commits indexed in this run answer most lookups without touching the
-			    * object database; the rest (older runs, unreleased or missing commits,
-			    * ambiguous prefixes) ask git like the anchor's revparse */
-			   (oidset_find_prefix(&b->seen, &shortid, n, &full) == 1 ||
-			    git_odb_exists_prefix(&full, b->odb, &shortid, n) == 0)) {
+			   /* like the anchor's revparse: the one object of the whole repository
+			    * with that prefix; a prefix shared by a commit and, say, a tree is
+			    * ambiguous and stays raw (so only the object database can answer, not
+			    * the set of commits seen in this run) */
+			   git_odb_exists_prefix(&full, b->odb, &shortid, n) == 0) {
 			git_oid_tostr(hex, sizeof(hex), &full);
 			sb_add(&b->fixes, hex, GIT_OID_HEXSZ);
 		} else {

@@ -74,7 +74,6 @@ static bool oidset_add(struct oidset *s, const git_oid *o)
 	return true;
 }
 
-
 /* The generation slot of a member, NULL if o is not in the set. */
 static uint32_t *oidset_gen(const struct oidset *s, const git_oid *o)
 {

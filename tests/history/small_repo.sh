@@ -8,8 +8,7 @@ set -euo pipefail
 : "${KCVE:?KCVE must point at the kcve binary}"
 PY=/usr/bin/python3
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/scratch-git-repo.sh"
-sql() { $PY -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print("\n".join("|".join("" if v is None else str(v) for v in r) for r in c.execute(sys.argv[2])))' "$IDX" "$1"; }
-expect() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/index-query.sh"
 
 base=$(commit "init")
 git tag v6.0

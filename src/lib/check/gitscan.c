@@ -229,36 +229,34 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 		git_oid id = stack[--nstack];
 		if (set_has(&g->commits, id.id))
 			continue;
+		/* the commit's parents and references: from the cache, else from its object */
 		const unsigned char *cp, *cr;
 		size_t np, nr;
 		if (cache && scan_cache_get(cache, id.id, &cp, &np, &cr, &nr)) {
-			set_insert(&g->commits, id.id);
 			g->ncached++;
-			XGROW(stack, nstack + np, astack);
-			for (size_t k = 0; k < np; k++)
-				memcpy(stack[nstack++].id, cp + 20 * k, 20);
-			for (size_t k = 0; k < nr; k++)
-				set_insert(&g->refs, cr + 20 * k);
-			continue;
+		} else {
+			parents.n = refs.n = 0;
+			int r = read_commit(odb, repo, &id, &parents, &refs);
+			if (r < 0) {
+				rc = git_fail(err, KCVE_E_GENERIC, "missing commit object in", path);
+				break;
+			}
+			if (r == 0)
+				continue;
+			g->nread++;
+			cp = parents.n ? parents.v[0] : NULL;
+			np = parents.n;
+			cr = refs.n ? refs.v[0] : NULL;
+			nr = refs.n;
+			if (cache) /* cp/cr point into the lists, not the cache: still valid */
+				scan_cache_add(cache, id.id, cp, np, cr, nr);
 		}
-		parents.n = refs.n = 0;
-		int r = read_commit(odb, repo, &id, &parents, &refs);
-		if (r < 0) {
-			rc = git_fail(err, KCVE_E_GENERIC, "missing commit object in", path);
-			break;
-		}
-		if (r == 0)
-			continue;
 		set_insert(&g->commits, id.id);
-		g->nread++;
-		XGROW(stack, nstack + parents.n, astack);
-		for (size_t k = 0; k < parents.n; k++)
-			memcpy(stack[nstack++].id, parents.v[k], 20);
-		for (size_t k = 0; k < refs.n; k++)
-			set_insert(&g->refs, refs.v[k]);
-		if (cache)
-			scan_cache_add(cache, id.id, parents.n ? parents.v[0] : NULL, parents.n,
-				       refs.n ? refs.v[0] : NULL, refs.n);
+		XGROW(stack, nstack + np, astack);
+		for (size_t k = 0; k < np; k++)
+			memcpy(stack[nstack++].id, cp + 20 * k, 20);
+		for (size_t k = 0; k < nr; k++)
+			set_insert(&g->refs, cr + 20 * k);
 	}
 	free(stack);
 	free(parents.v);

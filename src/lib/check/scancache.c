@@ -3,10 +3,8 @@
 
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "core/fileio.h"
@@ -221,20 +219,14 @@ int scan_cache_save(struct scan_cache *c, const char *path, struct kcve_err *err
 {
 	if (!c->nadded)
 		return 0;
-	struct strbuf img = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf img = STRBUF_INIT;
 	scan_cache_bytes(c, &img);
-	sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
 	int rc = 0;
-	if (write_file_staged(tmp.buf, img.buf, img.len, 0644, false) < 0 ||
-	    rename(tmp.buf, path) < 0) {
-		int e = errno;
-		unlink(tmp.buf);
+	if (atomic_write_file_ex(path, img.buf, img.len, 0644, false) < 0)
 		rc = kcve_err_set(err, KCVE_E_IO, "cannot write the git scan cache: %s, %s, check "
 				  "permissions or pass --git-cache FILE / --no-git-cache",
-				  strerror(e), path);
-	}
+				  strerror(errno), path);
 	sb_release(&img);
-	sb_release(&tmp);
 	return rc;
 }
 

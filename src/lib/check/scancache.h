@@ -48,8 +48,8 @@ void scan_cache_add(struct scan_cache *c, const unsigned char id[20],
 
 /* Serialise (old entries first, then the added ones). */
 void scan_cache_bytes(const struct scan_cache *c, struct strbuf *out);
-/* Write the cache to path if entries were added: temporary file + rename, no fsync (a torn
- * cache fails its checksum and is rebuilt). KCVE_E_IO on failure (nothing left behind). */
+/* Write the cache to path if entries were added: atomic replace without fsync (a cache lost
+ * in a crash is rebuilt). KCVE_E_IO on failure (nothing left behind). */
 int scan_cache_save(struct scan_cache *c, const char *path, struct kcve_err *err);
 void scan_cache_free(struct scan_cache *c);
 

@@ -57,14 +57,27 @@ char *path_join(const char *a, const char *b)
 	return p;
 }
 
-int fsync_dir(const char *dir)
+/* fsync (one directory) or syncfs (its whole file system) through a descriptor of dir. */
+static int sync_dir(const char *dir, bool whole_fs)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	int r = fsync(fd);
+	int r = whole_fs ? syncfs(fd) : fsync(fd);
+	int e = errno;
 	close(fd);
+	errno = e;
 	return r;
+}
+
+int fsync_dir(const char *dir)
+{
+	return sync_dir(dir, false);
+}
+
+int syncfs_of(const char *dir)
+{
+	return sync_dir(dir, true);
 }
 
 int fsync_parent_dir(const char *path)
@@ -92,6 +105,11 @@ static int write_all(int fd, const char *p, size_t len)
 
 int atomic_write_file(const char *path, const void *data, size_t len, int mode)
 {
+	return atomic_write_file_ex(path, data, len, mode, true);
+}
+
+int atomic_write_file_ex(const char *path, const void *data, size_t len, int mode, bool durable)
+{
 	struct stat st;
 	if (stat(path, &st) == 0)
 		mode = st.st_mode & 07777;
@@ -103,7 +121,8 @@ int atomic_write_file(const char *path, const void *data, size_t len, int mode)
 		free(tmp);
 		return -1;
 	}
-	if (fchmod(fd, (mode_t)mode) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (fchmod(fd, (mode_t)mode) < 0 || write_all(fd, data, len) < 0 ||
+	    (durable && fsync(fd) < 0)) {
 		int e = errno;
 		close(fd);
 		unlink(tmp);
@@ -119,7 +138,7 @@ int atomic_write_file(const char *path, const void *data, size_t len, int mode)
 		return -1;
 	}
 	free(tmp);
-	return fsync_parent_dir(path);
+	return durable ? fsync_parent_dir(path) : 0;
 }
 
 int write_file_staged(const char *path, const void *data, size_t len, int mode, bool sync)

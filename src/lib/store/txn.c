@@ -45,18 +45,6 @@ static char *abs_path(const struct cve_tree *t, const char *rel)
 	return path_join(t->root, rel);
 }
 
-static int sync_fs_of(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int r = syncfs(fd);
-	int e = errno;
-	close(fd);
-	errno = e;
-	return r;
-}
-
 /* Remove the files of a staging directory (the directory itself stays for the next
  * transaction: recreating it each time costs an inode allocation per CVE). */
 static void clear_dir_files(const char *dir)
@@ -248,7 +236,7 @@ int txn_commit(struct txn *x, struct kcve_err *err)
 	/* the staged files (contents and names) must be durable before the journal that refers
 	 * to them: one syncfs() covers a bulk transaction's files in one file-system commit
 	 * instead of one per file */
-	if (x->nstaged && (x->bulk ? sync_fs_of(x->stage_dir) : fsync_dir(x->stage_dir)) < 0) {
+	if (x->nstaged && (x->bulk ? syncfs_of(x->stage_dir) : fsync_dir(x->stage_dir)) < 0) {
 		int e = errno;
 		kcve_err_set(err, KCVE_E_IO, "cannot sync the staging directory: %s, %s, check the "
 			     "file system", strerror(e), x->stage_dir);

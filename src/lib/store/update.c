@@ -237,24 +237,26 @@ void store_batch_abort(struct store_batch *b)
 	free(b);
 }
 
+/* The files update regenerates, in the order of record_output's dyad/json/mbox. */
+static const char *const generated_exts[3] = {".dyad", ".json", ".mbox"};
+
 /* Stage the rewritten files of one CVE (write[i]) into x and name them in what. */
 static int put_generated(struct txn *x, const char *cve, int year, const struct strbuf *nw[3],
 			 const bool write[3], const bool present[3], struct strbuf *what,
 			 struct kcve_err *err)
 {
-	static const char *const exts[3] = {".dyad", ".json", ".mbox"};
 	int rc = 0;
 	for (int i = 0; i < 3 && !rc; i++) {
 		if (!write[i])
 			continue;
 		struct strbuf nm = STRBUF_INIT;
-		sb_addf(&nm, "%s%s", cve, exts[i]);
+		sb_addf(&nm, "%s%s", cve, generated_exts[i]);
 		char *rel = store_rel(CVE_PUBLISHED, year, nm.buf);
 		rc = txn_put(x, rel, nw[i]->buf ? nw[i]->buf : "", nw[i]->len, err);
 		free(rel);
 		sb_release(&nm);
 		if (what && !rc)
-			sb_addf(what, "%s%s%s", what->len ? " " : "", exts[i] + 1,
+			sb_addf(what, "%s%s%s", what->len ? " " : "", generated_exts[i] + 1,
 				present[i] ? "" : "(new)");
 	}
 	return rc;
@@ -300,10 +302,9 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 	/* branches the maintainers declared not affected (kcve dispute --not-affected) */
 	if (store_read_cve_file(&e, ".not_affected", &na) == 0)
 		sv_push_tokens(&nas, sb_str(&na));
-	static const char *const exts[3] = {".dyad", ".json", ".mbox"};
 	bool present[3];
 	for (int i = 0; i < 3; i++)
-		present[i] = store_read_cve_file(&e, exts[i], &old[i]) == 0;
+		present[i] = store_read_cve_file(&e, generated_exts[i], &old[i]) == 0;
 	/* keep the sender of the existing announcement unless told otherwise, so a refresh by
 	 * another team member does not count as a change */
 	bool explicit_who = who != NULL;

@@ -10,12 +10,14 @@
 #include <string.h>
 
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/sha.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "history/dyad_text.h"
 #include "store/store_internal.h"
 #include "store/tree_internal.h"
+#include "store/verify_access.h"
 
 struct vctx {
 	FILE *out;
@@ -506,11 +508,11 @@ static void check_dirs(struct vctx *v, struct cve_tree *t, const struct verify_s
 			if (!year_in_scope(scope, years[k]))
 				continue;
 			char *dir = tree_state_year_dir(t, st[s], years[k]);
-			DIR *d = opendir(dir);
+			DIR *d = dir_open(dir);
 			struct dirent *de;
 			while (d && (de = readdir(d))) {
-				if (de->d_name[0] == '.')
-					continue;
+				if (de->d_name[0] == '.' || !safe_name(de->d_name))
+					continue; /* unsafe names: verify_tree_access */
 				size_t n = cve_id_prefix_len(de->d_name);
 				if (!n || tree_is_temp_name(de->d_name) ||
 				    (de->d_name[n] && de->d_name[n] != '.'))
@@ -559,14 +561,14 @@ static size_t collect_groups(struct cve_tree *t, struct group **out)
 		size_t ny = tree_years(t, st[s], &years);
 		for (size_t k = 0; k < ny; k++) {
 			char *dir = tree_state_year_dir(t, st[s], years[k]);
-			DIR *d = opendir(dir);
+			DIR *d = dir_open(dir);
 			char **names = NULL;
 			size_t n = 0, an = 0;
 			struct dirent *de;
 			while (d && (de = readdir(d))) {
 				size_t l = cve_id_prefix_len(de->d_name);
 				if (!l || tree_is_temp_name(de->d_name) ||
-				    (de->d_name[l] && de->d_name[l] != '.'))
+				    (de->d_name[l] && de->d_name[l] != '.') || !safe_name(de->d_name))
 					continue;
 				XGROW(names, n + 1, an);
 				names[n++] = xstrdup(de->d_name);
@@ -647,6 +649,7 @@ int store_verify(struct cve_tree *t, const struct verify_scope *scope, FILE *out
 	(void)err;
 	struct vctx v = {.out = out, .root = tree_root(t)};
 	memset(stats, 0, sizeof(*stats));
+	v.problems += verify_tree_access(t, out);
 	check_dirs(&v, t, scope);
 	struct group *g;
 	size_t n = collect_groups(t, &g);

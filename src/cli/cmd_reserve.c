@@ -15,7 +15,9 @@ static void usage(FILE *out)
 		     "       kcve reserve list [--year YEAR]\n"
 		     "       kcve reserve --remote --year YEAR --count N [--random] [--config FILE]\n\n"
 		     "add: create the empty placeholders cve/reserved/YEAR/CVE-ID for ids already\n"
-		     "     reserved at cve.org (an id already in the tree in any state is refused).\n"
+		     "     reserved at cve.org. Ids already reserved are reported and skipped (a\n"
+		     "     rerun finishes the job, exit 0); an id published, rejected or returned\n"
+		     "     is refused, the other ids are still added.\n"
 		     "list: one line per reserved id: \"ID free\" or \"ID held <note>\" (held by\n"
 		     "     'kcve reserve-for').\n"
 		     "--remote: reserve new ids at CVE Services and add them to cve/reserved/\n"
@@ -99,13 +101,27 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 			if (!cve_id_valid(argv[i]))
 				rc = (kcve_error("not a CVE id, %s, use CVE-YYYY-NNNNN", argv[i]),
 				      KCVE_E_USAGE);
+		/* a rerun (after a failure or a kill) must converge: ids already reserved are
+		 * reported and skipped, every other id is still tried; the exit status is the
+		 * first real failure, 0 when every id ends up reserved */
+		int first = 0;
 		for (int i = 2; i < argc && !rc; i++) {
 			struct kcve_err err = {0};
-			if ((rc = store_reserve(t, argv[i], &err)))
-				cli_fail(&err);
-			else
+			int r = store_reserve(t, argv[i], &err);
+			struct cve_entry e;
+			if (!r) {
 				printf("%s reserved\n", argv[i]);
+			} else if (r == KCVE_E_DUPLICATE && tree_find_cve(t, argv[i], &e) == 0 &&
+				   e.state == CVE_RESERVED) {
+				printf("%s already reserved\n", argv[i]);
+			} else {
+				cli_fail(&err);
+				first = first ? first : r;
+			}
+			if (r == KCVE_E_DUPLICATE)
+				cve_entry_release(&e);
 		}
+		rc = rc ? rc : first;
 	} else if (!strcmp(argv[1], "list")) {
 		struct list_ctx c = {0};
 		for (int i = 2; i < argc; i++) {

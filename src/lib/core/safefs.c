@@ -166,6 +166,24 @@ int safe_lstat_at(int dirfd, const char *rel, struct stat *st)
 	return r;
 }
 
+void sb_add_printable(struct strbuf *sb, const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			sb_addf(sb, "\\x%02x", *p);
+		else
+			sb_addc(sb, (char)*p);
+	}
+}
+
+char *safe_printable(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "");
+	sb_add_printable(&sb, name);
+	return sb_detach(&sb);
+}
+
 /* ---- guarded roots ------------------------------------------------------------------------ */
 
 struct guard {

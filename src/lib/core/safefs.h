@@ -43,6 +43,11 @@ int safe_read_at(int dirfd, const char *rel, struct strbuf *sb, size_t cap);
 /* lstat of rel below dirfd (links not followed, on the way or at the end). */
 int safe_lstat_at(int dirfd, const char *rel, struct stat *st);
 
+/* A name as one printable line: control characters and '\' as \xNN (for messages: a name
+ * with a newline must not split an error into lines). The second form is malloc'd. */
+void sb_add_printable(struct strbuf *sb, const char *name);
+char *safe_printable(const char *name);
+
 /* Guard a root (absolute, canonical path) through its open directory descriptor. */
 void safefs_guard(const char *root, int fd);
 void safefs_unguard(int fd);

@@ -99,9 +99,13 @@ static bool step_name_ok(struct txn *x, const char *rel)
 int txn_put(struct txn *x, const char *dest_rel, const void *data, size_t len,
 	    struct kcve_err *err)
 {
-	if (!step_name_ok(x, dest_rel))
-		return kcve_err_set(err, KCVE_E_TREE, "refusing to write a file whose name has a "
-				    "control character, '/' or '..', %s, rename it", dest_rel);
+	if (!step_name_ok(x, dest_rel)) {
+		char *shown = safe_printable(dest_rel);
+		kcve_err_set(err, KCVE_E_TREE, "refusing to write a file whose name has a control "
+			     "character, '/' or '..', %s, rename it", shown);
+		free(shown);
+		return KCVE_E_TREE;
+	}
 	char name[32];
 	snprintf(name, sizeof(name), "%d", x->nstaged++);
 	char *p = path_join(x->stage_dir, name);
@@ -216,9 +220,11 @@ int txn_commit(struct txn *x, struct kcve_err *err)
 {
 	struct cve_tree *t = x->t;
 	if (x->bad_name) {
+		char *shown = safe_printable(x->bad_name);
 		kcve_err_set(err, KCVE_E_TREE, "refusing a file name with a control character, '/' "
 			     "or '..', %s, rename or remove that file (kcve verify lists such names)",
-			     x->bad_name);
+			     shown);
+		free(shown);
 		txn_abort(x);
 		return KCVE_E_TREE;
 	}

@@ -5,6 +5,7 @@
 #include "store/verify.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,10 +313,17 @@ static void check_semver_cpe(struct vctx *v, const char *id, json_t *cna)
 
 static void check_json(struct vctx *v, const struct cve_entry *e, const struct dyad_list *pairs)
 {
-	char *p = tree_cve_path(e, ".json");
+	/* read through the tree rules (no links, no FIFOs, capped), never json_load_file */
+	struct strbuf sb = STRBUF_INIT;
 	json_error_t je;
-	json_t *root = json_load_file(p, 0, &je);
-	free(p);
+	json_t *root = NULL;
+	if (store_read_cve_file(e, ".json", &sb) < 0) {
+		int en = errno;
+		problem(v, e->id, "json-read", ".json: %s", safefs_reason(en));
+		return;
+	}
+	root = json_loadb(sb.buf, sb.len, 0, &je);
+	sb_release(&sb);
 	if (!root) {
 		problem(v, e->id, "json-parse", "line %d: %s", je.line, je.text);
 		return;

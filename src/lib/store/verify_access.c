@@ -22,18 +22,6 @@ struct actx {
 	size_t problems;
 };
 
-/* A name as printable text: control characters (and backslash) as \xNN, so one problem
- * stays one line whatever the name holds. */
-static void add_escaped(struct strbuf *sb, const char *name)
-{
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			sb_addf(sb, "\\x%02x", *p);
-		else
-			sb_addc(sb, (char)*p);
-	}
-}
-
 __attribute__((format(printf, 5, 6))) static void report(struct actx *a, const char *dir,
 							  const char *name, const char *rule,
 							  const char *fmt, ...)
@@ -42,7 +30,7 @@ __attribute__((format(printf, 5, 6))) static void report(struct actx *a, const c
 	sb_adds(&who, dir);
 	if (name) {
 		sb_addc(&who, '/');
-		add_escaped(&who, name);
+		sb_add_printable(&who, name);
 	}
 	fprintf(a->out, "%s: %s: ", who.buf, rule);
 	va_list ap;

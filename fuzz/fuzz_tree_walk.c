@@ -53,6 +53,11 @@ static void check_sentinel(void)
 		abort();
 }
 
+static void cleanup(void)
+{
+	rm_rf(base);
+}
+
 static int init(void)
 {
 	/* tmpfs when there is one: the walk fsyncs (lock, journals), which costs on a disk */
@@ -69,6 +74,7 @@ static int init(void)
 	if (fd < 0 || write(fd, secret, strlen(secret)) != (ssize_t)strlen(secret))
 		abort();
 	close(fd);
+	atexit(cleanup);
 	return 0;
 }
 

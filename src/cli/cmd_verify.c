@@ -49,13 +49,20 @@ int cmd_verify(int argc, char **argv, struct kcve_global *g)
 	 * operations; an interrupted operation is only completed when asked */
 	tree_set_replay(t, recover);
 	int rc = tree_lock(t, &err);
-	if (rc) {
+	if (rc == KCVE_E_IO && !recover) {
+		/* a damaged state directory (.kcve/lock a link, ...) is one of the problems
+		 * verify reports: judge the tree without the lock */
+		kcve_warn("%s (verifying without the lock)", err.msg);
+	} else if (rc) {
 		tree_close(t);
+		free(ids);
+		free(years);
 		return cli_fail(&err);
 	}
 	struct verify_stats st;
 	store_verify(t, &scope, stdout, &st, &err);
-	tree_unlock(t);
+	if (!rc)
+		tree_unlock(t);
 	printf("%zu CVEs checked, %zu problems\n", st.cves, st.problems);
 	tree_close(t);
 	free(ids);

@@ -21,6 +21,13 @@ one_line() { # FILE LABEL
 one_line_or_none() { # FILE LABEL
 	[ "$(wc -l < "$1")" -le 1 ] || fail "$2: want at most one line, got: $(cat "$1")"
 }
+# no control characters (a name or line quoted from the tree must not split a message)
+no_control() { # FILE...
+	local f
+	for f in "$@"; do
+		if LC_ALL=C tr -d '\n\t' < "$f" | LC_ALL=C grep -q '[[:cntrl:]]'; then fail "control characters in output: $(LC_ALL=C grep -m1 '[[:cntrl:]]' "$f" | od -c | head -3)"; fi
+	done
+}
 # only printable text (and newlines/tabs): no bytes of uninitialised memory
 printable() { # FILE...
 	local f

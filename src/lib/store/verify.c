@@ -35,12 +35,16 @@ static const char *relp(const struct vctx *v, const char *p)
 __attribute__((format(printf, 4, 5))) static void problem(struct vctx *v, const char *who,
 							   const char *rule, const char *fmt, ...)
 {
+	/* the evidence quotes the tree's files: control characters escaped, one line each */
+	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(v->out, "%s: %s: ", who, rule);
-	vfprintf(v->out, fmt, ap);
-	fputc('\n', v->out);
+	sb_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	sb_add_printable(&line, sb_str(&msg));
+	fprintf(v->out, "%s: %s: %s\n", who, rule, sb_str(&line));
+	sb_release(&msg);
+	sb_release(&line);
 	v->problems++;
 }
 

@@ -6,6 +6,7 @@
 #include "store/verify_access.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "core/safefs.h"
 #include "core/strbuf.h"
+#include "store/journal.h"
 #include "store/tree_internal.h"
 
 struct actx {
@@ -121,6 +123,26 @@ static void walk(struct actx *a, const char *rel, int level)
 	closedir(d);
 }
 
+/* A journal kcve would replay, or one it refuses (with the parser's reason). */
+static void judge_journal(struct actx *a, const char *name)
+{
+	struct strbuf rel = STRBUF_INIT, text = STRBUF_INIT;
+	sb_addf(&rel, ".kcve/%s", name);
+	struct journal j = {0};
+	struct kcve_err err = {0};
+	if (safe_read_at(a->t->rootfd, rel.buf, &text, SAFEFS_READ_MAX) < 0)
+		report(a, ".kcve", name, "invalid-journal", "unreadable (%s); inspect and remove "
+		       "it", safefs_reason(errno));
+	else if (journal_parse(text.buf, text.len, rel.buf, &j, &err))
+		report(a, ".kcve", name, "invalid-journal", "%s", err.msg);
+	else
+		report(a, ".kcve", name, "pending-journal", "an interrupted operation waits to be "
+		       "completed; run 'kcve verify --recover' (or any writing command)");
+	journal_free(&j);
+	sb_release(&rel);
+	sb_release(&text);
+}
+
 static void check_meta(struct actx *a)
 {
 	struct stat st;
@@ -139,6 +161,10 @@ static void check_meta(struct actx *a)
 	while ((de = readdir(d))) {
 		const char *n = de->d_name;
 		bool journal = !strncmp(n, "journal.", 8), txn = !strncmp(n, "txn.", 4);
+		if (!strcmp(n, "lock") || !strcmp(n, ".gitignore")) {
+			judge(a, dirfd(d), ".kcve", n, WANT_FILE);
+			continue;
+		}
 		if (!journal && !txn)
 			continue;
 		if (!judge(a, dirfd(d), ".kcve", n, journal ? WANT_FILE : WANT_DIR))
@@ -150,8 +176,7 @@ static void check_meta(struct actx *a)
 			       "(uid %u); kcve refuses it: inspect and remove it", (unsigned)st.st_uid,
 			       (unsigned)a->t->owner);
 		else if (journal && !strstr(n, ".tmp."))
-			report(a, ".kcve", n, "pending-journal", "an interrupted operation waits to "
-			       "be completed; run 'kcve verify --recover' (or any writing command)");
+			judge_journal(a, n);
 	}
 	closedir(d);
 }

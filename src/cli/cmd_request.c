@@ -12,6 +12,7 @@
 #include "history/history.h"
 #include "maintainers/mail.h"
 #include "maintainers/request.h"
+#include "record/identity.h"
 #include "store/tree.h"
 
 static void usage(FILE *out)
@@ -95,6 +96,9 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 	}
 	if (!in)
 		kcve_die(KCVE_E_USAGE, "no mail given, kcve request, give FILE.eml or - for stdin");
+	struct kcve_err herr = {0};
+	if (from && identity_check_header("the sender (--from / $KCVE_FROM)", from, &herr))
+		kcve_die(KCVE_E_USAGE, "%s", herr.msg);
 	struct strbuf raw = STRBUF_INIT;
 	if (strcmp(in, "-") == 0) {
 		char buf[65536];

@@ -33,44 +33,32 @@ static int problems_json(const char *text, size_t checked)
 
 int cmd_verify(int argc, char **argv, struct kcve_global *g)
 {
-<<<<<<< HEAD
-	enum { O_RECOVER = CLI_LONG };
-	static const struct cli_option opts[] = {{"recover", O_RECOVER, false}, {NULL, 0, false}};
+	enum { O_JSON = CLI_LONG, O_RECOVER };
+	static const struct cli_option opts[] = {
+		{"json", O_JSON, false}, {"recover", O_RECOVER, false}, {NULL, 0, false}};
 	static const struct cli_command cmd = {
-		"verify", "[--recover] [CVE-ID|YEAR]...",
-=======
-	static const struct cli_option opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
-	static const struct cli_command cmd = {
-		"verify", "[--json] [CVE-ID|YEAR]...",
->>>>>>> main
+		"verify", "[--json] [--recover] [CVE-ID|YEAR]...",
 		"Check every CVE of the tree (or the given ones): files present for its state,\n"
 		"id in the right year, .sha1/.vulnerable syntax, one CVE per commit, .mbox\n"
 		"subject, and the .dyad <-> .json rules (git ranges, CPE ranges). One line per\n"
 		"problem: \"<CVE>: <rule>: <evidence>\". Exit status 17 when a problem was\n"
-<<<<<<< HEAD
 		"found. Entries kcve refuses to read (links, FIFOs, devices, oversize files,\n"
 		"names with control characters, foreign journals) are problems too.\n"
-		"verify never completes an interrupted operation (it reports it); with\n"
-		"--recover it first completes it, as any writing command would.\n",
+		"verify never completes an interrupted operation (it reports it).\n"
+		"  --json     {\"checked\": N, \"problems\": [{\"subject\" (a CVE id or a directory),\n"
+		"             \"rule\", \"evidence\"}]}\n"
+		"  --recover  first complete an interrupted operation, as any writing command\n"
+		"             would\n",
 		opts, false};
 	struct cli_parser p;
 	cli_begin(&p, &cmd, argc, argv, g);
-	bool recover = false;
-	int o;
-	while ((o = cli_next(&p)) != -1)
-		if (o == O_RECOVER)
+	bool json = false, recover = false;
+	for (int o; (o = cli_next(&p)) != -1;) {
+		if (o == O_JSON)
+			json = true;
+		else if (o == O_RECOVER)
 			recover = true;
-=======
-		"found.\n"
-		"  --json   {\"checked\": N, \"problems\": [{\"subject\" (a CVE id or a directory),\n"
-		"           \"rule\", \"evidence\"}]}\n",
-		opts, false};
-	struct cli_parser p;
-	cli_begin(&p, &cmd, argc, argv, g);
-	bool json = false;
-	while (cli_next(&p) != -1)
-		json = true;
->>>>>>> main
+	}
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
 	const char **ids = xcalloc((size_t)nops + 1, sizeof(*ids));
@@ -101,19 +89,16 @@ int cmd_verify(int argc, char **argv, struct kcve_global *g)
 		return cli_fail(&err);
 	}
 	struct verify_stats st;
-<<<<<<< HEAD
-	store_verify(t, &scope, stdout, &st, &err);
-	if (!rc)
-		tree_unlock(t);
-	printf("%zu CVEs checked, %zu problems\n", st.cves, st.problems);
-=======
+	bool locked = rc == 0;
+	rc = 0;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = json ? open_memstream(&text, &len) : stdout;
 	if (!out)
 		kcve_die(KCVE_E_GENERIC, "out of memory for the problem list, verify, retry");
 	store_verify(t, &scope, out, &st, &err);
-	tree_unlock(t);
+	if (locked)
+		tree_unlock(t);
 	if (json) {
 		fclose(out);
 		rc = problems_json(text, st.cves);
@@ -121,7 +106,6 @@ int cmd_verify(int argc, char **argv, struct kcve_global *g)
 	} else {
 		printf("%zu CVEs checked, %zu problems\n", st.cves, st.problems);
 	}
->>>>>>> main
 	tree_close(t);
 	free(ids);
 	free(years);

@@ -37,6 +37,9 @@ plant() {
 	ln -sf "$S" "$V/cve/rejected"
 	ln -sf "$S/disputes.log" "$V/cve/disputes.log"
 	ln -sf "$S/secret.conf" "$V/scripts/linux.uuid.new"
+	# records `check` loads: a link to a FIFO and one to /dev/zero
+	ln -sf "$S/fifo" "$P/CVE-2024-10002.json"
+	ln -sf /dev/zero "$P/CVE-2024-10003.json"
 	# special files
 	mkfifo "$P/CVE-2024-10002.sha1"
 	mkfifo "$p.cvss"
@@ -128,6 +131,11 @@ for c in "reserve add CVE-2024-10010" "reserve-for --requester a@example.org --s
 	# shellcheck disable=SC2086
 	run "$c" $c
 done
+# check stops at the first unreadable record: without the empty one it meets the links
+reset_tree
+rm "$P/CVE-2024-10001..json"
+run "check (record links)" check --version 6.1.1
+grep -q 'CVE-2024-1000[23].json' "$T/err" || fail "check does not name the linked record: $(cat "$T/err")"
 # the refusals name what they refuse, one line each (a writer meets the planted journals)
 reset_tree
 run "reserve add (lock link)" reserve add CVE-2024-10010

@@ -10,8 +10,6 @@ import sys
 import tempfile
 
 import jsonschema
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT7, DRAFT202012
 
 KCVE = os.environ["KCVE"]
 SRC = os.environ["KCVE_SRC"]
@@ -34,16 +32,21 @@ def validators():
     """The OpenVEX validator and the CycloneDX 1.5 and 1.6 ones (with the SPDX and JSF schemas
     they reference, registered under the names they use)."""
     base = "http://cyclonedx.org/schema/"
-    reg = Registry().with_resources([
-        (base + "spdx.SNAPSHOT.schema.json",
-         Resource.from_contents(load("cyclonedx", "spdx.SNAPSHOT.schema.json"), DRAFT7)),
-        (base + "jsf-0.82.SNAPSHOT.schema.json",
-         Resource.from_contents(load("cyclonedx", "jsf-0.82.SNAPSHOT.schema.json"), DRAFT7)),
-    ])
+    refs = {base + n: load("cyclonedx", n)
+            for n in ("spdx.SNAPSHOT.schema.json", "jsf-0.82.SNAPSHOT.schema.json")}
     fc = jsonschema.FormatChecker()
-    cdx = {v: jsonschema.Draft7Validator(load("cyclonedx", f"bom-{v}.SNAPSHOT.schema.json"),
-                                         registry=reg, format_checker=fc)
-           for v in ("1.5", "1.6")}
+    cdx = {}
+    for v in ("1.5", "1.6"):
+        schema = load("cyclonedx", f"bom-{v}.SNAPSHOT.schema.json")
+        try:  # jsonschema >= 4.18 (Debian 13): a referencing registry
+            from referencing import Registry, Resource
+            from referencing.jsonschema import DRAFT7
+            reg = Registry().with_resources(
+                (uri, Resource.from_contents(doc, DRAFT7)) for uri, doc in refs.items())
+            cdx[v] = jsonschema.Draft7Validator(schema, registry=reg, format_checker=fc)
+        except ImportError:  # older jsonschema (Debian 12): a resolver with a local store
+            res = jsonschema.RefResolver.from_schema(schema, store=refs)
+            cdx[v] = jsonschema.Draft7Validator(schema, resolver=res, format_checker=fc)
     ovx = jsonschema.Draft202012Validator(load("openvex", "openvex_json_schema.json"),
                                           format_checker=fc)
     return ovx, cdx

@@ -109,6 +109,8 @@ static int load_spdx(struct ck_sbom *sb, json_t *doc, const char *path, struct k
 			    "--product/--cpe instead", path);
 }
 
+static int from_doc(struct ck_sbom *sb, json_t *doc, const char *path, struct kcve_err *err);
+
 int ck_sbom_load(struct ck_sbom *sb, const char *path, struct kcve_err *err)
 {
 	memset(sb, 0, sizeof(*sb));
@@ -117,6 +119,24 @@ int ck_sbom_load(struct ck_sbom *sb, const char *path, struct kcve_err *err)
 	if (!doc)
 		return kcve_err_set(err, KCVE_E_PARSE, "cannot read the SBOM %s (%s, line %d); give a "
 				    "CycloneDX JSON or SPDX 2.3 JSON file", path, je.text, je.line);
+	return from_doc(sb, doc, path, err);
+}
+
+int ck_sbom_parse(struct ck_sbom *sb, const char *text, size_t len, const char *name,
+		  struct kcve_err *err)
+{
+	memset(sb, 0, sizeof(*sb));
+	json_error_t je;
+	json_t *doc = json_loadb(text, len, 0, &je);
+	if (!doc)
+		return kcve_err_set(err, KCVE_E_PARSE, "cannot parse the SBOM %s (%s, line %d); give "
+				    "a CycloneDX JSON or SPDX 2.3 JSON file", name, je.text, je.line);
+	return from_doc(sb, doc, name, err);
+}
+
+/* Takes the reference to doc. */
+static int from_doc(struct ck_sbom *sb, json_t *doc, const char *path, struct kcve_err *err)
+{
 	const char *fmt = json_string_value(json_object_get(doc, "bomFormat"));
 	const char *spdx = json_string_value(json_object_get(doc, "spdxVersion"));
 	int rc;

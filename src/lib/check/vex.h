@@ -6,6 +6,7 @@
 #define KCVE_CHECK_VEX_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "check/check.h"
@@ -25,6 +26,9 @@ struct ck_sbom {
 /* Find the Linux kernel component of a CycloneDX JSON or SPDX 2.3 JSON SBOM. KCVE_E_PARSE
  * when the file is neither, KCVE_E_NOTFOUND when no component is a Linux kernel. */
 int ck_sbom_load(struct ck_sbom *sb, const char *path, struct kcve_err *err);
+/* The same from JSON text; name is used in messages. */
+int ck_sbom_parse(struct ck_sbom *sb, const char *text, size_t len, const char *name,
+		  struct kcve_err *err);
 void ck_sbom_release(struct ck_sbom *sb);
 
 struct ck_vex_opts {

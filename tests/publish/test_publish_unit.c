@@ -195,6 +195,14 @@ static void test_config(void **st)
 	char msg[128] = "server said topsecretkey is wrong (topsecretkey)";
 	publish_config_scrub(&c, msg, sizeof(msg));
 	assert_string_equal(msg, "server said *** is wrong (***)");
+	/* a key straddling the message's size limit: scrubbed before the cut, no tail left */
+	char pad[sizeof(err.msg)];
+	memset(pad, 'A', sizeof(pad) - 8);
+	pad[sizeof(pad) - 8] = '\0';
+	assert_int_equal(publish_err_set(&c, &err, KCVE_E_NET, "%s%s", pad, "topsecretkey"),
+			 KCVE_E_NET);
+	assert_null(strstr(err.msg, "topsec"));
+	assert_non_null(strstr(err.msg, "AAA***"));
 	char body[] = "a\0topsecretkey\0b topsecretkey";
 	size_t blen = sizeof(body) - 1;
 	publish_config_scrub_mem(&c, body, &blen);   /* past NULs too */

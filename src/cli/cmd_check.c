@@ -28,6 +28,9 @@ static void usage(FILE *out)
 		"  --git TREE         kernel git tree: introducing commit present and no fix (ancestry or\n"
 		"                     a cherry-pick naming the upstream fix) -> affected\n"
 		"  --ref REF          revision of --git to check (default HEAD)\n"
+		"  --reading R        version verdict from the published JSON record read per branch\n"
+		"                     (json, default), the .dyad pairs (dyad), or affected when either\n"
+		"                     says so (either); records whose readings differ are marked\n"
 		"  --git-cache FILE   what --git read from each commit is kept there, so the next run\n"
 		"                     reads only new commits (default: kcve-scan.cache in the tree's\n"
 		"                     git dir); --no-git-cache reads every commit and writes nothing\n"
@@ -179,6 +182,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
 	bool fixed_in = false, all = false, fail = false, no_git_cache = false;
 	const char *git_cache = NULL;
+	enum ck_reading reading = CK_READ_JSON;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
 	for (int i = 1; i < argc; i++) {
@@ -204,6 +208,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 					       "run 'kcve check --git' with the full kcve", v);
 #endif
 			gitdir = v;
+		} else if ((v = cli_optval(argc, argv, &i, "--reading", "check"))) {
+			if (!ck_reading_parse(v, &reading))
+				kcve_die(KCVE_E_USAGE, "--reading %s: give json, dyad or either", v);
 		} else if ((v = cli_optval(argc, argv, &i, "--ref", "check"))) {
 			ref = v;
 		} else if ((v = cli_optval(argc, argv, &i, "--git-cache", "check"))) {
@@ -354,7 +361,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			ck_run_git(&set, gt, glabel, nversions ? versions[0] : NULL, R);
 		else
 #endif
-			ck_run_version(&set, versions[i], R);
+			ck_run_version(&set, versions[i], reading, R);
 		if (cf)
 			ck_run_files(&set, R, "config", ck_files_verdict, cf);
 		if (bf)

@@ -9,14 +9,12 @@
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve search SHA|CVE-ID...\n\n"
-		     "For a CVE id print \"<CVE> is assigned to git id <sha>\" per fix commit; for a\n"
-		     "full or short (>= 4 hex) sha print the CVEs whose .sha1 names it. Rejected ids\n"
-		     "are marked \"(rejected)\". Exit status %d when something is not found.\n",
-	        KCVE_E_NOTFOUND);
-}
+static const struct cli_command search_cmd = {
+	"search", "SHA|CVE-ID...",
+	"For a CVE id print \"<CVE> is assigned to git id <sha>\" per fix commit; for a\n"
+	"full or short (>= 4 hex) sha print the CVEs whose .sha1 names it. Rejected ids\n"
+	"are marked \"(rejected)\". Exit status 7 when something is not found.\n",
+	NULL, false};
 
 static const char *state_note(enum cve_state s)
 {
@@ -77,14 +75,16 @@ static int search_one(struct cve_tree *t, const char *arg)
 
 int cmd_search(int argc, char **argv, struct kcve_global *g)
 {
-	if (argc < 2 || cli_wants_help(argc, argv)) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? KCVE_E_USAGE : 0;
-	}
+	struct cli_parser p;
+	cli_begin(&p, &search_cmd, argc, argv, g);
+	while (cli_next(&p) != -1)
+		;
+	char **ops;
+	int n = cli_done(&p, &ops, 1, -1, "SHA or CVE-ID");
 	struct cve_tree *t = cli_open_tree(g);
 	int rc = 0;
-	for (int i = 1; i < argc; i++) {
-		int r = search_one(t, argv[i]);
+	for (int i = 0; i < n; i++) {
+		int r = search_one(t, ops[i]);
 		if (r && !rc)
 			rc = r;
 	}

@@ -13,15 +13,17 @@
 #include "history/dyad_text.h"
 #include "store/tree_internal.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve stats [--top N] [--no-ttf]\n\n"
-		     "Published CVEs per subsystem (first changed file's first one and two path\n"
-		     "components, from the record's programFiles), per branch a fix landed on (from\n"
-		     ".dyad), and the time to fix: author-date distance between the introducing and\n"
-		     "the fixing commit of the first pair with a positive distance, bucketed <=30,\n"
-		     "31-90, 91-180, 181-365, >365 days, with mean and median (needs --repo).\n");
-}
+enum { O_TOP = CLI_LONG, O_NO_TTF };
+static const struct cli_option opts[] = {
+	{"top", O_TOP, true}, {"no-ttf", O_NO_TTF, false}, {NULL, 0, false}};
+static const struct cli_command stats_cmd = {
+	"stats", "[--top N] [--no-ttf]",
+	"Published CVEs per subsystem (first changed file's first one and two path\n"
+	"components, from the record's programFiles), per branch a fix landed on (from\n"
+	".dyad), and the time to fix: author-date distance between the introducing and\n"
+	"the fixing commit of the first pair with a positive distance, bucketed <=30,\n"
+	"31-90, 91-180, 181-365, >365 days, with mean and median (needs --repo).\n",
+	opts, false};
 
 struct count {
 	char *key;
@@ -178,22 +180,17 @@ static void print_top(const char *title, struct counter *c, size_t top)
 
 int cmd_stats(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
 	size_t top = 20;
 	bool ttf = true;
-	const char *v;
-	for (int i = 1; i < argc; i++) {
-		if ((v = cli_optval(argc, argv, &i, "--top", argv[0])))
-			top = (size_t)atol(v);
-		else if (!strcmp(argv[i], "--no-ttf"))
+	struct cli_parser p;
+	cli_begin(&p, &stats_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		if (c == O_TOP)
+			top = (size_t)cli_num(&p, "--top", p.arg, 1, 1000000);
+		else if (c == O_NO_TTF)
 			ttf = false;
-		else
-			kcve_die(KCVE_E_USAGE, "unknown argument, %s, see 'kcve stats --help'",
-				 argv[i]);
 	}
+	cli_done(&p, NULL, 0, 0, "");
 	struct cve_tree *t = cli_open_tree(g);
 	struct stats_ctx s;
 	memset(&s, 0, sizeof(s));

@@ -8,13 +8,16 @@
 
 int cmd_summary(int argc, char **argv, struct kcve_global *g)
 {
-	if (argc > 1 || cli_wants_help(argc, argv)) {
-		fprintf(argc > 1 && !cli_wants_help(argc, argv) ? stderr : stdout,
-			"usage: kcve summary\n\nPer year: Reserved (placeholder files), Assigned "
-			"(published .sha1), Rejected\n(rejected .sha1), A+R, Returned (files), Total; "
-			"then the totals.\n");
-		return cli_wants_help(argc, argv) ? 0 : KCVE_E_USAGE;
-	}
+	static const struct cli_command cmd = {
+		"summary", "",
+		"Per year: Reserved (placeholder files), Assigned (published .sha1), Rejected\n"
+		"(rejected .sha1), A+R, Returned (files), Total; then the totals.\n",
+		NULL, false};
+	struct cli_parser p;
+	cli_begin(&p, &cmd, argc, argv, g);
+	while (cli_next(&p) != -1)
+		;
+	cli_done(&p, NULL, 0, 0, "");
 	struct cve_tree *t = cli_open_tree(g);
 	struct summary_row *rows;
 	size_t n = store_summary(t, &rows);

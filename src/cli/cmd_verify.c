@@ -9,27 +9,30 @@
 
 int cmd_verify(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		fprintf(stdout,
-			"usage: kcve verify [CVE-ID|YEAR]...\n\n"
-			"Check every CVE of the tree (or the given ones): files present for its state,\n"
-			"id in the right year, .sha1/.vulnerable syntax, one CVE per commit, .mbox\n"
-			"subject, and the .dyad <-> .json rules (git ranges, CPE ranges). One line per\n"
-			"problem: \"<CVE>: <rule>: <evidence>\". Exit status %d when a problem was\n"
-			"found.\n", KCVE_E_VERIFY);
-		return 0;
-	}
-	const char **ids = xcalloc((size_t)argc, sizeof(*ids));
-	int *years = xcalloc((size_t)argc, sizeof(*years));
+	static const struct cli_command cmd = {
+		"verify", "[CVE-ID|YEAR]...",
+		"Check every CVE of the tree (or the given ones): files present for its state,\n"
+		"id in the right year, .sha1/.vulnerable syntax, one CVE per commit, .mbox\n"
+		"subject, and the .dyad <-> .json rules (git ranges, CPE ranges). One line per\n"
+		"problem: \"<CVE>: <rule>: <evidence>\". Exit status 17 when a problem was\n"
+		"found.\n",
+		NULL, false};
+	struct cli_parser p;
+	cli_begin(&p, &cmd, argc, argv, g);
+	while (cli_next(&p) != -1)
+		;
+	char **ops;
+	int nops = cli_done(&p, &ops, 0, -1, "");
+	const char **ids = xcalloc((size_t)nops + 1, sizeof(*ids));
+	int *years = xcalloc((size_t)nops + 1, sizeof(*years));
 	struct verify_scope scope = {ids, 0, years, 0};
-	for (int i = 1; i < argc; i++) {
-		if (cve_id_valid(argv[i]))
-			ids[scope.nids++] = argv[i];
-		else if (strlen(argv[i]) == 4 && strspn(argv[i], "0123456789") == 4)
-			years[scope.nyears++] = atoi(argv[i]);
+	for (int i = 0; i < nops; i++) {
+		if (cve_id_valid(ops[i]))
+			ids[scope.nids++] = ops[i];
+		else if (cli_is_year(ops[i]))
+			years[scope.nyears++] = atoi(ops[i]);
 		else
-			kcve_die(KCVE_E_USAGE, "not a CVE id or a year, %s, see 'kcve verify --help'",
-				 argv[i]);
+			cli_usage_error(&p, "not a CVE id or a year (1999-9999): '%s'", ops[i]);
 	}
 	struct cve_tree *t = cli_open_tree(g);
 	struct kcve_err err = {0};

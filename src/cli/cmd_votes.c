@@ -5,7 +5,6 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +17,17 @@
 #include "review/tally.h"
 #include "store/tree.h"
 
-static const char usage[] =
-	"usage: kcve votes RANGE [--min-agree N] [--emit | --done]\n"
+enum { O_MIN_AGREE = CLI_LONG, O_EMIT, O_DONE };
+static const struct cli_option opts[] = {
+	{"min-agree", O_MIN_AGREE, true}, {"emit", O_EMIT, false}, {"done", O_DONE, false},
+	{NULL, 0, false}};
+static const struct cli_command votes_cmd = {
+	"votes", "RANGE [--min-agree N] [--emit | --done]",
+	"Tally the reviewers' vote files of a stable release range (A..B).\n"
 	"  --min-agree N  votes needed for a commit to be agreed (default 2)\n"
 	"  --emit         print the agreed upstream ids without a CVE, one per line\n"
-	"  --done         move the range's vote files to cve/review/done/vX.Y/\n";
+	"  --done         move the range's vote files to cve/review/done/vX.Y/\n",
+	opts, false};
 
 static void names(const struct tally *t, unsigned long mask, char *out, size_t outsz)
 {
@@ -121,39 +126,25 @@ static int move_done(struct cve_tree *tree, struct tally *t, const char *tag)
 
 int cmd_votes(int argc, char **argv, struct kcve_global *g)
 {
-	static const struct option opts[] = {
-		{"min-agree", required_argument, NULL, 'n'}, {"emit", no_argument, NULL, 'e'},
-		{"done", no_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	int min_agree = 2;
 	bool emit = false, done = false;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	struct cli_parser p;
+	cli_begin(&p, &votes_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
 		switch (c) {
-		case 'n': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 32)
-				kcve_die(KCVE_E_USAGE, "--min-agree takes a number from 1 to 32, not '%s'", optarg);
-			min_agree = (int)v;
-			break;
-		}
-		case 'e': emit = true; break;
-		case 'd': done = true; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return KCVE_E_USAGE;
+		case O_MIN_AGREE: min_agree = (int)cli_num(&p, "--min-agree", p.arg, 1, 32); break;
+		case O_EMIT: emit = true; break;
+		case O_DONE: done = true; break;
 		}
 	}
-	if (optind != argc - 1)
-		kcve_die(KCVE_E_USAGE, "Please supply a Git range such as v6.1.74..v6.1.75; see 'kcve votes --help'");
+	char **ops;
+	cli_done(&p, &ops, 1, 1, "a Git range such as v6.1.74..v6.1.75");
 	if (emit && done)
-		kcve_die(KCVE_E_USAGE, "--emit and --done do not go together");
-	const char *range = argv[optind];
+		cli_usage_error(&p, "--emit and --done do not go together");
+	const char *range = ops[0];
 	const char *dots = strstr(range, "..");
 	if (!dots || !dots[2])
-		kcve_die(KCVE_E_USAGE, "Unrecognized argument '%s': expected a range A..B", range);
+		cli_usage_error(&p, "Unrecognized argument '%s': expected a range A..B", range);
 	struct kcve_err err = {0};
 	struct cve_tree *tree = NULL;
 	if (tree_open(&tree, g->tree, &err))

@@ -340,7 +340,7 @@ def kcve_ids(args, versions, chunk):
 
 def main():
     if not SHARED or not os.path.exists(TARBALL):
-        print("skip: no shared data")
+        print("skip: %s absent (the real record tree of the shared reference data)" % TARBALL)
         return 77
     tree = unpack_tree()
     recs, mentioned = load_records(tree)

@@ -4,7 +4,9 @@
 usage: mktree.py DIR SPEC.json
 SPEC: [{"id": "CVE-2099-0001", "title": "...", "files": [...], "pairs": ["V:VG:F:FG", ...],
         "fixes": [sha, ...], "severity": "HIGH", "score": 7.8, "versions": [...optional JSON
-        product-2 versions...], "default": "affected"}]
+        product-2 versions, null = no such product...], "default": "affected",
+        "products": [{"default": "unaffected", "versions": [...]}, ...optional products
+        written before it]}]
 """
 import json
 import os
@@ -23,10 +25,15 @@ def main():
             "title": r.get("title", r["id"]),
             "affected": [{
                 "product": "Linux", "vendor": "Linux",
+                "defaultStatus": p.get("default", "unaffected"),
+                "programFiles": r.get("files", []),
+                "versions": p.get("versions", []),
+            } for p in r.get("products", [])] + ([] if r.get("versions", []) is None else [{
+                "product": "Linux", "vendor": "Linux",
                 "defaultStatus": r.get("default", "affected"),
                 "programFiles": r.get("files", []),
                 "versions": r.get("versions", []),
-            }],
+            }]),
         }
         if "severity" in r:
             cna["metrics"] = [{"cvssV3_1": {"version": "3.1", "baseScore": r.get("score", 5.0),

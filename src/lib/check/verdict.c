@@ -198,17 +198,13 @@ int ck_version_normalize(const char *in, char *out, size_t outsz, struct kcve_er
 		s += 6;
 	if (*s == 'v' || *s == 'V')
 		s++;
-	unsigned comp[3];
+	unsigned comp[4];
 	int n = 0;
 	const char *p = s;
-	while (n < 3 && isdigit((unsigned char)*p)) {
+	while (n < 4 && isdigit((unsigned char)*p)) {
 		unsigned long c = 0;
-		while (isdigit((unsigned char)*p)) {
-			c = c * 10 + (unsigned)(*p - '0');
-			if (c > 100000)
-				break;
-			p++;
-		}
+		while (isdigit((unsigned char)*p) && c <= 100000)
+			c = c * 10 + (unsigned)(*p++ - '0');
 		if (c > 100000)
 			break;
 		comp[n++] = (unsigned)c;
@@ -217,28 +213,44 @@ int ck_version_normalize(const char *in, char *out, size_t outsz, struct kcve_er
 		else
 			break;
 	}
-	if (n < 2 || isdigit((unsigned char)*p))
+	/* components of a mainline release: 2.6.N (and 2.4.N) in the 2.x era, else X.Y */
+	int base = n > 0 && comp[0] == 2 ? 3 : 2;
+	if (n < base || n > base + 1 || isdigit((unsigned char)*p) || *p == '.')
 		return kcve_err_set(err, KCVE_E_USAGE,
-				    "'%s' is not a kernel version; give one like 6.1.107, v6.6.30 or 6.8-rc3",
-				    in);
-	int rc = -1;
-	if (strncmp(p, "-rc", 3) == 0 && isdigit((unsigned char)p[3])) {
-		rc = 0;
-		for (const char *q = p + 3; isdigit((unsigned char)*q) && rc < 1000; q++)
-			rc = rc * 10 + (*q - '0');
-	} else if (n == 3 && comp[2] == 0 && *p == '-' && isdigit((unsigned char)p[1])) {
-		return kcve_err_set(err, KCVE_E_USAGE,
-				    "'%s' is a distribution ABI version (X.Y.0-N): it does not say which stable "
-				    "release %u.%u.N it carries; pass the upstream version (Debian: the "
-				    "'Debian %u.%u.N-M' text in /proc/version or the package version) or use --running",
-				    in, comp[0], comp[1], comp[0], comp[1]);
-	}
-	if (rc >= 0)
-		snprintf(out, outsz, "%u.%u-rc%d", comp[0], comp[1], rc);
-	else if (n == 3 && comp[2] != 0)
-		snprintf(out, outsz, "%u.%u.%u", comp[0], comp[1], comp[2]);
+				    "'%s' is not a kernel version; give one like 6.1.107, v6.6.30, 6.8-rc3, "
+				    "2.6.32.71 or 2.6.15-rc3", in);
+	if (n == base + 1 && comp[base] == 0)
+		n = base; /* X.Y.0 is the mainline release X.Y */
+	char num[64];
+	if (base == 3)
+		snprintf(num, sizeof num, "%u.%u.%u", comp[0], comp[1], comp[2]);
 	else
-		snprintf(out, outsz, "%u.%u", comp[0], comp[1]);
+		snprintf(num, sizeof num, "%u.%u", comp[0], comp[1]);
+	bool rc = strncmp(p, "-rc", 3) == 0 && isdigit((unsigned char)p[3]);
+	if (n == base + 1) {
+		if (rc)
+			return kcve_err_set(err, KCVE_E_USAGE,
+					    "'%s' is a stable release candidate: it holds %s.%u plus part of "
+					    "the queue; pass %s.%u (what it surely holds) or check the tree with --git",
+					    in, num, comp[base] - 1, num, comp[base] - 1);
+		/* any other suffix is a local or package version: "6.1.192-3", "6.6.30+" */
+		snprintf(out, outsz, "%s.%u", num, comp[base]);
+		return 0;
+	}
+	if (rc) {
+		int r = 0;
+		for (const char *q = p + 3; isdigit((unsigned char)*q) && r < 1000; q++)
+			r = r * 10 + (*q - '0');
+		snprintf(out, outsz, "%s-rc%d", num, r);
+		return 0;
+	}
+	if (*p == '-' && isdigit((unsigned char)p[1]))
+		return kcve_err_set(err, KCVE_E_USAGE,
+				    "'%s' is a distribution ABI version (%s-N or %s.0-N): it does not say "
+				    "which stable release %s.N it carries; pass the upstream version (Debian: the "
+				    "'Debian %s.N-M' text in /proc/version or the package version) or use --running",
+				    in, num, num, num, num);
+	snprintf(out, outsz, "%s", num);
 	return 0;
 }
 

@@ -26,16 +26,16 @@ struct ref {
 
 static bool digits(const char *s, size_t n, unsigned long long *out)
 {
-	if (n == 0 || n > 10)
+	if (n == 0)
 		return false;
 	unsigned long long v = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return false;
-		v = v * 10 + (unsigned)(s[i] - '0');
+		v = v * 10 + (unsigned)(s[i] - '0'); /* leading zeros are fine: "007" is 7 */
+		if (v > 0xffffffffULL)
+			return false;
 	}
-	if (v > 0xffffffffULL)
-		return false;
 	*out = v;
 	return true;
 }

@@ -359,9 +359,11 @@ def main():
     if missing:
         print(f"FAIL: kcve printed no result for {missing[:5]}")
         return 1
-    # --tree must give the same verdicts as --db (one process: the tree is read once)
-    got_tree = kcve_ids(["--tree", tree], versions, len(versions))
-    diff = [v for v in versions if got_tree.get(v) != got[v]]
+    # --tree must give the same verdicts as --db (one process: the tree is read once; every
+    # 4th release and all mainline ones, to keep the ASan run time down)
+    sample = MAINLINE + versions[len(MAINLINE)::4]
+    got_tree = kcve_ids(["--tree", tree], sample, len(sample))
+    diff = [v for v in sample if got_tree.get(v) != got[v]]
     if diff:
         v = diff[0]
         print(f"FAIL: --tree and --db differ at {len(diff)} releases, e.g. {v}: "

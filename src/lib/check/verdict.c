@@ -26,6 +26,8 @@ void ck_kver_parse(struct kver *v, const char *s)
 			p++;
 			continue;
 		}
+		if (p - s >= 120) /* kver_parse() keeps 127 bytes: let it decide long strings */
+			goto slow;
 		if (*p == '\0')
 			return;
 		if (p[0] == '-' && p[1] == 'r' && p[2] == 'c' && p[3] >= '0' && p[3] <= '9') {
@@ -33,10 +35,10 @@ void ck_kver_parse(struct kver *v, const char *s)
 			const char *q = p + 3;
 			while (*q >= '0' && *q <= '9' && r < 100000)
 				r = r * 10 + (unsigned)(*q++ - '0');
-			if (*q != '\0')
+			if (*q != '\0' || q - s >= 120)
 				goto slow;
 			v->rc = true;
-			v->rcnum = (int)r;
+			v->rcnum = (long long)r;
 			return;
 		}
 		goto slow;

@@ -3,27 +3,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "store/branches.h"
 #include "store/ops.h"
 
+static const struct cli_option branches_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
 static const struct cli_command branches_cmd = {
-	"branches", "[list]\nimport RELEASES.JSON|-",
+	"branches", "[list] [--json]\nimport RELEASES.JSON|-",
 	"import: write " BRANCHES_FILE " from kernel.org's releases.json (one line per\n"
 	"        active branch). End-of-life dates are kept by hand in " EOL_FILE "\n"
 	"        (\"BRANCH YYYY-MM-DD\"). 'kcve create' refuses fixes that land only on\n"
 	"        branches that are not supported.\n"
-	"list:   every known branch and whether it is supported today.\n",
-	NULL, false};
+	"list:   every known branch and whether it is supported today. --json:\n"
+	"        {\"has_data\", \"branches\": [{\"branch\", \"moniker\", \"latest\" (null if\n"
+	"        unknown), \"supported\"}]}\n",
+	branches_opts, false};
 
 int cmd_branches(int argc, char **argv, struct kcve_global *g)
 {
 	struct cli_parser p;
 	cli_begin(&p, &branches_cmd, argc, argv, g);
+	bool json = false;
 	while (cli_next(&p) != -1)
-		;
+		json = true;
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, 2, "'list' or 'import FILE'");
 	bool import = nops && !strcmp(ops[0], "import");
@@ -32,6 +37,8 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 	if (import != (nops == 2))
 		cli_usage_error(&p, import ? "import needs one file, pass releases.json (or - for stdin)"
 					   : "unexpected argument '%s' after 'list'", ops[nops - 1]);
+	if (import && json)
+		cli_usage_error(&p, "--json goes with 'branches list'");
 	struct cve_tree *t = cli_open_tree(g);
 	struct kcve_err err = {0};
 	int rc = 0;
@@ -66,6 +73,16 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 		struct branch_policy bp;
 		if ((rc = branch_policy_load(&bp, tree_root(t), &err))) {
 			cli_fail(&err);
+		} else if (json) {
+			time_t now = store_now();
+			json_t *a = json_array();
+			for (size_t i = 0; i < bp.n; i++)
+				json_array_append_new(a, json_pack(
+					"{s:s, s:o, s:o, s:b}", "branch", bp.v[i].branch, "moniker",
+					cli_json_str_or_null(bp.v[i].moniker), "latest",
+					cli_json_str_or_null(bp.v[i].latest), "supported",
+					branch_policy_supported(&bp, bp.v[i].branch, now)));
+			rc = cli_json_print(json_pack("{s:b, s:o}", "has_data", bp.has_data, "branches", a));
 		} else if (!bp.has_data) {
 			printf("no branch data (%s, %s): every branch counts as supported\n",
 			       BRANCHES_FILE, EOL_FILE);

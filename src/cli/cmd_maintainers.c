@@ -4,21 +4,22 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "maintainers/getmaint.h"
 #include "maintainers/maintainers.h"
 
-enum { O_ROOT = CLI_LONG, O_MAINTAINERS, O_EMAILS, O_EACH, O_NOKEYWORDS, O_NOL };
+enum { O_ROOT = CLI_LONG, O_MAINTAINERS, O_EMAILS, O_EACH, O_NOKEYWORDS, O_NOL, O_JSON };
 static const struct cli_option opts[] = {
 	{"file", 'f', false},           {"root", O_ROOT, true},     {"maintainers", O_MAINTAINERS, true},
 	{"emails", O_EMAILS, false},    {"each", O_EACH, false},    {"nokeywords", O_NOKEYWORDS, false},
-	{"nol", O_NOL, false},          {NULL, 0, false}};
+	{"nol", O_NOL, false},          {"json", O_JSON, false},    {NULL, 0, false}};
 static const struct cli_command maintainers_cmd = {
 	"maintainers",
 	"[-f] [--root DIR] [--maintainers FILE] [--emails [--each]] [--nokeywords] [--nol]\n"
-	"FILE...",
+	"[--json] FILE...",
 
 	"Print the MAINTAINERS sections covering each FILE (most specific first) with their\n"
 	"S:/M:/R:/L: lines, matched with scripts/get_maintainer.pl's rules.\n\n"
@@ -29,7 +30,10 @@ static const struct cli_command maintainers_cmd = {
 	"  --each             with --emails: one list per FILE, each after a line '=== FILE'\n"
 	"  --nokeywords       do not match K: patterns against file contents\n"
 	"  --nol              leave mailing lists out of --emails\n"
-	"  -f, --file         accepted for get_maintainer.pl compatibility (arguments are files)\n",
+	"  -f, --file         accepted for get_maintainer.pl compatibility (arguments are files)\n"
+	"  --json             [{\"file\", \"sections\": [{\"name\", \"depth\", \"status\",\n"
+	"                     \"maintainers\", \"reviewers\", \"lists\"}]}]; with --emails\n"
+	"                     [{\"file\" (null without --each), \"addresses\": [...]}]\n",
 	opts, false};
 
 static void print_sections(const struct maintainers *m, const char *file)
@@ -52,10 +56,32 @@ static void print_sections(const struct maintainers *m, const char *file)
 	free(hits);
 }
 
+static json_t *sections_json(const struct maintainers *m, const char *file)
+{
+	struct mnt_hit *hits;
+	size_t n = maintainers_match(m, file, &hits);
+	json_t *secs = json_array();
+	for (size_t i = 0; i < n; i++) {
+		const struct mnt_section *s = &m->sec[hits[i].section];
+		json_t *who[3] = {json_array(), json_array(), json_array()};
+		for (size_t k = s->start + 1; k < s->end; k++) {
+			const char *p = strchr("MRL", m->tv[k].tag);
+			if (m->tv[k].tag && p)
+				json_array_append_new(who[p - "MRL"], json_string(m->tv[k].value));
+		}
+		json_array_append_new(secs, json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "name", s->name,
+						      "depth", hits[i].depth, "status",
+						      cli_json_str_or_null(s->status), "maintainers",
+						      who[0], "reviewers", who[1], "lists", who[2]));
+	}
+	free(hits);
+	return json_pack("{s:s, s:o}", "file", file, "sections", secs);
+}
+
 int cmd_maintainers(int argc, char **argv, struct kcve_global *g)
 {
 	const char *root = NULL, *mfile = NULL;
-	bool emails = false, each = false;
+	bool emails = false, each = false, json = false;
 	struct gm_opts o = {.keywords = true};
 	struct cli_parser p;
 	cli_begin(&p, &maintainers_cmd, argc, argv, g);
@@ -67,6 +93,7 @@ int cmd_maintainers(int argc, char **argv, struct kcve_global *g)
 		case O_EACH: each = true; break;
 		case O_NOKEYWORDS: o.keywords = false; break;
 		case O_NOL: o.no_lists = true; break;
+		case O_JSON: json = true; break;
 		}
 	}
 	char **ops;
@@ -86,29 +113,40 @@ int cmd_maintainers(int argc, char **argv, struct kcve_global *g)
 	char **files = xmalloc(nf * sizeof(*files));
 	for (size_t k = 0; k < nf; k++)
 		files[k] = mnt_file_arg(root, ops[k]);
-	if (emails && each) {
-		for (size_t k = 0; k < nf; k++) {
+	json_t *out = json ? json_array() : NULL;
+	if (emails) {
+		/* one address list per file with --each, else one for all the files */
+		for (size_t k = 0; k < (each ? nf : 1); k++) {
 			struct gm_result r = {0};
-			gm_run(m, (const char *const *)&files[k], 1, &o, &r);
-			printf("=== %s\n", files[k]);
+			gm_run(m, (const char *const *)(each ? &files[k] : files), each ? 1 : nf, &o, &r);
+			json_t *addrs = out ? json_array() : NULL;
+			if (each && !out)
+				printf("=== %s\n", files[k]);
 			for (size_t j = 0; j < r.n; j++)
-				printf("%s\n", r.v[j].text);
+				if (out)
+					json_array_append_new(addrs, json_string(r.v[j].text));
+				else
+					printf("%s\n", r.v[j].text);
+			if (out)
+				json_array_append_new(out, json_pack("{s:o, s:o}", "file",
+								     each ? json_string(files[k])
+									  : json_null(),
+								     "addresses", addrs));
 			gm_result_release(&r);
 		}
-	} else if (emails) {
-		struct gm_result r = {0};
-		gm_run(m, (const char *const *)files, nf, &o, &r);
-		for (size_t j = 0; j < r.n; j++)
-			printf("%s\n", r.v[j].text);
-		gm_result_release(&r);
 	} else {
 		for (size_t k = 0; k < nf; k++)
-			print_sections(m, files[k]);
+			if (out)
+				json_array_append_new(out, sections_json(m, files[k]));
+			else
+				print_sections(m, files[k]);
 	}
 	for (size_t k = 0; k < nf; k++)
 		free(files[k]);
 	free(files);
 	maintainers_free(m);
+	if (out)
+		return cli_json_print(out);
 	if (fflush(stdout) != 0)
 		kcve_die(KCVE_E_IO, "cannot write the result, standard output, check the output destination");
 	return 0;

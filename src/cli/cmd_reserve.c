@@ -4,24 +4,27 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "store/ops.h"
 
-enum { O_YEAR = CLI_LONG, O_REMOTE, O_COUNT, O_RANDOM, O_CONFIG };
+enum { O_YEAR = CLI_LONG, O_REMOTE, O_COUNT, O_RANDOM, O_CONFIG, O_JSON };
 static const struct cli_option opts[] = {
+	{"json", O_JSON, false},
 	{"year", O_YEAR, true},     {"remote", O_REMOTE, false}, {"count", O_COUNT, true},
 	{"random", O_RANDOM, false}, {"config", O_CONFIG, true},  {NULL, 0, false}};
 static const struct cli_command reserve_cmd = {
 	"reserve",
 	"add CVE-ID...\n"
-	"list [--year YEAR]\n"
+	"list [--year YEAR] [--json]\n"
 	"--remote --year YEAR --count N [--random] [--config FILE]",
 	"add: create the empty placeholders cve/reserved/YEAR/CVE-ID for ids already\n"
 	"     reserved at cve.org (an id already in the tree in any state is refused).\n"
 	"list: one line per reserved id: \"ID free\" or \"ID held <note>\" (held by\n"
-	"     'kcve reserve-for').\n"
+	"     'kcve reserve-for'). --json: [{\"id\", \"state\": \"free\"|\"held\", \"note\"\n"
+	"     (null when free)}].\n"
 	"--remote: reserve new ids at CVE Services and add them to cve/reserved/\n"
 	"     (the same as 'kcve remote reserve'; see 'kcve remote --help').\n",
 	opts, false};
@@ -29,6 +32,7 @@ static const struct cli_command reserve_cmd = {
 struct list_ctx {
 	int year;
 	size_t nfree, nheld;
+	json_t *out; /* --json: the array, else NULL */
 };
 
 static int list_cb(const struct cve_entry *e, void *vctx)
@@ -41,8 +45,16 @@ static int list_cb(const struct cve_entry *e, void *vctx)
 	read_file(p, &sb);
 	free(p);
 	if (!sb.len) {
-		printf("%s free\n", e->id);
+		if (c->out)
+			json_array_append_new(c->out, json_pack("{s:s, s:s, s:n}", "id", e->id,
+								"state", "free", "note"));
+		else
+			printf("%s free\n", e->id);
 		c->nfree++;
+	} else if (c->out) {
+		json_array_append_new(c->out, json_pack("{s:s, s:s, s:s%}", "id", e->id, "state",
+							"held", "note", sb.buf, sb.len));
+		c->nheld++;
 	} else {
 		/* the note on one line */
 		for (size_t i = 0; i < sb.len; i++)
@@ -58,7 +70,7 @@ static int list_cb(const struct cve_entry *e, void *vctx)
 int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 {
 	const char *year = NULL, *count = NULL, *config = NULL;
-	bool remote = false, random = false;
+	bool remote = false, random = false, json = false;
 	struct cli_parser p;
 	cli_begin(&p, &reserve_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -68,12 +80,15 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 		case O_CONFIG: config = p.arg; break;
 		case O_REMOTE: remote = true; break;
 		case O_RANDOM: random = true; break;
+		case O_JSON: json = true; break;
 		}
 	}
 	char **ops;
 	int nops = cli_done(&p, &ops, remote ? 0 : 1, remote ? 0 : -1, "'add' or 'list'");
 	if (year)
 		cli_year(&p, "--year", year);
+	if (remote && json)
+		cli_usage_error(&p, "--json goes with 'reserve list'");
 	if (remote) {
 		/* kcve reserve --remote ... is kcve remote [--config F] reserve ...: one
 		 * implementation (which checks --year and --count) */
@@ -103,6 +118,8 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 		cli_usage_error(&p, "unknown reserve action '%s', use 'add' or 'list'", ops[0]);
 	if (count || config || random)
 		cli_usage_error(&p, "--count, --config and --random go with --remote");
+	if (add && json)
+		cli_usage_error(&p, "--json goes with 'reserve list'");
 	if (add && year)
 		cli_usage_error(&p, "--year goes with 'list' or --remote; 'add' takes the ids");
 	if (add && nops < 2)
@@ -123,9 +140,12 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 				printf("%s reserved\n", ops[i]);
 		}
 	} else {
-		struct list_ctx c = {.year = year ? atoi(year) : 0};
+		struct list_ctx c = {.year = year ? atoi(year) : 0, .out = json ? json_array() : NULL};
 		tree_foreach(t, CVE_RESERVED, list_cb, &c);
-		fprintf(stderr, "%zu free, %zu held\n", c.nfree, c.nheld);
+		if (json)
+			rc = cli_json_print(c.out);
+		else
+			fprintf(stderr, "%zu free, %zu held\n", c.nfree, c.nheld);
 	}
 	tree_close(t);
 	return rc;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_store.h"
+#include "core/progress.h"
 #include "core/xalloc.h"
 #include "history/history.h"
 #include "record/identity.h"
@@ -95,7 +96,12 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 	history_load_exclusions(h, tree_root(t), &lerr);
 	struct store_batch *b = NULL;
 	struct pending p = {0};
+	/* one progress line for all workers: the first one draws the shared count */
+	struct progress pg;
+	progress_begin(&pg, "checking CVEs", n);
+	pg.on = pg.on && k == 0;
 	for (size_t i = k; i < n; i += nworkers) {
+		progress_update(&pg, __atomic_load_n(&c->checked, __ATOMIC_SEQ_CST));
 		struct kcve_err err = {0};
 		if (!b && store_batch_begin(&b, t, &err)) {
 			__atomic_add_fetch(&c->checked, 1, __ATOMIC_SEQ_CST);
@@ -120,6 +126,7 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 			flush_batch(&b, &p, c);
 	}
 	flush_batch(&b, &p, c);
+	progress_end(&pg, __atomic_load_n(&c->checked, __ATOMIC_SEQ_CST));
 	free(p.ids);
 	free(p.whats);
 	history_close(h);

@@ -23,7 +23,8 @@ static int sev_rank(const char *s)
 	return 4;
 }
 
-static const char *const sev_names[5] = {"CRITICAL", "HIGH", "MEDIUM", "LOW", "-"};
+/* A record without a CVSS severity is "unscored" (not CVSS "None"); null in JSON. */
+static const char *const sev_names[5] = {"CRITICAL", "HIGH", "MEDIUM", "LOW", "unscored"};
 
 struct row {
 	const struct ck_entry *e;
@@ -118,20 +119,20 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 		}
 		qsort(rows, n, sizeof *rows, cmp_row);
 		if (n) {
-			fprintf(f, "\n%-32s %8s %5s %6s %4s %5s %6s\n", "SUBSYSTEM", "CRITICAL", "HIGH",
-				"MEDIUM", "LOW", "NONE", "TOTAL");
+			fprintf(f, "\n%-32s %8s %5s %6s %4s %8s %6s\n", "SUBSYSTEM", "CRITICAL", "HIGH",
+				"MEDIUM", "LOW", "UNSCORED", "TOTAL");
 			size_t tot[5] = {0};
 			for (size_t i = 0; i < n;) {
 				size_t c[5] = {0}, j = i;
 				for (; j < n && strcmp(rows[j].sub, rows[i].sub) == 0; j++)
 					c[rows[j].sev]++;
-				fprintf(f, "%-32s %8zu %5zu %6zu %4zu %5zu %6zu\n", rows[i].sub, c[0], c[1],
+				fprintf(f, "%-32s %8zu %5zu %6zu %4zu %8zu %6zu\n", rows[i].sub, c[0], c[1],
 					c[2], c[3], c[4], j - i);
 				for (int t = 0; t < 5; t++)
 					tot[t] += c[t];
 				i = j;
 			}
-			fprintf(f, "%-32s %8zu %5zu %6zu %4zu %5zu %6zu\n", "(all)", tot[0], tot[1],
+			fprintf(f, "%-32s %8zu %5zu %6zu %4zu %8zu %6zu\n", "(all)", tot[0], tot[1],
 				tot[2], tot[3], tot[4], n);
 			const char *cur = NULL;
 			for (size_t i = 0; i < n; i++) {
@@ -214,7 +215,7 @@ static bool listed(const struct ck_entry *e, const struct ck_out_opts *o)
 
 static int dump(FILE *f, json_t *doc)
 {
-	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	json_decref(doc);
 	return rc;
@@ -264,8 +265,10 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 			json_object_set_new(c, "title", json_string(r->title));
 			json_object_set_new(c, "subsystem",
 					    json_string(ck_record_subsystem(r, sub, sizeof sub)));
-			json_object_set_new(c, "severity", json_string(r->severity));
-			json_object_set_new(c, "score", json_real(r->score10 / 10.0));
+			bool scored = r->severity && *r->severity;
+			json_object_set_new(c, "severity", scored ? json_string(r->severity) : json_null());
+			json_object_set_new(c, "score", scored && r->score10 ? json_real(r->score10 / 10.0)
+									    : json_null());
 			json_object_set_new(c, "outcome", json_string(ck_outcome_name(e->outcome)));
 			json_object_set_new(c, "stage", json_string(e->stage ? e->stage : ""));
 			char rb[256];
@@ -297,151 +300,5 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 		json_array_append_new(results, jr);
 	}
 	json_object_set_new(doc, "results", results);
-	return dump(f, doc);
-}
-
-static void timestamp(char *out, size_t n)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static void product_id(const struct ck_result *R, char *out, size_t n)
-{
-	if (R->release[0])
-		snprintf(out, n, "pkg:generic/linux@%s", R->release);
-	else
-		snprintf(out, n, "pkg:generic/linux?label=%s", R->label);
-}
-
-int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
-		     const struct ck_out_opts *o)
-{
-	char ts[32];
-	timestamp(ts, sizeof ts);
-	json_t *doc = json_object();
-	json_object_set_new(doc, "@context", json_string("https://openvex.dev/ns/v0.2.0"));
-	char idbuf[256];
-	snprintf(idbuf, sizeof idbuf, "https://kcve.invalid/vex/%s", nres ? res[0].label : "none");
-	json_object_set_new(doc, "@id", json_string(idbuf));
-	json_object_set_new(doc, "author", json_string("kcve check"));
-	json_object_set_new(doc, "timestamp", json_string(ts));
-	json_object_set_new(doc, "version", json_integer(1));
-	json_t *stmts = json_array();
-	for (size_t k = 0; k < nres; k++) {
-		const struct ck_result *R = &res[k];
-		char pid[160];
-		product_id(R, pid, sizeof pid);
-		for (size_t i = 0; i < R->n; i++) {
-			const struct ck_entry *e = &R->e[i];
-			if (!listed(e, o))
-				continue;
-			json_t *st = json_object();
-			json_t *vuln = json_object();
-			json_object_set_new(vuln, "name", json_string(s->v[e->rec].id));
-			json_object_set_new(st, "vulnerability", vuln);
-			json_t *prods = json_array();
-			json_t *p = json_object();
-			json_object_set_new(p, "@id", json_string(pid));
-			json_array_append_new(prods, p);
-			json_object_set_new(st, "products", prods);
-			char rb[256];
-			const char *reason = ck_entry_reason(s, R, e, rb, sizeof rb);
-			switch ((enum ck_outcome)e->outcome) {
-			case CK_OUT_AFFECTED: {
-				json_object_set_new(st, "status", json_string("affected"));
-				char act[160];
-				if (e->fixed_in[0])
-					snprintf(act, sizeof act, "update to %s or later (%s)", e->fixed_in, reason);
-				else
-					snprintf(act, sizeof act, "apply the upstream fix (%s)", reason);
-				json_object_set_new(st, "action_statement", json_string(act));
-				break;
-			}
-			case CK_OUT_UNKNOWN:
-			case CK_OUT_NO_DATA:
-				json_object_set_new(st, "status", json_string("under_investigation"));
-				json_object_set_new(st, "status_notes", json_string(reason));
-				break;
-			case CK_OUT_NOT_COMPILED:
-			case CK_OUT_NOT_INTRODUCED:
-				json_object_set_new(st, "status", json_string("not_affected"));
-				json_object_set_new(st, "justification",
-						    json_string("vulnerable_code_not_present"));
-				json_object_set_new(st, "impact_statement", json_string(reason));
-				break;
-			case CK_OUT_FIXED:
-				json_object_set_new(st, "status", json_string("fixed"));
-				json_object_set_new(st, "status_notes", json_string(reason));
-				break;
-			}
-			json_array_append_new(stmts, st);
-		}
-	}
-	json_object_set_new(doc, "statements", stmts);
-	return dump(f, doc);
-}
-
-int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
-		       const struct ck_out_opts *o)
-{
-	char ts[32];
-	timestamp(ts, sizeof ts);
-	json_t *doc = json_object();
-	json_object_set_new(doc, "bomFormat", json_string("CycloneDX"));
-	json_object_set_new(doc, "specVersion", json_string("1.5"));
-	json_object_set_new(doc, "version", json_integer(1));
-	json_t *meta = json_object();
-	json_object_set_new(meta, "timestamp", json_string(ts));
-	json_t *comps = json_array(), *vulns = json_array();
-	for (size_t k = 0; k < nres; k++) {
-		const struct ck_result *R = &res[k];
-		char pid[160];
-		product_id(R, pid, sizeof pid);
-		json_t *c = json_object();
-		json_object_set_new(c, "type", json_string("operating-system"));
-		json_object_set_new(c, "bom-ref", json_string(pid));
-		json_object_set_new(c, "name", json_string("linux"));
-		json_object_set_new(c, "version", json_string(R->release[0] ? R->release : R->label));
-		json_object_set_new(c, "purl", json_string(pid));
-		json_array_append_new(comps, c);
-		for (size_t i = 0; i < R->n; i++) {
-			const struct ck_entry *e = &R->e[i];
-			if (!listed(e, o))
-				continue;
-			json_t *v = json_object();
-			json_object_set_new(v, "id", json_string(s->v[e->rec].id));
-			json_t *src = json_object();
-			json_object_set_new(src, "name", json_string("kernel.org CNA"));
-			json_object_set_new(v, "source", src);
-			json_t *an = json_object();
-			const char *state = "in_triage", *just = NULL;
-			switch ((enum ck_outcome)e->outcome) {
-			case CK_OUT_AFFECTED: state = "exploitable"; break;
-			case CK_OUT_UNKNOWN:
-			case CK_OUT_NO_DATA: state = "in_triage"; break;
-			case CK_OUT_NOT_COMPILED:
-			case CK_OUT_NOT_INTRODUCED: state = "not_affected"; just = "code_not_present"; break;
-			case CK_OUT_FIXED: state = "resolved"; break;
-			}
-			json_object_set_new(an, "state", json_string(state));
-			if (just)
-				json_object_set_new(an, "justification", json_string(just));
-			char rb[256];
-			json_object_set_new(an, "detail", json_string(ck_entry_reason(s, R, e, rb, sizeof rb)));
-			json_object_set_new(v, "analysis", an);
-			json_t *aff = json_array(), *ref = json_object();
-			json_object_set_new(ref, "ref", json_string(pid));
-			json_array_append_new(aff, ref);
-			json_object_set_new(v, "affects", aff);
-			json_array_append_new(vulns, v);
-		}
-	}
-	json_object_set_new(doc, "metadata", meta);
-	json_object_set_new(doc, "components", comps);
-	json_object_set_new(doc, "vulnerabilities", vulns);
 	return dump(f, doc);
 }

@@ -35,7 +35,7 @@ static int set_long(long *dst, const char *key, const char *v, long min, long ma
 /* One setting by its file key; env vars map onto the same keys. */
 static int apply(struct publish_config *c, const char *key, const char *v, struct kcve_err *err)
 {
-	long n;
+	long n = 0; /* set_long assigns it on success; at -O3 gcc cannot see that */
 	int rc;
 	if (!strcmp(key, "cve_api.url")) {
 		size_t l = strlen(v);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -124,9 +125,19 @@ static void running_probe(struct running *rn, const char *root)
 	struct strbuf sb = STRBUF_INIT;
 	char path[4096];
 	const char *r = root ? root : "";
-	/* uname -r: from the root's proc (tests) or the system call */
+	/* uname -r: from the root's proc or the system call.  With --root nothing of this machine is
+	 * read: a missing file is an error, never a fallback to the host kernel. */
 	snprintf(path, sizeof path, "%s/proc/sys/kernel/osrelease", r);
-	if (root && read_line_file(path, &sb)) {
+	if (root) {
+		struct stat st;
+		if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
+			kcve_die(KCVE_E_NOTFOUND, "--root %s: not a directory; give the root of the system image to check",
+				 root);
+		if (!read_line_file(path, &sb) || !sb.len || strchr(sb.buf, '\n'))
+			kcve_die(KCVE_E_NOTFOUND,
+				 "--root %s: %s is missing or not one line; it must hold the image's kernel release "
+				 "(uname -r), or pass --version instead of --running",
+				 root, path);
 		snprintf(rn->uname_r, sizeof rn->uname_r, "%s", sb.buf);
 	} else {
 		struct utsname u;

@@ -4,8 +4,11 @@
 #define KCVE_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
-/* Options given before the subcommand, with their environment fallbacks applied. */
+#include "cli_opt.h"
+
+/* Global options (before or after the subcommand), with their environment fallbacks applied. */
 struct kcve_global {
 	const char *repo;   /* --repo DIR, else $KCVE_REPO, else "." */
 	const char *tree;   /* --tree DIR, else $KCVE_TREE, else NULL (commands discover it) */
@@ -16,17 +19,16 @@ struct kcve_global {
 /* The command list: commands.def for kcve, a smaller list for the static embedded build. */
 #ifndef KCVE_COMMANDS_DEF
 #define KCVE_COMMANDS_DEF "commands.def"
+/* The exit-code table of 'kcve help exit-codes'. */
+void cli_print_exit_codes(FILE *out);
+
 #endif
 
 #define KCVE_CMD(name, summary) int cmd_##name(int argc, char **argv, struct kcve_global *g);
 #include KCVE_COMMANDS_DEF
 #undef KCVE_CMD
 
-/* "--name VALUE" or "--name=VALUE" at argv[*i]: the value (advancing *i), or NULL when argv[*i]
- * is another option; a missing value is a usage error naming 'kcve [cmd] --help'. */
-const char *cli_optval(int argc, char **argv, int *i, const char *name, const char *cmd);
-
-/* True if argv[i] is -h/--help. */
-bool cli_wants_help(int argc, char **argv);
+/* The exit-code table of 'kcve help exit-codes'. */
+void cli_print_exit_codes(FILE *out);
 
 #endif

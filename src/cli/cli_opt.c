@@ -1,20 +1,248 @@
-/* Option values shared by the commands that parse their own argv. */
+/* The one option parser of every kcve command (see cli_opt.h). */
+#include "cli_opt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/error.h"
+#include "core/xalloc.h"
 
-const char *cli_optval(int argc, char **argv, int *i, const char *name, const char *cmd)
+enum cli_color cli_color_mode = CLI_COLOR_AUTO;
+
+/* The global options; a command's own option of the same name (or letter) takes precedence. */
+enum { G_REPO = 1000, G_TREE, G_INDEX, G_VERBOSE, G_COLOR, G_HELP };
+static const struct cli_option global_opts[] = {
+	{"repo", G_REPO, true},       {"tree", G_TREE, true},   {"index", G_INDEX, true},
+	{"verbose", G_VERBOSE, false}, {"color", G_COLOR, true}, {"help", G_HELP, false},
+	{NULL, 0, false},
+};
+
+void cli_usage(const struct cli_command *cmd, FILE *out)
 {
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		kcve_die(KCVE_E_USAGE, "option %s needs a value, kcve%s%s, see 'kcve%s%s --help'",
-			 name, cmd ? " " : "", cmd ? cmd : "", cmd ? " " : "", cmd ? cmd : "");
-	return argv[++*i];
+	const char *s = cmd->synopsis ? cmd->synopsis : "";
+	bool self = !strcmp(cmd->name, "kcve");
+	for (int line = 0; line == 0 || *s; line++) {
+		size_t n = strcspn(s, "\n");
+		fprintf(out, "%s kcve [global options]%s%s%s%.*s\n", line ? "   or:" : "usage:",
+			self ? "" : " ", self ? "" : cmd->name, n ? " " : "", (int)n, s);
+		s += n;
+		if (*s)
+			s++;
+	}
+	if (cmd->help && *cmd->help)
+		fprintf(out, "\n%s", cmd->help);
+	if (!self)
+		fprintf(out, "\nGlobal options (before or after the command): --repo DIR, --tree DIR, "
+			     "--index FILE,\n-v/--verbose, --color=auto|always|never, -h/--help; see "
+			     "'kcve --help'.\n");
+}
+
+_Noreturn void cli_usage_error(const struct cli_parser *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	const char *name = p->cmd->name;
+	bool self = !strcmp(name, "kcve");
+	kcve_die(KCVE_E_USAGE, "%s; see 'kcve%s%s --help'", msg, self ? "" : " ", self ? "" : name);
+}
+
+static bool command_has(const struct cli_command *cmd, const char *name, int key)
+{
+	for (const struct cli_option *o = cmd->opts; o && o->name; o++)
+		if (!strcmp(o->name, name) || (key < 128 && o->key == key))
+			return true;
+	return false;
+}
+
+static void add_short(struct cli_parser *p, int key, bool arg)
+{
+	size_t n = strlen(p->shorts);
+	if (key < 128 && isalnum(key) && n + 3 < sizeof(p->shorts)) {
+		p->shorts[n++] = (char)key;
+		if (arg)
+			p->shorts[n++] = ':';
+		p->shorts[n] = '\0';
+	}
+}
+
+void cli_begin(struct cli_parser *p, const struct cli_command *cmd, int argc, char **argv,
+	       struct kcve_global *g)
+{
+	memset(p, 0, sizeof(*p));
+	p->cmd = cmd;
+	p->g = g;
+	p->argc = argc;
+	p->argv = argv;
+	size_t n = 0;
+	for (const struct cli_option *o = cmd->opts; o && o->name; o++)
+		n++;
+	p->lopts = xcalloc(n + sizeof(global_opts) / sizeof(global_opts[0]) + 1, sizeof(*p->lopts));
+	snprintf(p->shorts, sizeof(p->shorts), "%s:", cmd->stop_at_operand ? "+" : "");
+	size_t k = 0;
+	for (const struct cli_option *o = cmd->opts; o && o->name; o++, k++) {
+		p->lopts[k] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
+					      o->key};
+		add_short(p, o->key, o->arg);
+	}
+	for (const struct cli_option *o = global_opts; o->name; o++) {
+		if (command_has(cmd, o->name, 0))
+			continue;
+		p->lopts[k++] = (struct option){o->name, o->arg ? required_argument : no_argument,
+						NULL, o->key};
+	}
+	if (!command_has(cmd, "", 'v'))
+		strcat(p->shorts, "v");
+	if (!command_has(cmd, "", 'h'))
+		strcat(p->shorts, "h");
+	optind = 0; /* glibc: full re-initialisation, the parser runs once per level */
+	opterr = 0;
+}
+
+void cli_end(struct cli_parser *p)
+{
+	free(p->lopts);
+	p->lopts = NULL;
+}
+
+static void set_color(const struct cli_parser *p, const char *v)
+{
+	if (!strcmp(v, "auto"))
+		cli_color_mode = CLI_COLOR_AUTO;
+	else if (!strcmp(v, "always"))
+		cli_color_mode = CLI_COLOR_ALWAYS;
+	else if (!strcmp(v, "never"))
+		cli_color_mode = CLI_COLOR_NEVER;
+	else
+		cli_usage_error(p, "bad --color value '%s', use auto, always or never", v);
+}
+
+/* The text of the option getopt just rejected. */
+static const char *bad_option(const struct cli_parser *p, char buf[3])
+{
+	if (optopt > 0 && optopt < 128 && isalnum(optopt)) {
+		buf[0] = '-';
+		buf[1] = (char)optopt;
+		buf[2] = '\0';
+		return buf;
+	}
+	const char *a = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "?";
+	return a;
+}
+
+int cli_next(struct cli_parser *p)
+{
+	for (;;) {
+		int c = getopt_long(p->argc, p->argv, p->shorts, p->lopts, NULL);
+		p->arg = optarg;
+		char buf[3];
+		switch (c) {
+		case -1:
+			p->next_operand = optind;
+			return -1;
+		case '?':
+			cli_end(p);
+			cli_usage_error(p, "unknown option '%s' for 'kcve%s%s'", bad_option(p, buf),
+					strcmp(p->cmd->name, "kcve") ? " " : "",
+					strcmp(p->cmd->name, "kcve") ? p->cmd->name : "");
+		case ':': {
+			const char *o = bad_option(p, buf);
+			char name[128];
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(o, "="), o);
+			cli_end(p);
+			cli_usage_error(p, "option '%s' needs a value", name);
+		}
+		case 'h':
+		case G_HELP:
+			if (c == 'h' && command_has(p->cmd, "", 'h'))
+				return c;
+			cli_end(p);
+			cli_usage(p->cmd, stdout);
+			exit(fflush(stdout) == 0 ? 0 : KCVE_E_IO);
+		case 'v':
+		case G_VERBOSE:
+			if (c == 'v' && command_has(p->cmd, "", 'v'))
+				return c;
+			p->g->verbose = true;
+			break;
+		case G_REPO:
+			p->g->repo = optarg;
+			break;
+		case G_TREE:
+			p->g->tree = optarg;
+			break;
+		case G_INDEX:
+			p->g->index = optarg;
+			break;
+		case G_COLOR:
+			set_color(p, optarg);
+			break;
+		default:
+			return c;
+		}
+	}
+}
+
+int cli_operands(struct cli_parser *p, char ***operands)
+{
+	*operands = p->argv + p->next_operand;
+	return p->argc - p->next_operand;
+}
+
+int cli_done(struct cli_parser *p, char ***operands, int min, int max, const char *what)
+{
+	char **ops;
+	int n = cli_operands(p, &ops);
+	cli_end(p);
+	if (max >= 0 && n > max)
+		cli_usage_error(p, "unexpected argument '%s'%s%s", ops[max], max ? ", expected " : "",
+				max ? what : "");
+	if (n < min)
+		cli_usage_error(p, "missing argument, expected %s", what);
+	if (operands)
+		*operands = ops;
+	return n;
+}
+
+long cli_num(const struct cli_parser *p, const char *opt, const char *text, long min, long max)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (!*text || isspace((unsigned char)*text) || *end || errno || v < min || v > max)
+		cli_usage_error(p, "%s takes a whole number from %ld to %ld, not '%s'", opt, min, max,
+				text);
+	return v;
+}
+
+bool cli_is_year(const char *text)
+{
+	if (strlen(text) != 4 || strspn(text, "0123456789") != 4)
+		return false;
+	int y = atoi(text);
+	return y >= 1999 && y <= 9999;
+}
+
+int cli_year(const struct cli_parser *p, const char *opt, const char *text)
+{
+	return (int)cli_num(p, opt, text, 1999, 9999);
+}
+
+bool cli_use_color(FILE *out)
+{
+	if (cli_color_mode != CLI_COLOR_AUTO)
+		return cli_color_mode == CLI_COLOR_ALWAYS;
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	if (nc && *nc)
+		return false;
+	if (!term || !strcmp(term, "dumb"))
+		return false;
+	return isatty(fileno(out)) != 0;
 }

@@ -1,5 +1,5 @@
 /* Helpers shared by the record-tree commands (store area): opening the tree / history with
- * one-line errors (option values come from cli_optval in cli.h). */
+ * one-line errors (options are parsed by cli_opt.h). */
 #ifndef KCVE_CLI_STORE_H
 #define KCVE_CLI_STORE_H
 

@@ -3,43 +3,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "store/branches.h"
 #include "store/ops.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve branches [list]\n"
-		     "       kcve branches import RELEASES.JSON|-\n\n"
-		     "import: write " BRANCHES_FILE " from kernel.org's releases.json (one line per\n"
-		     "        active branch). End-of-life dates are kept by hand in " EOL_FILE "\n"
-		     "        (\"BRANCH YYYY-MM-DD\"). 'kcve create' refuses fixes that land only on\n"
-		     "        branches that are not supported.\n"
-		     "list:   every known branch and whether it is supported today.\n");
-}
+static const struct cli_option branches_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+static const struct cli_command branches_cmd = {
+	"branches", "[list] [--json]\nimport RELEASES.JSON|-",
+	"import: write " BRANCHES_FILE " from kernel.org's releases.json (one line per\n"
+	"        active branch). End-of-life dates are kept by hand in " EOL_FILE "\n"
+	"        (\"BRANCH YYYY-MM-DD\"). 'kcve create' refuses fixes that land only on\n"
+	"        branches that are not supported.\n"
+	"list:   every known branch and whether it is supported today. --json:\n"
+	"        {\"has_data\", \"branches\": [{\"branch\", \"moniker\", \"latest\" (null if\n"
+	"        unknown), \"supported\"}]}\n",
+	branches_opts, false};
 
 int cmd_branches(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
+	struct cli_parser p;
+	cli_begin(&p, &branches_cmd, argc, argv, g);
+	bool json = false;
+	while (cli_next(&p) != -1)
+		json = true;
+	char **ops;
+	int nops = cli_done(&p, &ops, 0, 2, "'list' or 'import FILE'");
+	bool import = nops && !strcmp(ops[0], "import");
+	if (nops && !import && strcmp(ops[0], "list"))
+		cli_usage_error(&p, "unknown branches action '%s', use 'list' or 'import'", ops[0]);
+	if (import != (nops == 2))
+		cli_usage_error(&p, import ? "import needs one file, pass releases.json (or - for stdin)"
+					   : "unexpected argument '%s' after 'list'", ops[nops - 1]);
+	if (import && json)
+		cli_usage_error(&p, "--json goes with 'branches list'");
 	struct cve_tree *t = cli_open_tree(g);
 	struct kcve_err err = {0};
 	int rc = 0;
-	if (argc >= 2 && !strcmp(argv[1], "import")) {
-		if (argc != 3) {
-			tree_close(t);
-			kcve_die(KCVE_E_USAGE, "import needs one file, branches import, pass "
-				 "releases.json (or - for stdin)");
-		}
+	if (import) {
 		struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
-		int r = read_file(!strcmp(argv[2], "-") ? "/dev/stdin" : argv[2], &in);
+		int r = read_file(!strcmp(ops[1], "-") ? "/dev/stdin" : ops[1], &in);
 		size_t n = 0;
 		if (r < 0) {
-			kcve_error("cannot read the file, %s, check the path", argv[2]);
+			kcve_error("cannot read the file, %s, check the path", ops[1]);
 			rc = KCVE_E_IO;
 		} else if ((rc = branches_from_releases_json(sb_str(&in), &out, &n, &err))) {
 			cli_fail(&err);
@@ -61,10 +69,20 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 		}
 		sb_release(&in);
 		sb_release(&out);
-	} else if (argc == 1 || (argc == 2 && !strcmp(argv[1], "list"))) {
+	} else {
 		struct branch_policy bp;
 		if ((rc = branch_policy_load(&bp, tree_root(t), &err))) {
 			cli_fail(&err);
+		} else if (json) {
+			time_t now = store_now();
+			json_t *a = json_array();
+			for (size_t i = 0; i < bp.n; i++)
+				json_array_append_new(a, json_pack(
+					"{s:s, s:o, s:o, s:b}", "branch", bp.v[i].branch, "moniker",
+					cli_json_str_or_null(bp.v[i].moniker), "latest",
+					cli_json_str_or_null(bp.v[i].latest), "supported",
+					branch_policy_supported(&bp, bp.v[i].branch, now)));
+			rc = cli_json_print(json_pack("{s:b, s:o}", "has_data", bp.has_data, "branches", a));
 		} else if (!bp.has_data) {
 			printf("no branch data (%s, %s): every branch counts as supported\n",
 			       BRANCHES_FILE, EOL_FILE);
@@ -78,9 +96,6 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 					       "supported" : "unsupported");
 		}
 		branch_policy_release(&bp);
-	} else {
-		usage(stderr);
-		rc = KCVE_E_USAGE;
 	}
 	tree_close(t);
 	return rc;

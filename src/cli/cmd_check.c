@@ -18,36 +18,62 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: kcve check [--tree DIR | --db FILE] INPUT... [OUTPUT] [--fixed-in] [--all]\n\n"
-		"Which published CVE records apply to a kernel.  Inputs (combinable):\n"
-		"  --version V        kernel release (6.1.107, v6.6.30, 6.1.192-3); repeat or use commas\n"
-		"                     to check several releases in one run\n"
-		"  --git TREE         kernel git tree: introducing commit present and no fix (ancestry or\n"
-		"                     a cherry-pick naming the upstream fix) -> affected\n"
-		"  --ref REF          revision of --git to check (default HEAD)\n"
-		"  --git-cache FILE   what --git read from each commit is kept there, so the next run\n"
-		"                     reads only new commits (default: kcve-scan.cache in the tree's\n"
-		"                     git dir); --no-git-cache reads every commit and writes nothing\n"
-		"  --config FILE      .config (or .config.gz) of the kernel; needs --source or a --db\n"
-		"                     built with --source\n"
-		"  --source KSRC      kernel source tree for the Kbuild evaluation\n"
-		"  --arch ARCH        SRCARCH for --source (default: from the config)\n"
-		"  --build DIR        kernel build directory: exact compiled files (headers too) from\n"
-		"                     its .*.cmd files; its include/config/kernel.release gives the\n"
-		"                     version when none is given\n"
-		"  --running          this machine: uname -r (+ /proc/version for distro kernels),\n"
-		"                     /proc/config.gz or /boot/config-RELEASE, /proc/modules\n"
-		"  --root DIR         with --running: read proc/ and boot/ under DIR (also $KCVE_ROOT)\n"
-		"Records: --tree DIR (else global --tree, $KCVE_TREE, or found upward) or --db FILE.\n"
-		"Output (default: table grouped by subsystem and severity, stdout):\n"
-		"  --json | --openvex | --cyclonedx | --ids (one line of CVE ids per kernel)\n"
-		"  --fixed-in         smallest release on the same branch fixing everything found\n"
-		"  --all              JSON/VEX: include records that do not apply (fixed/not introduced)\n"
-		"  --fail-if-affected exit with status 18 when a CVE applies\n");
-}
+enum {
+	O_TREE = CLI_LONG, O_DB, O_VERSION, O_GIT, O_REF, O_GIT_CACHE, O_NO_GIT_CACHE, O_CONFIG,
+	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
+	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED,
+};
+static const struct cli_option opts[] = {
+	{"tree", O_TREE, true},
+	{"db", O_DB, true},
+	{"version", O_VERSION, true},
+	{"git", O_GIT, true},
+	{"ref", O_REF, true},
+	{"git-cache", O_GIT_CACHE, true},
+	{"no-git-cache", O_NO_GIT_CACHE, false},
+	{"config", O_CONFIG, true},
+	{"source", O_SOURCE, true},
+	{"arch", O_ARCH, true},
+	{"build", O_BUILD, true},
+	{"root", O_ROOT, true},
+	{"running", O_RUNNING, false},
+	{"json", O_JSON, false},
+	{"openvex", O_OPENVEX, false},
+	{"cyclonedx", O_CYCLONEDX, false},
+	{"ids", O_IDS, false},
+	{"fixed-in", O_FIXED_IN, false},
+	{"all", O_ALL, false},
+	{"fail-if-affected", O_FAIL_IF_AFFECTED, false},
+	{NULL, 0, false},
+};
+static const struct cli_command check_cmd = {
+	"check", "[--tree DIR | --db FILE] INPUT... [OUTPUT] [--fixed-in] [--all]",
+	"Which published CVE records apply to a kernel.  Inputs (combinable):\n"
+	"  --version V        kernel release (6.1.107, v6.6.30, 6.1.192-3); repeat or use commas\n"
+	"                     to check several releases in one run\n"
+	"  --git TREE         kernel git tree: introducing commit present and no fix (ancestry or\n"
+	"                     a cherry-pick naming the upstream fix) -> affected\n"
+	"  --ref REF          revision of --git to check (default HEAD)\n"
+	"  --git-cache FILE   what --git read from each commit is kept there, so the next run\n"
+	"                     reads only new commits (default: kcve-scan.cache in the tree's\n"
+	"                     git dir); --no-git-cache reads every commit and writes nothing\n"
+	"  --config FILE      .config (or .config.gz) of the kernel; needs --source or a --db\n"
+	"                     built with --source\n"
+	"  --source KSRC      kernel source tree for the Kbuild evaluation\n"
+	"  --arch ARCH        SRCARCH for --source (default: from the config)\n"
+	"  --build DIR        kernel build directory: exact compiled files (headers too) from\n"
+	"                     its .*.cmd files; its include/config/kernel.release gives the\n"
+	"                     version when none is given\n"
+	"  --running          this machine: uname -r (+ /proc/version for distro kernels),\n"
+	"                     /proc/config.gz or /boot/config-RELEASE, /proc/modules\n"
+	"  --root DIR         with --running: read proc/ and boot/ under DIR (also $KCVE_ROOT)\n"
+	"Records: --tree DIR (else global --tree, $KCVE_TREE, or found upward) or --db FILE.\n"
+	"Output (default: table grouped by subsystem and severity, stdout):\n"
+	"  --json | --openvex | --cyclonedx | --ids (one line of CVE ids per kernel)\n"
+	"  --fixed-in         smallest release on the same branch fixing everything found\n"
+	"  --all              JSON/VEX: include records that do not apply (fixed/not introduced)\n"
+	"  --fail-if-affected exit with status 18 when a CVE applies\n",
+	opts, false};
 
 static void die_err(const struct kcve_err *e)
 {
@@ -208,76 +234,68 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	const char *git_cache = NULL;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		const char *a = argv[i];
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if ((v = cli_optval(argc, argv, &i, "--tree", "check"))) {
-			tree = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--db", "check"))) {
-			db = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--version", "check"))) {
+	struct cli_parser p;
+	cli_begin(&p, &check_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		const char *v = p.arg;
+		switch (c) {
+		case O_TREE: tree = v; break;
+		case O_DB: db = v; break;
+		case O_VERSION: {
 			char *copy = xstrdup(v), *save = NULL;
 			for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
 				XGROW(versions, nversions + 1, valloc);
 				versions[nversions++] = xstrdup(t);
 			}
 			free(copy);
-		} else if ((v = cli_optval(argc, argv, &i, "--git", "check"))) {
+			break;
+		}
+		case O_GIT:
 #ifdef KCVE_NO_GIT
-			kcve_die(KCVE_E_USAGE, "--git %s: this kcve-embedded build has no git support; "
-					       "run 'kcve check --git' with the full kcve", v);
+			cli_usage_error(&p, "--git %s: this kcve-embedded build has no git support; "
+					    "run 'kcve check --git' with the full kcve", v);
 #endif
 			gitdir = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--ref", "check"))) {
-			ref = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--git-cache", "check"))) {
-			git_cache = v;
-		} else if (strcmp(a, "--no-git-cache") == 0) {
-			no_git_cache = true;
-		} else if ((v = cli_optval(argc, argv, &i, "--config", "check"))) {
-			config = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--source", "check"))) {
-			source = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--arch", "check"))) {
-			arch = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--build", "check"))) {
-			build = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--root", "check"))) {
-			root = v;
-		} else if (strcmp(a, "--running") == 0) {
-			running = true;
-		} else if (strcmp(a, "--json") == 0) {
-			json = true;
-		} else if (strcmp(a, "--openvex") == 0) {
-			openvex = true;
-		} else if (strcmp(a, "--cyclonedx") == 0) {
-			cdx = true;
-		} else if (strcmp(a, "--ids") == 0) {
-			ids = true;
-		} else if (strcmp(a, "--fixed-in") == 0) {
-			fixed_in = true;
-		} else if (strcmp(a, "--all") == 0) {
-			all = true;
-		} else if (strcmp(a, "--fail-if-affected") == 0) {
-			fail = true;
-		} else {
-			kcve_die(KCVE_E_USAGE, "unknown option '%s' for check; see 'kcve check --help'", a);
+			break;
+		case O_REF: ref = v; break;
+		case O_GIT_CACHE: git_cache = v; break;
+		case O_NO_GIT_CACHE: no_git_cache = true; break;
+		case O_CONFIG: config = v; break;
+		case O_SOURCE: source = v; break;
+		case O_ARCH: arch = v; break;
+		case O_BUILD: build = v; break;
+		case O_ROOT: root = v; break;
+		case O_RUNNING: running = true; break;
+		case O_JSON: json = true; break;
+		case O_OPENVEX: openvex = true; break;
+		case O_CYCLONEDX: cdx = true; break;
+		case O_IDS: ids = true; break;
+		case O_FIXED_IN: fixed_in = true; break;
+		case O_ALL: all = true; break;
+		case O_FAIL_IF_AFFECTED: fail = true; break;
 		}
 	}
+	char **ops;
+	if (cli_operands(&p, &ops)) {
+		for (size_t i = 0; i < nversions; i++)
+			free(versions[i]);
+		free(versions);
+		cli_end(&p);
+		cli_usage_error(&p, "unexpected argument '%s', inputs are options (--version V, "
+				    "--git DIR, ...)", ops[0]);
+	}
+	cli_end(&p);
 	if ((int)json + (int)openvex + (int)cdx + (int)ids > 1)
-		kcve_die(KCVE_E_USAGE, "choose one of --json, --openvex, --cyclonedx, --ids");
+		cli_usage_error(&p, "choose one of --json, --openvex, --cyclonedx, --ids");
 	if (ref && !gitdir)
-		kcve_die(KCVE_E_USAGE, "--ref needs --git TREE");
+		cli_usage_error(&p, "--ref needs --git TREE");
 	if ((git_cache || no_git_cache) && !gitdir)
-		kcve_die(KCVE_E_USAGE, "%s needs --git TREE",
-			 git_cache ? "--git-cache" : "--no-git-cache");
+		cli_usage_error(&p, "%s needs --git TREE",
+				git_cache ? "--git-cache" : "--no-git-cache");
 	if (git_cache && no_git_cache)
-		kcve_die(KCVE_E_USAGE, "--git-cache and --no-git-cache exclude each other");
+		cli_usage_error(&p, "--git-cache and --no-git-cache exclude each other");
 	if (source && !config && !running)
-		kcve_die(KCVE_E_USAGE, "--source needs --config FILE (or --running)");
+		cli_usage_error(&p, "--source needs --config FILE (or --running)");
 	if (root && root[0] == '\0')
 		root = NULL;
 
@@ -372,7 +390,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	 * checking hundreds of releases in one run stays small. */
 	size_t nres = gitdir ? 1 : nversions;
 	struct ck_result *res = xcalloc(nres, sizeof *res);
-	struct ck_out_opts o = {.all = all, .fixed_in = fixed_in, .color = isatty(1) != 0};
+	struct ck_out_opts o = {.all = all, .fixed_in = fixed_in, .color = cli_use_color(stdout)};
 	bool any = false;
 	for (size_t i = 0; i < nres; i++) {
 		struct ck_result *R = &res[i];

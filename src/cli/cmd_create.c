@@ -9,28 +9,30 @@
 #include "record/identity.h"
 #include "store/create.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: kcve create [options] SHA [CVE-ID]\n"
-		"       kcve create [options] --batch FILE|-\n\n"
-		"Assign the first free reserved id of the fix's year (committer date, UTC), or the\n"
-		"given reserved/held CVE-ID, and write .sha1 .dyad .json .mbox in cve/published/.\n"
-		"Refused: fixes in no release (exit %d), commits that already have a CVE (%d),\n"
-		"fixes whose pairs are all same-release (%d), fixes only on unsupported branches\n"
-		"(%d), no free id (%d).\n\n"
-		"  --batch FILE     one commit per line (first token of >= 7 hex); blank, '-' and\n"
-		"                   '#' lines skipped; continues after failures\n"
-		"  --vulnerable SHA introducing commit (repeatable), kept in .vulnerable\n"
-		"  --force --reason TEXT  override the supported-branch rule / a rejected CVE of the\n"
-		"                   same commit (the reason is recorded in the id's file)\n"
-		"  --from 'Name <email>'  sender of the announcement (else $KCVE_FROM, $CVE_USER, git)\n"
-		"  --dry-run        check and render, write nothing\n",
-		KCVE_E_UNFIXED, KCVE_E_DUPLICATE, KCVE_E_POLICY, KCVE_E_UNSUPPORTED,
-		KCVE_E_EXHAUSTED);
-}
+enum { O_BATCH = CLI_LONG, O_VULNERABLE, O_REASON, O_FROM, O_FORCE, O_DRY_RUN };
+static const struct cli_option opts[] = {
+	{"batch", O_BATCH, true},   {"vulnerable", O_VULNERABLE, true}, {"reason", O_REASON, true},
+	{"from", O_FROM, true},     {"force", O_FORCE, false},          {"dry-run", O_DRY_RUN, false},
+	{NULL, 0, false}};
+static const struct cli_command create_cmd = {
+	"create", "[options] SHA [CVE-ID]\n[options] --batch FILE|-",
+	"Assign the first free reserved id of the fix's year (committer date, UTC), or the\n"
+	"given reserved/held CVE-ID, and write .sha1 .dyad .json .mbox in cve/published/.\n"
+	"Refused: fixes in no release (exit 19), commits that already have a CVE (14),\n"
+	"fixes whose pairs are all same-release (8), fixes only on unsupported branches\n"
+	"(20), no free id (15).\n\n"
+	"  --batch FILE     one commit per line (first token of >= 7 hex); blank, '-' and\n"
+	"                   '#' lines skipped; continues after failures\n"
+	"  --vulnerable SHA introducing commit (repeatable), kept in .vulnerable\n"
+	"  --force --reason TEXT  override the supported-branch rule / a rejected CVE of the\n"
+	"                   same commit (the reason is recorded in the id's file)\n"
+	"  --from 'Name <email>'  sender of the announcement (else $KCVE_FROM, $CVE_USER, git)\n"
+	"  --dry-run        check and render, write nothing (a batch gives each commit\n"
+	"                   the id it would get: ids are not given out twice)\n",
+	opts, false};
 
-static int create_one(struct cve_tree *t, struct history *h, struct store_create_opts *o)
+static int create_one(struct cve_tree *t, struct history *h, struct store_create_opts *o,
+		      char got[32])
 {
 	struct store_create_result res;
 	struct kcve_err err = {0};
@@ -41,48 +43,38 @@ static int create_one(struct cve_tree *t, struct history *h, struct store_create
 	       o->dry_run ? "would be allocated" : "is now allocated", res.sha, res.subject,
 	       res.was_held ? " [held id bound]" : "");
 	fflush(stdout);
+	if (got)
+		snprintf(got, 32, "%s", res.cve);
 	return 0;
 }
 
 int cmd_create(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
 	struct store_create_opts o = {0};
-	const char *batch = NULL, *from = NULL, *pos[2] = {NULL, NULL}, *v;
+	const char *batch = NULL, *from = NULL;
 	const char **vulns = NULL;
 	size_t nvulns = 0, avulns = 0;
-	int npos = 0;
-	for (int i = 1; i < argc; i++) {
-		if ((v = cli_optval(argc, argv, &i, "--batch", argv[0])))
-			batch = v;
-		else if ((v = cli_optval(argc, argv, &i, "--vulnerable", argv[0]))) {
+	struct cli_parser p;
+	cli_begin(&p, &create_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		switch (c) {
+		case O_BATCH: batch = p.arg; break;
+		case O_VULNERABLE:
 			XGROW(vulns, nvulns + 1, avulns);
-			vulns[nvulns++] = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--reason", argv[0])))
-			o.reason = v;
-		else if ((v = cli_optval(argc, argv, &i, "--from", argv[0])))
-			from = v;
-		else if (!strcmp(argv[i], "--force"))
-			o.force = true;
-		else if (!strcmp(argv[i], "--dry-run"))
-			o.dry_run = true;
-		else if (argv[i][0] != '-' && npos < 2)
-			pos[npos++] = argv[i];
-		else
-			kcve_die(KCVE_E_USAGE, "unknown argument, %s, see 'kcve create --help'",
-				 argv[i]);
+			vulns[nvulns++] = p.arg;
+			break;
+		case O_REASON: o.reason = p.arg; break;
+		case O_FROM: from = p.arg; break;
+		case O_FORCE: o.force = true; break;
+		case O_DRY_RUN: o.dry_run = true; break;
+		}
 	}
-	if ((!batch && npos < 1) || (batch && npos)) {
-		usage(stderr);
+	char **pos;
+	int npos = cli_done(&p, &pos, batch ? 0 : 1, batch ? 0 : 2, "SHA [CVE-ID]");
+	if (o.force && (!o.reason || !*o.reason)) {
 		free(vulns);
-		return KCVE_E_USAGE;
+		cli_usage_error(&p, "--force needs --reason TEXT (it is recorded in the tree)");
 	}
-	if (o.force && (!o.reason || !*o.reason))
-		kcve_die(KCVE_E_USAGE, "--force needs --reason TEXT (it is recorded in the tree), "
-			 "create, add a reason");
 	o.vulnerable = vulns;
 	o.nvulnerable = nvulns;
 	struct cve_tree *t = cli_open_tree(g);
@@ -101,15 +93,16 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 	int rc = 0;
 	if (!batch) {
 		o.sha = pos[0];
-		o.cve = pos[1];
-		rc = create_one(t, h, &o);
+		o.cve = npos > 1 ? pos[1] : NULL;
+		rc = create_one(t, h, &o, NULL);
 	} else {
 		struct strbuf in = STRBUF_INIT;
 		if (read_file(!strcmp(batch, "-") ? "/dev/stdin" : batch, &in) < 0) {
 			kcve_error("cannot read the batch file, %s, check the path", batch);
 			rc = KCVE_E_IO;
 		}
-		size_t ok = 0, failed = 0;
+		size_t ok = 0, failed = 0, ntaken = 0;
+		char **taken = NULL; /* a dry run's ids, each given out once */
 		char *save = NULL;
 		for (char *line = rc ? NULL : strtok_r(in.buf ? in.buf : (char *)"", "\n", &save);
 		     line; line = strtok_r(NULL, "\n", &save)) {
@@ -117,7 +110,14 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 			if (!store_batch_sha(line, sha))
 				continue;
 			o.sha = sha;
-			int r = create_one(t, h, &o);
+			o.taken = (const char *const *)taken;
+			o.ntaken = ntaken;
+			char got[32] = "";
+			int r = create_one(t, h, &o, got);
+			if (!r && o.dry_run) {
+				taken = xrealloc(taken, (ntaken + 1) * sizeof(*taken));
+				taken[ntaken++] = xstrdup(got);
+			}
 			if (r) {
 				failed++;
 				if (!rc)
@@ -129,6 +129,9 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 		if (!in.buf || rc != KCVE_E_IO)
 			fprintf(stderr, "%zu created, %zu failed\n", ok, failed);
 		sb_release(&in);
+		for (size_t k = 0; k < ntaken; k++)
+			free(taken[k]);
+		free(taken);
 	}
 	history_close(h);
 	tree_close(t);

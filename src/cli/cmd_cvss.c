@@ -19,25 +19,31 @@
 #include "record/record.h"
 #include "record/render.h"
 
-static void usage(void)
-{
-	printf("usage: kcve cvss CVE-YYYY-NNNNN VECTOR [--rationale FILE|-] [--cna-id ID] [--json]\n"
-	       "       kcve cvss --vector-only VECTOR [--json]\n"
-	       "       kcve cvss --check [--canonical] [PATH...]\n\n"
-	       "Score a CVSS:3.1 base vector (canonical order AV/AC/PR/UI/S/C/I/A, the spec's\n"
-	       "Roundup) and write it with its rationale to the CVE's .cvss file beside its .sha1\n"
-	       "in the record tree (--tree / $KCVE_TREE, else found upward from here). Without\n"
-	       "--rationale an existing rationale is kept, but only if it still matches the vector.\n"
-	       "A rationale is per metric (\"AV:L - why ...\" for all 8 metrics in vector order) or\n"
-	       "free prose; its published form may not exceed 4096 characters.\n\n"
-	       "  --vector-only VECTOR  just print score, severity and canonical vector\n"
-	       "  --check [PATH...]     validate .cvss files (default: every one under the tree's\n"
-	       "                        cve/); failures are listed on stdout, exit status 13\n"
-	       "  --canonical           with --check: also require the canonical byte layout\n"
-	       "  --cna-id ID           CNA org id for the header (default scripts/linux.uuid)\n"
-	       "  --json                machine-readable output\n\n"
-	       "Output: CVE  SCORE  SEVERITY  VECTOR\n");
-}
+enum { O_VECTOR_ONLY = CLI_LONG, O_RATIONALE, O_CNA_ID, O_JSON, O_CHECK, O_CANONICAL };
+static const struct cli_option opts[] = {
+	{"vector-only", O_VECTOR_ONLY, true}, {"rationale", O_RATIONALE, true},
+	{"cna-id", O_CNA_ID, true},           {"json", O_JSON, false},
+	{"check", O_CHECK, false},            {"canonical", O_CANONICAL, false},
+	{NULL, 0, false}};
+static const struct cli_command cvss_cmd = {
+	"cvss",
+	"CVE-YYYY-NNNNN VECTOR [--rationale FILE|-] [--cna-id ID] [--json]\n"
+	"--vector-only VECTOR [--json]\n"
+	"--check [--canonical] [PATH...]",
+	"Score a CVSS:3.1 base vector (canonical order AV/AC/PR/UI/S/C/I/A, the spec's\n"
+	"Roundup) and write it with its rationale to the CVE's .cvss file beside its .sha1\n"
+	"in the record tree (--tree / $KCVE_TREE, else found upward from here). Without\n"
+	"--rationale an existing rationale is kept, but only if it still matches the vector.\n"
+	"A rationale is per metric (\"AV:L - why ...\" for all 8 metrics in vector order) or\n"
+	"free prose; its published form may not exceed 4096 characters.\n\n"
+	"  --vector-only VECTOR  just print score, severity and canonical vector\n"
+	"  --check [PATH...]     validate .cvss files (default: every one under the tree's\n"
+	"                        cve/); failures are listed on stdout, exit status 13\n"
+	"  --canonical           with --check: also require the canonical byte layout\n"
+	"  --cna-id ID           CNA org id for the header (default scripts/linux.uuid)\n"
+	"  --json                machine-readable output\n\n"
+	"Output: CVE  SCORE  SEVERITY  VECTOR\n",
+	opts, false};
 
 static void print_result(const char *cve, const struct cvss_vector *v, const char *path,
 			 const struct cvss_rationale *rat, bool json)
@@ -363,45 +369,22 @@ static int check(char **paths, size_t npaths, bool canonical, struct kcve_global
 
 int cmd_cvss(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage();
-		return 0;
-	}
 	const char *vector_only = NULL, *rationale = NULL, *cna_id = NULL;
 	bool json = false, do_check = false, canonical = false;
-	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	size_t npos = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **dst = NULL;
-		if (strcmp(a, "--vector-only") == 0)
-			dst = &vector_only;
-		else if (strcmp(a, "--rationale") == 0)
-			dst = &rationale;
-		else if (strcmp(a, "--cna-id") == 0)
-			dst = &cna_id;
-		if (dst) {
-			if (i + 1 >= argc)
-				kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve cvss --help'", a);
-			*dst = argv[++i];
-		} else if (strncmp(a, "--vector-only=", 14) == 0) {
-			vector_only = a + 14;
-		} else if (strncmp(a, "--rationale=", 12) == 0) {
-			rationale = a + 12;
-		} else if (strncmp(a, "--cna-id=", 9) == 0) {
-			cna_id = a + 9;
-		} else if (strcmp(a, "--json") == 0) {
-			json = true;
-		} else if (strcmp(a, "--check") == 0) {
-			do_check = true;
-		} else if (strcmp(a, "--canonical") == 0) {
-			canonical = true;
-		} else if (a[0] == '-' && a[1]) {
-			kcve_die(KCVE_E_USAGE, "unknown option '%s' for 'kcve cvss'; see 'kcve cvss --help'", a);
-		} else {
-			pos[npos++] = argv[i];
+	struct cli_parser p;
+	cli_begin(&p, &cvss_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		switch (c) {
+		case O_VECTOR_ONLY: vector_only = p.arg; break;
+		case O_RATIONALE: rationale = p.arg; break;
+		case O_CNA_ID: cna_id = p.arg; break;
+		case O_JSON: json = true; break;
+		case O_CHECK: do_check = true; break;
+		case O_CANONICAL: canonical = true; break;
 		}
 	}
+	char **pos;
+	size_t npos = (size_t)cli_done(&p, &pos, 0, -1, "");
 	int rc;
 	if (do_check) {
 		rc = check(pos, npos, canonical, g);
@@ -421,6 +404,5 @@ int cmd_cvss(int argc, char **argv, struct kcve_global *g)
 					       "(or --vector-only VECTOR, or --check)");
 		rc = write_cvss(pos[0], pos[1], rationale, cna_id, json, g);
 	}
-	free(pos);
 	return rc;
 }

@@ -10,21 +10,29 @@
 #include "cli_records.h"
 #include "core/error.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: kcve db build [--tree DIR] -o FILE [--source KSRC]\n"
-		"       kcve db info FILE\n"
-		"       kcve db files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A]\n\n"
-		"build  reduce the published records of a tree (id, title, severity, programFiles,\n"
-		"       .sha1 fixes, .dyad pairs, JSON version ranges) to one compressed file for\n"
-		"       'kcve check --db FILE'.  With --source, kbuild's per-file CONFIG conditions of\n"
-		"       that kernel source are stored too, so --config/--running work without sources.\n"
-		"info   print what a database holds (and verify it loads).\n"
-		"files  the config-stage verdict and module of every distinct programFile of the\n"
-		"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
-		"       with --source, else from the database's conditions (to compare the two).\n");
-}
+enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH };
+static const struct cli_option opts[] = {
+	{"output", 'o', true}, {"tree", O_TREE, true},     {"source", O_SOURCE, true},
+	{"db", O_DB, true},    {"config", O_CONFIG, true}, {"arch", O_ARCH, true},
+	{NULL, 0, false}};
+static const struct cli_command db_cmd = {
+	"db",
+	"build [--tree DIR] -o FILE [--source KSRC]\n"
+	"info FILE\n"
+	"files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A]",
+	"build  reduce the published records of a tree (id, title, severity, programFiles,\n"
+	"       .sha1 fixes, .dyad pairs, JSON version ranges) to one compressed file for\n"
+	"       'kcve check --db FILE'.  With --source, kbuild's per-file CONFIG conditions of\n"
+	"       that kernel source are stored too, so --config/--running work without sources.\n"
+	"info   print what a database holds (and verify it loads).\n"
+	"files  the config-stage verdict and module of every distinct programFile of the\n"
+	"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
+	"       with --source, else from the database's conditions (to compare the two).\n",
+	opts, false};
+
+struct db_args {
+	const char *out, *tree, *source, *db, *config, *arch;
+};
 
 static int cmp_strp(const void *a, const void *b)
 {
@@ -33,23 +41,10 @@ static int cmp_strp(const void *a, const void *b)
 
 /* kcve db files: per-file verdicts of the config stage, so that a database built with
  * --source can be compared with the source tree it was built from. */
-static int db_files(int argc, char **argv, struct kcve_global *g)
+static int db_files(const struct db_args *a, struct kcve_global *g)
 {
-	const char *db = NULL, *tree = NULL, *config = NULL, *source = NULL, *arch = NULL;
-	for (int i = 2; i < argc; i++) {
-		const char **slot = !strcmp(argv[i], "--db")       ? &db
-				    : !strcmp(argv[i], "--tree")   ? &tree
-				    : !strcmp(argv[i], "--config") ? &config
-				    : !strcmp(argv[i], "--source") ? &source
-				    : !strcmp(argv[i], "--arch")   ? &arch
-								   : NULL;
-		if (!slot || i + 1 >= argc)
-			kcve_die(KCVE_E_USAGE, "unknown or incomplete option '%s' for db files; see 'kcve db --help'",
-				 argv[i]);
-		*slot = argv[++i];
-	}
-	if (!config)
-		kcve_die(KCVE_E_USAGE, "db files needs --config FILE (the .config to evaluate)");
+	const char *db = a->db, *tree = a->tree, *config = a->config, *source = a->source;
+	const char *arch = a->arch;
 	struct kcve_err err = {0};
 	struct ck_set set;
 	int rc = cli_load_records(&set, db, tree, g, &err);
@@ -92,50 +87,56 @@ static int db_files(int argc, char **argv, struct kcve_global *g)
 
 int cmd_db(int argc, char **argv, struct kcve_global *g)
 {
-	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? KCVE_E_USAGE : 0;
+	struct db_args a = {0};
+	struct cli_parser p;
+	cli_begin(&p, &db_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		switch (c) {
+		case 'o': a.out = p.arg; break;
+		case O_TREE: a.tree = p.arg; break;
+		case O_SOURCE: a.source = p.arg; break;
+		case O_DB: a.db = p.arg; break;
+		case O_CONFIG: a.config = p.arg; break;
+		case O_ARCH: a.arch = p.arg; break;
+		}
 	}
+	char **ops;
+	int nops = cli_done(&p, &ops, 1, 2, "build, info FILE or files");
+	const char *sub = ops[0];
+	bool info = !strcmp(sub, "info"), files = !strcmp(sub, "files"), build = !strcmp(sub, "build");
+	if (!info && !files && !build)
+		cli_usage_error(&p, "unknown db command '%s'; use 'build', 'info' or 'files'", sub);
+	if (nops != (info ? 2 : 1))
+		cli_usage_error(&p, info ? "db info needs one FILE" : "unexpected argument after '%s'",
+				sub);
+	if ((a.out && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
+	    (info && (a.tree || a.source)))
+		cli_usage_error(&p, "option not valid for 'db %s'", sub);
 	struct kcve_err err = {0};
 	struct ck_set set;
-	if (strcmp(argv[1], "info") == 0) {
-		if (argc != 3)
-			kcve_die(KCVE_E_USAGE, "usage: kcve db info FILE");
-		if (ck_set_load_db(&set, argv[2], &err) != 0) {
+	if (info) {
+		if (ck_set_load_db(&set, ops[1], &err) != 0) {
 			ck_set_release(&set);
 			kcve_die(err.code, "%s", err.msg);
 		}
-		size_t pairs = 0, files = 0;
+		size_t pairs = 0, nfiles = 0;
 		for (size_t i = 0; i < set.n; i++) {
 			pairs += set.v[i].pairs.n;
-			files += set.v[i].nfiles;
+			nfiles += set.v[i].nfiles;
 		}
 		printf("%s: %zu records, %zu vulnerable:fixed pairs, %zu program files, %zu file conditions\n",
-		       argv[2], set.n, pairs, files, set.nconds);
+		       ops[1], set.n, pairs, nfiles, set.nconds);
 		ck_set_release(&set);
 		return 0;
 	}
-	if (strcmp(argv[1], "files") == 0)
-		return db_files(argc, argv, g);
-	if (strcmp(argv[1], "build") != 0)
-		kcve_die(KCVE_E_USAGE, "unknown db command '%s'; use 'build', 'info' or 'files'", argv[1]);
-	const char *tree = NULL, *out = NULL, *source = NULL;
-	for (int i = 2; i < argc; i++) {
-		if ((strcmp(argv[i], "--tree") == 0) && i + 1 < argc)
-			tree = argv[++i];
-		else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
-			out = argv[++i];
-		else if (strcmp(argv[i], "--source") == 0 && i + 1 < argc)
-			source = argv[++i];
-		else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else
-			kcve_die(KCVE_E_USAGE, "unknown or incomplete option '%s' for db build; see 'kcve db --help'",
-				 argv[i]);
+	if (files) {
+		if (!a.config)
+			cli_usage_error(&p, "db files needs --config FILE (the .config to evaluate)");
+		return db_files(&a, g);
 	}
+	const char *tree = a.tree, *out = a.out, *source = a.source;
 	if (!out)
-		kcve_die(KCVE_E_USAGE, "db build needs -o FILE (the database to write)");
+		cli_usage_error(&p, "db build needs -o FILE (the database to write)");
 	char *root = ck_tree_find(tree ? tree : g->tree, &err);
 	if (!root)
 		kcve_die(err.code, "%s", err.msg);

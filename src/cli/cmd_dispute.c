@@ -11,25 +11,36 @@
 #include "record/identity.h"
 #include "store/tree.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: kcve dispute CVE-ID --by EMAIL [--by EMAIL...] --reason TEXT\n"
-	        "                    (--reject | --vulnerable SHA... | --not-affected BRANCH...)\n"
-	        "                    [--maintainers FILE] [--from 'Name <email>'] [--no-regenerate]\n\n"
-	        "Only maintainers (M:) of the most specific MAINTAINERS section of the CVE's files may\n"
-	        "dispute; with several files in several subsystems, a maintainer of each must join\n"
-	        "(repeat --by). THE REST, orphaned sections and reviewers (R:) give no authority.\n"
-	        "Every decision is appended to cve/disputes.log; a refused dispute changes nothing else.\n\n"
-	        "  --reject              withdraw the CVE (moves it to rejected/, rejection mail)\n"
-	        "  --vulnerable SHA...   the commit(s) that introduced the bug (.vulnerable), record\n"
-	        "                        regenerated from the kernel repository (--repo)\n"
-	        "  --not-affected BR...  stable branches (6.1, 5.15) that never had the bug\n"
-	        "                        (.not_affected), record regenerated\n"
-	        "  --maintainers FILE    MAINTAINERS to use (default: --repo working tree or HEAD)\n"
-	        "  --from 'Name <email>' sender of the rejection mail (else $KCVE_FROM)\n"
-	        "  --no-regenerate       do not regenerate the record (no kernel repository needed)\n");
-}
+enum { O_BY = CLI_LONG, O_REASON, O_REJECT, O_VULNERABLE, O_NOT_AFFECTED, O_MAINTAINERS, O_FROM,
+       O_NO_REGENERATE };
+static const struct cli_option opts[] = {
+	{"by", O_BY, true},
+	{"reason", O_REASON, true},
+	{"reject", O_REJECT, false},
+	{"vulnerable", O_VULNERABLE, true},
+	{"not-affected", O_NOT_AFFECTED, true},
+	{"maintainers", O_MAINTAINERS, true},
+	{"from", O_FROM, true},
+	{"no-regenerate", O_NO_REGENERATE, false},
+	{NULL, 0, false}};
+static const struct cli_command dispute_cmd = {
+	"dispute",
+	"CVE-ID --by EMAIL [--by EMAIL...] --reason TEXT\n"
+	"(--reject | --vulnerable SHA... | --not-affected BRANCH...)\n"
+	"[--maintainers FILE] [--from 'Name <email>'] [--no-regenerate]",
+	"Only maintainers (M:) of the most specific MAINTAINERS section of the CVE's files may\n"
+	"dispute; with several files in several subsystems, a maintainer of each must join\n"
+	"(repeat --by). THE REST, orphaned sections and reviewers (R:) give no authority.\n"
+	"Every decision is appended to cve/disputes.log; a refused dispute changes nothing else.\n\n"
+	"  --reject              withdraw the CVE (moves it to rejected/, rejection mail)\n"
+	"  --vulnerable SHA...   the commit(s) that introduced the bug (.vulnerable), record\n"
+	"                        regenerated from the kernel repository (--repo)\n"
+	"  --not-affected BR...  stable branches (6.1, 5.15) that never had the bug\n"
+	"                        (.not_affected), record regenerated\n"
+	"  --maintainers FILE    MAINTAINERS to use (default: --repo working tree or HEAD)\n"
+	"  --from 'Name <email>' sender of the rejection mail (else $KCVE_FROM)\n"
+	"  --no-regenerate       do not regenerate the record (no kernel repository needed)\n",
+	opts, false};
 
 /* "Name <email>" or "email" into the contract's identity struct. */
 static void parse_sender(struct kcve_identity *id, const char *s)
@@ -47,60 +58,55 @@ static void parse_sender(struct kcve_identity *id, const char *s)
 	}
 }
 
-static const char *need(int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc)
-		kcve_die(KCVE_E_USAGE, "option %s needs a value, kcve dispute, see 'kcve dispute --help'",
-		         argv[*i]);
-	return argv[++*i];
-}
-
 int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
 	struct dispute_request rq = {0};
 	const char **by = xcalloc((size_t)argc, sizeof(*by));
 	const char **args = xcalloc((size_t)argc, sizeof(*args));
 	const char *mfile = NULL, *from = getenv("KCVE_FROM");
 	int nactions = 0;
 	bool regenerate = true;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--by") == 0) {
-			by[rq.nby++] = need(argc, argv, &i);
-		} else if (strcmp(a, "--reason") == 0) {
-			rq.reason = need(argc, argv, &i);
-		} else if (strcmp(a, "--reject") == 0) {
+	struct cli_parser p;
+	cli_begin(&p, &dispute_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		switch (c) {
+		case O_BY: by[rq.nby++] = p.arg; break;
+		case O_REASON: rq.reason = p.arg; break;
+		case O_REJECT:
+			if (!nactions || rq.action != DISPUTE_REJECT)
+				nactions++;
 			rq.action = DISPUTE_REJECT;
-			nactions++;
-		} else if (strcmp(a, "--vulnerable") == 0 || strcmp(a, "--not-affected") == 0) {
-			enum dispute_action act = a[2] == 'v' ? DISPUTE_VULNERABLE : DISPUTE_NOT_AFFECTED;
+			break;
+		case O_VULNERABLE:
+		case O_NOT_AFFECTED: {
+			enum dispute_action act = c == O_VULNERABLE ? DISPUTE_VULNERABLE
+								    : DISPUTE_NOT_AFFECTED;
 			if (!nactions || rq.action != act)
 				nactions++;
 			rq.action = act;
-			args[rq.nargs++] = need(argc, argv, &i);
-			while (i + 1 < argc && argv[i + 1][0] != '-')
-				args[rq.nargs++] = argv[++i];
-		} else if (strcmp(a, "--maintainers") == 0) {
-			mfile = need(argc, argv, &i);
-		} else if (strcmp(a, "--from") == 0) {
-			from = need(argc, argv, &i);
-		} else if (strcmp(a, "--no-regenerate") == 0) {
-			regenerate = false;
-		} else if (a[0] == '-') {
-			kcve_die(KCVE_E_USAGE, "unknown option '%s', kcve dispute, see 'kcve dispute --help'", a);
-		} else if (!rq.cve) {
-			rq.cve = a;
-		} else {
-			kcve_die(KCVE_E_USAGE, "unexpected argument '%s', kcve dispute, give one CVE id", a);
+			args[rq.nargs++] = p.arg;
+			break;
+		}
+		case O_MAINTAINERS: mfile = p.arg; break;
+		case O_FROM: from = p.arg; break;
+		case O_NO_REGENERATE: regenerate = false; break;
 		}
 	}
+	/* operands: the CVE id, and the further values of --vulnerable/--not-affected
+	 * ("--vulnerable A B") */
+	char **ops;
+	int nops = cli_done(&p, &ops, 0, -1, "");
+	for (int i = 0; i < nops; i++) {
+		if (!rq.cve && cve_id_valid(ops[i]))
+			rq.cve = ops[i];
+		else if (rq.nargs && rq.action != DISPUTE_REJECT)
+			args[rq.nargs++] = ops[i];
+		else
+			cli_usage_error(&p, "unexpected argument '%s', give one CVE id", ops[i]);
+	}
 	if (!rq.cve || !rq.nby || !rq.reason || !*rq.reason || nactions != 1)
-		kcve_die(KCVE_E_USAGE, "need CVE-ID, --by, --reason and exactly one of --reject, "
-		         "--vulnerable, --not-affected, kcve dispute, see 'kcve dispute --help'");
+		cli_usage_error(&p, "need CVE-ID, --by, --reason and exactly one of --reject, "
+				"--vulnerable, --not-affected");
 	rq.by = by;
 	rq.args = args;
 	struct kcve_identity sender;

@@ -12,23 +12,24 @@
 #include "history/history.h"
 #include "store/tree.h"
 
-static void usage(void)
-{
-	printf("usage: kcve [--repo DIR] [--tree DIR] dyad [--vulnerable SHA]... SHA...\n"
-	       "       kcve [--repo DIR] [--tree DIR] dyad --batch FILE\n\n"
-	       "Print the vulnerable:fixed pairs (V:VG:F:FG lines after '#' header lines) of\n"
-	       "the fix commit(s) SHA (the first is the main fix; short ids accepted).\n"
-	       "  -v, --vulnerable SHA  explicit introducing commit (repeatable)\n"
-	       "  -s, --sha1 SHA        a fix commit (same as a positional SHA)\n"
-	       "  --batch FILE          one CVE per line ('-' = stdin): an optional CVE id, fix\n"
-	       "                        shas, and '-v SHA' for introducing commits; '#' lines\n"
-	       "                        and blank lines are skipped. Each CVE's output starts\n"
-	       "                        with a line '## <CVE id or \"line N\">'; a CVE that\n"
-	       "                        fails is reported on stderr and the run continues\n"
-	       "                        (exit status: the first failure's code).\n"
-	       "With --tree (or $KCVE_TREE), scripts/not_fixes and scripts/not_reverts of the\n"
-	       "record tree are honoured.\n");
-}
+enum { O_BATCH = CLI_LONG };
+static const struct cli_option opts[] = {
+	{"vulnerable", 'v', true}, {"sha1", 's', true}, {"batch", O_BATCH, true}, {NULL, 0, false}};
+static const struct cli_command dyad_cmd = {
+	"dyad", "[--vulnerable SHA]... SHA...\n--batch FILE",
+	"Print the vulnerable:fixed pairs (V:VG:F:FG lines after '#' header lines) of\n"
+	"the fix commit(s) SHA (the first is the main fix; short ids accepted).\n"
+	"  -v, --vulnerable SHA  explicit introducing commit (repeatable)\n"
+	"  -s, --sha1 SHA        a fix commit (same as a positional SHA)\n"
+	"  --batch FILE          one CVE per line ('-' = stdin): an optional CVE id, fix\n"
+	"                        shas, and '-v SHA' for introducing commits; '#' lines\n"
+	"                        and blank lines are skipped. Each CVE's output starts\n"
+	"                        with a line '## <CVE id or \"line N\">'; a CVE that\n"
+	"                        fails is reported on stderr and the run continues\n"
+	"                        (exit status: the first failure's code).\n"
+	"With --tree (or $KCVE_TREE), scripts/not_fixes and scripts/not_reverts of the\n"
+	"record tree are honoured.\n",
+	opts, false};
 
 struct args {
 	const char **fixes, **vulns;
@@ -139,39 +140,31 @@ static int run_batch(struct history *h, const char *path)
 
 int cmd_dyad(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage();
-		return 0;
-	}
 	struct args a = {0};
 	const char *batch = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		if (strcmp(o, "-v") == 0 || strcmp(o, "--vulnerable") == 0 || strcmp(o, "-s") == 0 ||
-		    strcmp(o, "--sha1") == 0 || strcmp(o, "--batch") == 0) {
-			if (i + 1 >= argc)
-				kcve_die(KCVE_E_USAGE, "option %s needs a value; see 'kcve dyad --help'", o);
-			const char *v = argv[++i];
-			if (strcmp(o, "-v") == 0 || strcmp(o, "--vulnerable") == 0)
-				args_add(&a.vulns, &a.nvulns, &a.avulns, v);
-			else if (strcmp(o, "--batch") == 0)
-				batch = v;
-			else
-				args_add(&a.fixes, &a.nfixes, &a.afixes, v);
-		} else if (strncmp(o, "--vulnerable=", 13) == 0) {
-			args_add(&a.vulns, &a.nvulns, &a.avulns, o + 13);
-		} else if (strncmp(o, "--batch=", 8) == 0) {
-			batch = o + 8;
-		} else if (o[0] == '-' && o[1]) {
-			kcve_die(KCVE_E_USAGE, "unknown option '%s' for 'kcve dyad'; see 'kcve dyad --help'", o);
-		} else {
-			args_add(&a.fixes, &a.nfixes, &a.afixes, o);
-		}
+	struct cli_parser p;
+	cli_begin(&p, &dyad_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		if (c == 'v')
+			args_add(&a.vulns, &a.nvulns, &a.avulns, p.arg);
+		else if (c == 's')
+			args_add(&a.fixes, &a.nfixes, &a.afixes, p.arg);
+		else if (c == O_BATCH)
+			batch = p.arg;
 	}
-	if (!batch && a.nfixes == 0)
-		kcve_die(KCVE_E_USAGE, "no fix commit given; usage: kcve dyad [--vulnerable SHA]... SHA...");
-	if (batch && (a.nfixes || a.nvulns))
-		kcve_die(KCVE_E_USAGE, "--batch takes its commits from the file; drop the other arguments");
+	char **ops;
+	int nops = cli_done(&p, &ops, 0, -1, "");
+	for (int i = 0; i < nops; i++)
+		args_add(&a.fixes, &a.nfixes, &a.afixes, ops[i]);
+	const char *bad = !batch && a.nfixes == 0 ? "no fix commit given, pass SHA..."
+			  : batch && (a.nfixes || a.nvulns)
+				  ? "--batch takes its commits from the file; drop the other arguments"
+				  : NULL;
+	if (bad) {
+		free(a.fixes);
+		free(a.vulns);
+		cli_usage_error(&p, "%s", bad);
+	}
 
 	struct history *h;
 	struct kcve_err err = {0};

@@ -13,17 +13,19 @@
 #include "store/branches.h"
 #include "store/tree.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: kcve foreign FILE.json|DIR... [--supported 6.12,6.6,...] [--kernel-org UUID]\n\n"
-	        "Classify CVE JSON 5 records of other assigners that name the Linux kernel, one line\n"
-	        "each: 'CVE<TAB>class<TAB>assigner<TAB>reason' with class duplicate (same fix as a\n"
-	        "kernel CVE), invalid (upstream kernel, supported branch: CNA remediation), not-ours\n"
-	        "(distribution kernel or unsupported versions), kernel-cna or not-kernel.\n"
-	        "Supported branches come from the record tree (kcve branches import), else --supported.\n"
-	        "Exit 0; a record that cannot be read is reported on stderr and gives exit 13 at the end.\n");
-}
+enum { O_SUPPORTED = CLI_LONG, O_KERNEL_ORG };
+static const struct cli_option opts[] = {
+	{"supported", O_SUPPORTED, true}, {"kernel-org", O_KERNEL_ORG, true}, {NULL, 0, false}};
+static const struct cli_command foreign_cmd = {
+	"foreign", "FILE.json|DIR... [--supported 6.12,6.6,...] [--kernel-org UUID]",
+
+	"Classify CVE JSON 5 records of other assigners that name the Linux kernel, one line\n"
+	"each: 'CVE<TAB>class<TAB>assigner<TAB>reason' with class duplicate (same fix as a\n"
+	"kernel CVE), invalid (upstream kernel, supported branch: CNA remediation), not-ours\n"
+	"(distribution kernel or unsupported versions), kernel-cna or not-kernel.\n"
+	"Supported branches come from the record tree (kcve branches import), else --supported.\n"
+	"Exit 0; a record that cannot be read is reported on stderr and gives exit 13 at the end.\n",
+	opts, false};
 
 struct ctx {
 	struct cve_tree *t;
@@ -91,25 +93,17 @@ static int cmp_str(const void *a, const void *b)
 
 int cmd_foreign(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
 	const char *supported = NULL, *org = KERNEL_CNA_ORG;
-	const char **inputs = xcalloc((size_t)argc, sizeof(*inputs));
-	size_t nin = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--supported") == 0 && i + 1 < argc)
-			supported = argv[++i];
-		else if (strcmp(argv[i], "--kernel-org") == 0 && i + 1 < argc)
-			org = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			kcve_die(KCVE_E_USAGE, "unknown or incomplete option '%s', kcve foreign, see 'kcve foreign --help'", argv[i]);
-		else
-			inputs[nin++] = argv[i];
+	struct cli_parser p;
+	cli_begin(&p, &foreign_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		if (c == O_SUPPORTED)
+			supported = p.arg;
+		else if (c == O_KERNEL_ORG)
+			org = p.arg;
 	}
-	if (!nin)
-		kcve_die(KCVE_E_USAGE, "no record given, kcve foreign, give FILE.json or DIR");
+	char **inputs;
+	size_t nin = (size_t)cli_done(&p, &inputs, 1, -1, "a record: FILE.json or DIR");
 	struct ctx c = {0};
 	struct kcve_err err = {0};
 	if (tree_open(&c.t, g->tree, &err) != 0)
@@ -176,7 +170,6 @@ int cmd_foreign(int argc, char **argv, struct kcve_global *g)
 	for (size_t i = 0; i < nb; i++)
 		free(branches[i]);
 	free(branches);
-	free(inputs);
 	if (c.t)
 		tree_close(c.t);
 	return worst;

@@ -9,21 +9,21 @@
 int cmd_index(int argc, char **argv, struct kcve_global *g)
 {
 	unsigned flags = HISTORY_PROGRESS | HISTORY_QUIET;
-	if (cli_wants_help(argc, argv)) {
-		printf("usage: kcve [--repo DIR] [--index FILE] index [--rebuild]\n\n"
-		       "Build the history index of the kernel repository (default file:\n"
-		       "kcve-index.sqlite in its git dir), or bring it up to date with new release\n"
-		       "tags. Only ranges between tags not indexed yet are walked.\n"
-		       "  --rebuild   discard the index and build it from scratch\n");
-		return 0;
-	}
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--rebuild") == 0)
+	enum { O_REBUILD = CLI_LONG };
+	static const struct cli_option opts[] = {{"rebuild", O_REBUILD, false}, {NULL, 0, false}};
+	static const struct cli_command cmd = {
+		"index", "[--rebuild]",
+		"Build the history index of the kernel repository (--repo; default file:\n"
+		"kcve-index.sqlite in its git dir, or --index FILE), or bring it up to date with new\n"
+		"release tags. Only ranges between tags not indexed yet are walked.\n"
+		"  --rebuild   discard the index and build it from scratch\n",
+		opts, false};
+	struct cli_parser p;
+	cli_begin(&p, &cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;)
+		if (c == O_REBUILD)
 			flags |= HISTORY_REBUILD;
-		else
-			kcve_die(KCVE_E_USAGE, "unknown option '%s' for 'kcve index'; see 'kcve index --help'",
-				 argv[i]);
-	}
+	cli_done(&p, NULL, 0, 0, "");
 	struct history *h;
 	struct history_index_stats st;
 	struct kcve_err err = {0};

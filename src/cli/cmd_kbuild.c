@@ -11,26 +11,31 @@
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: kcve kbuild --config .config --source KSRC [--arch ARCH] [FILE...]\n"
-		"       kcve kbuild --build BUILDDIR [--list] [FILE...]\n"
-		"       kcve kbuild --config .config --source KSRC --export-conditions\n\n"
-		"Say for each FILE (relative to the kernel source tree) whether it is compiled:\n"
-		"  compiled / not compiled / unknown, with the reason (the makefile line, the disabled\n"
-		"  CONFIG_ symbol, or why kcve cannot decide -- headers are always unknown without --build).\n\n"
-		"  --config FILE       kernel .config (or a gzip-compressed one such as /proc/config.gz)\n"
-		"  --source KSRC       unpacked kernel source tree the config belongs to\n"
-		"  --arch ARCH         arch/ directory name (default: from the config, else x86)\n"
-		"  --build DIR         answer from a build directory's .*.cmd files instead (exact,\n"
-		"                      headers included)\n"
-		"  --list              with --build: print every compiled source and header\n"
-		"  --files-from FILE   read the FILE list from FILE, one per line ('-' = stdin)\n"
-		"  --stats             print evaluation statistics and time on stderr\n"
-		"  --export-conditions print, for every .c of the tree, the CONFIG_ condition under\n"
-		"                      which it is built (config-independent; for compact databases)\n");
-}
+enum { O_CONFIG = CLI_LONG, O_SOURCE, O_ARCH, O_BUILD, O_FILES_FROM, O_LIST, O_STATS, O_EXPORT };
+static const struct cli_option opts[] = {
+	{"config", O_CONFIG, true},         {"source", O_SOURCE, true}, {"arch", O_ARCH, true},
+	{"build", O_BUILD, true},           {"files-from", O_FILES_FROM, true},
+	{"list", O_LIST, false},            {"stats", O_STATS, false},
+	{"export-conditions", O_EXPORT, false}, {NULL, 0, false}};
+static const struct cli_command kbuild_cmd = {
+	"kbuild",
+	"--config .config --source KSRC [--arch ARCH] [FILE...]\n"
+	"--build BUILDDIR [--list] [FILE...]\n"
+	"--config .config --source KSRC --export-conditions",
+	"Say for each FILE (relative to the kernel source tree) whether it is compiled:\n"
+	"  compiled / not compiled / unknown, with the reason (the makefile line, the disabled\n"
+	"  CONFIG_ symbol, or why kcve cannot decide -- headers are always unknown without --build).\n\n"
+	"  --config FILE       kernel .config (or a gzip-compressed one such as /proc/config.gz)\n"
+	"  --source KSRC       unpacked kernel source tree the config belongs to\n"
+	"  --arch ARCH         arch/ directory name (default: from the config, else x86)\n"
+	"  --build DIR         answer from a build directory's .*.cmd files instead (exact,\n"
+	"                      headers included)\n"
+	"  --list              with --build: print every compiled source and header\n"
+	"  --files-from FILE   read the FILE list from FILE, one per line ('-' = stdin)\n"
+	"  --stats             print evaluation statistics and time on stderr\n"
+	"  --export-conditions print, for every .c of the tree, the CONFIG_ condition under\n"
+	"                      which it is built (config-independent; for compact databases)\n",
+	opts, false};
 
 static double now(void)
 {
@@ -62,49 +67,32 @@ static void read_list(const char *path, char ***files, size_t *n, size_t *alloc)
 
 int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 {
-	(void)g;
 	const char *config = NULL, *source = NULL, *arch = NULL, *build = NULL;
 	bool list = false, stats = false, export = false;
 	char **files = NULL;
 	size_t nfiles = 0, alloc = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **dst = NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--config")) {
-			dst = &config;
-		} else if (!strcmp(a, "--source")) {
-			dst = &source;
-		} else if (!strcmp(a, "--arch")) {
-			dst = &arch;
-		} else if (!strcmp(a, "--build")) {
-			dst = &build;
-		} else if (!strcmp(a, "--files-from")) {
-			if (i + 1 >= argc)
-				kcve_die(KCVE_E_USAGE, "--files-from needs a file name, see 'kcve kbuild --help'");
-			read_list(argv[++i], &files, &nfiles, &alloc);
-			continue;
-		} else if (!strcmp(a, "--list")) {
-			list = true;
-			continue;
-		} else if (!strcmp(a, "--stats")) {
-			stats = true;
-			continue;
-		} else if (!strcmp(a, "--export-conditions")) {
-			export = true;
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			kcve_die(KCVE_E_USAGE, "unknown option '%s', see 'kcve kbuild --help'", a);
-		} else {
-			XGROW(files, nfiles + 1, alloc);
-			files[nfiles++] = xstrdup(a);
-			continue;
+	const char *files_from = NULL;
+	struct cli_parser p;
+	cli_begin(&p, &kbuild_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		switch (c) {
+		case O_CONFIG: config = p.arg; break;
+		case O_SOURCE: source = p.arg; break;
+		case O_ARCH: arch = p.arg; break;
+		case O_BUILD: build = p.arg; break;
+		case O_FILES_FROM: files_from = p.arg; break;
+		case O_LIST: list = true; break;
+		case O_STATS: stats = true; break;
+		case O_EXPORT: export = true; break;
 		}
-		if (i + 1 >= argc)
-			kcve_die(KCVE_E_USAGE, "%s needs a value, see 'kcve kbuild --help'", a);
-		*dst = argv[++i];
+	}
+	char **ops;
+	int nops = cli_done(&p, &ops, 0, -1, "");
+	if (files_from)
+		read_list(files_from, &files, &nfiles, &alloc);
+	for (int i = 0; i < nops; i++) {
+		XGROW(files, nfiles + 1, alloc);
+		files[nfiles++] = xstrdup(ops[i]);
 	}
 	struct kcve_err err = {0};
 	int rc = 0;

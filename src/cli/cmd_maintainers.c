@@ -4,28 +4,37 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "maintainers/getmaint.h"
 #include "maintainers/maintainers.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: kcve maintainers [-f] [--root DIR] [--maintainers FILE] [--emails [--each]]\n"
-	        "                        [--nokeywords] [--nol] FILE...\n\n"
-	        "Print the MAINTAINERS sections covering each FILE (most specific first) with their\n"
-	        "S:/M:/R:/L: lines, matched with scripts/get_maintainer.pl's rules.\n\n"
-	        "  --root DIR         kernel source tree (default: --repo, else .); FILEs are relative to it\n"
-	        "  --maintainers FILE MAINTAINERS to read (default: DIR/MAINTAINERS)\n"
-	        "  --emails           print the address list of `get_maintainer.pl --nogit\n"
-	        "                     --nogit-fallback --norolestats -f FILE...` instead\n"
-	        "  --each             with --emails: one list per FILE, each after a line '=== FILE'\n"
-	        "  --nokeywords       do not match K: patterns against file contents\n"
-	        "  --nol              leave mailing lists out of --emails\n"
-	        "  -f, --file         accepted for get_maintainer.pl compatibility (arguments are files)\n");
-}
+enum { O_ROOT = CLI_LONG, O_MAINTAINERS, O_EMAILS, O_EACH, O_NOKEYWORDS, O_NOL, O_JSON };
+static const struct cli_option opts[] = {
+	{"file", 'f', false},           {"root", O_ROOT, true},     {"maintainers", O_MAINTAINERS, true},
+	{"emails", O_EMAILS, false},    {"each", O_EACH, false},    {"nokeywords", O_NOKEYWORDS, false},
+	{"nol", O_NOL, false},          {"json", O_JSON, false},    {NULL, 0, false}};
+static const struct cli_command maintainers_cmd = {
+	"maintainers",
+	"[-f] [--root DIR] [--maintainers FILE] [--emails [--each]] [--nokeywords] [--nol]\n"
+	"[--json] FILE...",
+
+	"Print the MAINTAINERS sections covering each FILE (most specific first) with their\n"
+	"S:/M:/R:/L: lines, matched with scripts/get_maintainer.pl's rules.\n\n"
+	"  --root DIR         kernel source tree (default: --repo, else .); FILEs are relative to it\n"
+	"  --maintainers FILE MAINTAINERS to read (default: DIR/MAINTAINERS)\n"
+	"  --emails           print the address list of `get_maintainer.pl --nogit\n"
+	"                     --nogit-fallback --norolestats -f FILE...` instead\n"
+	"  --each             with --emails: one list per FILE, each after a line '=== FILE'\n"
+	"  --nokeywords       do not match K: patterns against file contents\n"
+	"  --nol              leave mailing lists out of --emails\n"
+	"  -f, --file         accepted for get_maintainer.pl compatibility (arguments are files)\n"
+	"  --json             [{\"file\", \"sections\": [{\"name\", \"depth\", \"status\",\n"
+	"                     \"maintainers\", \"reviewers\", \"lists\"}]}]; with --emails\n"
+	"                     [{\"file\" (null without --each), \"addresses\": [...]}]\n",
+	opts, false};
 
 static void print_sections(const struct maintainers *m, const char *file)
 {
@@ -47,46 +56,48 @@ static void print_sections(const struct maintainers *m, const char *file)
 	free(hits);
 }
 
+static json_t *sections_json(const struct maintainers *m, const char *file)
+{
+	struct mnt_hit *hits;
+	size_t n = maintainers_match(m, file, &hits);
+	json_t *secs = json_array();
+	for (size_t i = 0; i < n; i++) {
+		const struct mnt_section *s = &m->sec[hits[i].section];
+		json_t *who[3] = {json_array(), json_array(), json_array()};
+		for (size_t k = s->start + 1; k < s->end; k++) {
+			const char *p = strchr("MRL", m->tv[k].tag);
+			if (m->tv[k].tag && p)
+				json_array_append_new(who[p - "MRL"], json_string(m->tv[k].value));
+		}
+		json_array_append_new(secs, json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "name", s->name,
+						      "depth", hits[i].depth, "status",
+						      cli_json_str_or_null(s->status), "maintainers",
+						      who[0], "reviewers", who[1], "lists", who[2]));
+	}
+	free(hits);
+	return json_pack("{s:s, s:o}", "file", file, "sections", secs);
+}
+
 int cmd_maintainers(int argc, char **argv, struct kcve_global *g)
 {
 	const char *root = NULL, *mfile = NULL;
-	bool emails = false, each = false;
+	bool emails = false, each = false, json = false;
 	struct gm_opts o = {.keywords = true};
-	int i = 1;
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(a, "-f") == 0 || strcmp(a, "--file") == 0) {
-			continue;
-		} else if (strcmp(a, "--root") == 0 && i + 1 < argc) {
-			root = argv[++i];
-		} else if (strncmp(a, "--root=", 7) == 0) {
-			root = a + 7;
-		} else if (strcmp(a, "--maintainers") == 0 && i + 1 < argc) {
-			mfile = argv[++i];
-		} else if (strncmp(a, "--maintainers=", 14) == 0) {
-			mfile = a + 14;
-		} else if (strcmp(a, "--emails") == 0) {
-			emails = true;
-		} else if (strcmp(a, "--each") == 0) {
-			each = true;
-		} else if (strcmp(a, "--nokeywords") == 0) {
-			o.keywords = false;
-		} else if (strcmp(a, "--nol") == 0) {
-			o.no_lists = true;
-		} else if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		} else if (a[0] == '-' && a[1]) {
-			kcve_die(KCVE_E_USAGE, "unknown or incomplete option '%s', kcve maintainers, see 'kcve maintainers --help'", a);
-		} else {
-			break;
+	struct cli_parser p;
+	cli_begin(&p, &maintainers_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		switch (c) {
+		case O_ROOT: root = p.arg; break;
+		case O_MAINTAINERS: mfile = p.arg; break;
+		case O_EMAILS: emails = true; break;
+		case O_EACH: each = true; break;
+		case O_NOKEYWORDS: o.keywords = false; break;
+		case O_NOL: o.no_lists = true; break;
+		case O_JSON: json = true; break;
 		}
 	}
-	if (i >= argc)
-		kcve_die(KCVE_E_USAGE, "no FILE given, kcve maintainers, name at least one file of the kernel tree");
+	char **ops;
+	int nops = cli_done(&p, &ops, 1, -1, "at least one FILE of the kernel tree");
 	if (!root)
 		root = g->repo ? g->repo : ".";
 	char *mpath = mfile ? xstrdup(mfile) : path_join(root, "MAINTAINERS");
@@ -98,33 +109,44 @@ int cmd_maintainers(int argc, char **argv, struct kcve_global *g)
 		kcve_warn("%zu F:/X:/N:/K: patterns in %s are not valid regexes and never match", m->nbad, mpath);
 	free(mpath);
 	o.root = root;
-	size_t nf = (size_t)(argc - i);
+	size_t nf = (size_t)nops;
 	char **files = xmalloc(nf * sizeof(*files));
 	for (size_t k = 0; k < nf; k++)
-		files[k] = mnt_file_arg(root, argv[i + (int)k]);
-	if (emails && each) {
-		for (size_t k = 0; k < nf; k++) {
+		files[k] = mnt_file_arg(root, ops[k]);
+	json_t *out = json ? json_array() : NULL;
+	if (emails) {
+		/* one address list per file with --each, else one for all the files */
+		for (size_t k = 0; k < (each ? nf : 1); k++) {
 			struct gm_result r = {0};
-			gm_run(m, (const char *const *)&files[k], 1, &o, &r);
-			printf("=== %s\n", files[k]);
+			gm_run(m, (const char *const *)(each ? &files[k] : files), each ? 1 : nf, &o, &r);
+			json_t *addrs = out ? json_array() : NULL;
+			if (each && !out)
+				printf("=== %s\n", files[k]);
 			for (size_t j = 0; j < r.n; j++)
-				printf("%s\n", r.v[j].text);
+				if (out)
+					json_array_append_new(addrs, json_string(r.v[j].text));
+				else
+					printf("%s\n", r.v[j].text);
+			if (out)
+				json_array_append_new(out, json_pack("{s:o, s:o}", "file",
+								     each ? json_string(files[k])
+									  : json_null(),
+								     "addresses", addrs));
 			gm_result_release(&r);
 		}
-	} else if (emails) {
-		struct gm_result r = {0};
-		gm_run(m, (const char *const *)files, nf, &o, &r);
-		for (size_t j = 0; j < r.n; j++)
-			printf("%s\n", r.v[j].text);
-		gm_result_release(&r);
 	} else {
 		for (size_t k = 0; k < nf; k++)
-			print_sections(m, files[k]);
+			if (out)
+				json_array_append_new(out, sections_json(m, files[k]));
+			else
+				print_sections(m, files[k]);
 	}
 	for (size_t k = 0; k < nf; k++)
 		free(files[k]);
 	free(files);
 	maintainers_free(m);
+	if (out)
+		return cli_json_print(out);
 	if (fflush(stdout) != 0)
 		kcve_die(KCVE_E_IO, "cannot write the result, standard output, check the output destination");
 	return 0;

@@ -10,48 +10,48 @@
 #include "publish/publish.h"
 #include "store/tree.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: kcve publish [--dry-run] [--baseline] [--config FILE] [CVE-ID...]\n\n"
-		"Publish every record of the tree that changed since it was last published to CVE\n"
-		"Services (create, or update when the record exists), mail the announcement of new\n"
-		"CVEs and the rejection reply of rejected ones, reject returned ids. Progress is kept\n"
-		"per CVE in cve/.published/, unsent mail in cve/.outbox/: rerun after any failure.\n\n"
-		"  --dry-run      send and write nothing; print what would be sent (with the\n"
-		"                 global -v: the full request bodies and mails)\n"
-		"  --baseline     record the tree as already published and announced (adopting an\n"
-		"                 existing tree), send nothing\n"
-		"  --config FILE  'key = value' settings: cve_api.url/org/user/key/timeout/attempts/\n"
-		"                 backoff_ms/backoff_cap_ms, smtp.url/user/password/tls/from/to/\n"
-		"                 msgid_host/timeout (env KCVE_CVE_API_*, KCVE_SMTP_* override)\n");
-}
+enum { O_DRY_RUN = CLI_LONG, O_BASELINE, O_CONFIG };
+static const struct cli_option opts[] = {
+	{"dry-run", O_DRY_RUN, false}, {"baseline", O_BASELINE, false}, {"config", O_CONFIG, true},
+	{NULL, 0, false}};
+static const struct cli_command publish_cmd = {
+	"publish", "[--dry-run] [--baseline] [--config FILE] [CVE-ID...]",
+	"Publish every record of the tree that changed since it was last published to CVE\n"
+	"Services (create, or update when the record exists), mail the announcement of new\n"
+	"CVEs and the rejection reply of rejected ones, reject returned ids. Progress is kept\n"
+	"per CVE in cve/.published/, unsent mail in cve/.outbox/: rerun after any failure.\n\n"
+	"  --dry-run      send and write nothing; print what would be sent (with the\n"
+	"                 global -v: the full request bodies and mails)\n"
+	"  --baseline     record the tree as already published and announced (adopting an\n"
+	"                 existing tree), send nothing\n"
+	"  --config FILE  'key = value' settings: cve_api.url/org/user/key/timeout/attempts/\n"
+	"                 backoff_ms/backoff_cap_ms, smtp.url/user/password/tls/from/to/\n"
+	"                 msgid_host/timeout (env KCVE_CVE_API_*, KCVE_SMTP_* override)\n",
+	opts, false};
 
 int cmd_publish(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
-	struct publish_opts o = {.out = stdout, .show = g->verbose};
+	struct publish_opts o = {.out = stdout};
 	const char *config = NULL;
-	const char **cves = xcalloc((size_t)argc, sizeof(*cves));
-	size_t n = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--dry-run"))
+	struct cli_parser p;
+	cli_begin(&p, &publish_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		if (c == O_DRY_RUN)
 			o.dry_run = true;
-		else if (!strcmp(argv[i], "--baseline"))
+		else if (c == O_BASELINE)
 			o.baseline = true;
-		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
-			config = argv[++i];
-		else if (!strncmp(argv[i], "--config=", 9))
-			config = argv[i] + 9;
-		else if (argv[i][0] == '-')
-			kcve_die(KCVE_E_USAGE, "unknown option '%s', see 'kcve publish --help'", argv[i]);
-		else if (!cve_id_valid(argv[i]))
-			kcve_die(KCVE_E_USAGE, "'%s' is not a CVE id, expected CVE-YYYY-NNNNN", argv[i]);
-		else
-			cves[n++] = argv[i];
+		else if (c == O_CONFIG)
+			config = p.arg;
+	}
+	o.show = g->verbose;
+	char **ops;
+	int nops = cli_done(&p, &ops, 0, -1, "");
+	const char **cves = xcalloc((size_t)nops + 1, sizeof(*cves));
+	size_t n = 0;
+	for (int i = 0; i < nops; i++) {
+		if (!cve_id_valid(ops[i]))
+			cli_usage_error(&p, "'%s' is not a CVE id, expected CVE-YYYY-NNNNN", ops[i]);
+		cves[n++] = ops[i];
 	}
 	o.cves = cves;
 	o.ncves = n;

@@ -15,32 +15,40 @@
 #include "record/identity.h"
 #include "record/record.h"
 
-static void usage(void)
-{
-	printf("usage: kcve record --cve CVE-YYYY-NNNNN [--vulnerable SHA]... [--reference FILE]\n"
-	       "                   [--message FILE] [--cvss FILE] [--json OUT] [--mbox OUT]\n"
-	       "                   [--dyad OUT] [--from \"Name <email>\"] [--generator NAME]\n"
-	       "                   [--not-affected BRANCH]... SHA...\n\n"
-	       "Build the CVE record of the fix commit(s) SHA (the first is the main fix: title,\n"
-	       "description and affected files come from it): vulnerable:fixed pairs computed\n"
-	       "in-process, the issuance policy applied, then the CVE JSON 5.1.1 record and the\n"
-	       "announcement mbox rendered exactly as the kernel CNA's bippy does.\n\n"
-	       "  --cve ID          the CVE id (required)\n"
-	       "  --vulnerable SHA  introducing commit overriding Fixes: tags (repeatable)\n"
-	       "  --not-affected BRANCH  stable branch (like 6.1) declared not affected by the\n"
-	       "                    maintainers: its pairs are dropped (repeatable)\n"
-	       "  --reference FILE  extra reference URLs, one per line\n"
-	       "  --message FILE    replacement description text (blank file: use the commit)\n"
-	       "  --cvss FILE       .cvss file: adds metrics and the mbox Severity block\n"
-	       "  --json/--mbox/--dyad OUT  files to write (atomically); with none of them the\n"
-	       "                    JSON record is printed on stdout\n"
-	       "  --from ID         mbox sender; default $KCVE_FROM, else $CVE_USER + git config\n"
-	       "                    user.name, else git config user.name/user.email\n"
-	       "  --generator NAME  generator identity in the mbox separator and x_generator\n"
-	       "                    (default bippy-1.2.0, the anchor's, for byte-compatibility)\n\n"
-	       "The vulns tree (--tree / $KCVE_TREE), when given, supplies scripts/tags,\n"
-	       "scripts/linux.uuid and scripts/not_fixes|not_reverts.\n");
-}
+enum { O_CVE = CLI_LONG, O_VULNERABLE, O_NOT_AFFECTED, O_REFERENCE, O_MESSAGE, O_CVSS, O_JSON,
+       O_MBOX, O_DYAD, O_FROM, O_GENERATOR };
+static const struct cli_option opts[] = {
+	{"cve", O_CVE, true},         {"vulnerable", O_VULNERABLE, true},
+	{"not-affected", O_NOT_AFFECTED, true}, {"reference", O_REFERENCE, true},
+	{"message", O_MESSAGE, true}, {"cvss", O_CVSS, true},
+	{"json", O_JSON, true},       {"mbox", O_MBOX, true},
+	{"dyad", O_DYAD, true},       {"from", O_FROM, true},
+	{"generator", O_GENERATOR, true}, {NULL, 0, false}};
+static const struct cli_command record_cmd = {
+	"record",
+	"--cve CVE-YYYY-NNNNN [--vulnerable SHA]... [--reference FILE] [--message FILE]\n"
+	"[--cvss FILE] [--json OUT] [--mbox OUT] [--dyad OUT] [--from \"Name <email>\"]\n"
+	"[--generator NAME] [--not-affected BRANCH]... SHA...",
+	"Build the CVE record of the fix commit(s) SHA (the first is the main fix: title,\n"
+	"description and affected files come from it): vulnerable:fixed pairs computed\n"
+	"in-process, the issuance policy applied, then the CVE JSON 5.1.1 record and the\n"
+	"announcement mbox rendered exactly as the kernel CNA's bippy does.\n\n"
+	"  --cve ID          the CVE id (required)\n"
+	"  --vulnerable SHA  introducing commit overriding Fixes: tags (repeatable)\n"
+	"  --not-affected BRANCH  stable branch (like 6.1) declared not affected by the\n"
+	"                    maintainers: its pairs are dropped (repeatable)\n"
+	"  --reference FILE  extra reference URLs, one per line\n"
+	"  --message FILE    replacement description text (blank file: use the commit)\n"
+	"  --cvss FILE       .cvss file: adds metrics and the mbox Severity block\n"
+	"  --json/--mbox/--dyad OUT  files to write (atomically); with none of them the\n"
+	"                    JSON record is printed on stdout\n"
+	"  --from ID         mbox sender; default $KCVE_FROM, else $CVE_USER + git config\n"
+	"                    user.name, else git config user.name/user.email\n"
+	"  --generator NAME  generator identity in the mbox separator and x_generator\n"
+	"                    (default bippy-1.2.0, the anchor's, for byte-compatibility)\n\n"
+	"The vulns tree (--tree / $KCVE_TREE), when given, supplies scripts/tags,\n"
+	"scripts/linux.uuid and scripts/not_fixes|not_reverts.\n",
+	opts, false};
 
 static void push(const char ***v, size_t *n, const char *s)
 {
@@ -55,55 +63,53 @@ struct out_file {
 
 int cmd_record(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage();
-		return 0;
-	}
 	struct record_input in = {0};
 	const char **shas = NULL, **vulns = NULL, **nas = NULL;
 	size_t nshas = 0, nvulns = 0, nnas = 0;
 	const char *json = NULL, *mbox = NULL, *dyad = NULL, *from = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		if ((v = cli_optval(argc, argv, &i, "--cve", "record")))
-			in.cve = v;
-		else if ((v = cli_optval(argc, argv, &i, "--vulnerable", "record")))
-			push(&vulns, &nvulns, v);
-		else if ((v = cli_optval(argc, argv, &i, "--not-affected", "record"))) {
-			char major[32];
-			if (strcmp(kver_str_major(v, major, sizeof(major)), v) != 0)
-				kcve_die(KCVE_E_USAGE, "not a stable branch: '%s', --not-affected, "
-					 "give a branch like 6.1 or 2.6.32", v);
-			push(&nas, &nnas, v);
+	struct cli_parser p;
+	cli_begin(&p, &record_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		char major[32];
+		switch (c) {
+		case O_CVE: in.cve = p.arg; break;
+		case O_VULNERABLE: push(&vulns, &nvulns, p.arg); break;
+		case O_NOT_AFFECTED:
+			if (strcmp(kver_str_major(p.arg, major, sizeof(major)), p.arg) != 0) {
+				free(vulns);
+				free(nas);
+				cli_end(&p);
+				cli_usage_error(&p, "not a stable branch: '%s', --not-affected, give a "
+						"branch like 6.1 or 2.6.32", p.arg);
+			}
+			push(&nas, &nnas, p.arg);
+			break;
+		case O_REFERENCE: in.reference_path = p.arg; break;
+		case O_MESSAGE: in.message_path = p.arg; break;
+		case O_CVSS: in.cvss_path = p.arg; break;
+		case O_JSON: json = p.arg; break;
+		case O_MBOX: mbox = p.arg; break;
+		case O_DYAD: dyad = p.arg; break;
+		case O_FROM: from = p.arg; break;
+		case O_GENERATOR: in.generator = p.arg; break;
 		}
-		else if ((v = cli_optval(argc, argv, &i, "--reference", "record")))
-			in.reference_path = v;
-		else if ((v = cli_optval(argc, argv, &i, "--message", "record")))
-			in.message_path = v;
-		else if ((v = cli_optval(argc, argv, &i, "--cvss", "record")))
-			in.cvss_path = v;
-		else if ((v = cli_optval(argc, argv, &i, "--json", "record")))
-			json = v;
-		else if ((v = cli_optval(argc, argv, &i, "--mbox", "record")))
-			mbox = v;
-		else if ((v = cli_optval(argc, argv, &i, "--dyad", "record")))
-			dyad = v;
-		else if ((v = cli_optval(argc, argv, &i, "--from", "record")))
-			from = v;
-		else if ((v = cli_optval(argc, argv, &i, "--generator", "record")))
-			in.generator = v;
-		else if (argv[i][0] == '-' && argv[i][1])
-			kcve_die(KCVE_E_USAGE, "unknown option '%s' for 'kcve record'; see 'kcve record --help'",
-				 argv[i]);
-		else if (argv[i][strspn(argv[i], " \t")] != '\0')
-			push(&shas, &nshas, argv[i]);
 	}
-	if (!in.cve)
-		kcve_die(KCVE_E_USAGE, "missing required argument --cve; pass the CVE id as --cve CVE-YYYY-NNNNN");
-	if (!record_valid_cve_id(in.cve))
-		kcve_die(KCVE_E_USAGE, "malformed CVE id '%s', expected CVE-YYYY-NNNNN", in.cve);
-	if (nshas == 0)
-		kcve_die(KCVE_E_USAGE, "missing required argument: the fix commit SHA; see 'kcve record --help'");
+	char **ops;
+	int nops = cli_done(&p, &ops, 0, -1, "");
+	for (int i = 0; i < nops; i++)
+		if (ops[i][strspn(ops[i], " \t")] != '\0')
+			push(&shas, &nshas, ops[i]);
+	const char *bad = !in.cve ? "missing required argument --cve; pass the CVE id as --cve "
+				    "CVE-YYYY-NNNNN"
+			  : !record_valid_cve_id(in.cve) ? "malformed CVE id, expected CVE-YYYY-NNNNN"
+			  : nshas == 0 ? "missing required argument: the fix commit SHA"
+				       : NULL;
+	if (bad) {
+		free(shas);
+		free(vulns);
+		free(nas);
+		cli_usage_error(&p, "%s", bad);
+	}
 	in.shas = shas;
 	in.nshas = nshas;
 	in.vulnerable = vulns;
@@ -112,30 +118,25 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 	in.nnot_affected = nnas;
 	in.vulns_tree = g->tree;
 
-	struct history *h;
+	struct history *h = NULL;
 	struct kcve_err err = {0};
-	if (history_open(&h, g->repo, g->index, &err)) {
-		kcve_error("%s", err.msg);
-		return err.code;
-	}
-	if (g->tree && history_load_exclusions(h, g->tree, &err)) {
-		kcve_error("%s", err.msg);
-		history_close(h);
-		return err.code;
-	}
+	struct record_output out;
+	bool built = false;
+	int rc = history_open(&h, g->repo, g->index, &err);
+	if (!rc && g->tree)
+		rc = history_load_exclusions(h, g->tree, &err);
 	struct kcve_identity id;
-	if (identity_resolve(&id, from, history_git(h), &err)) {
-		if (mbox || from) {
-			kcve_error("%s", err.msg);
-			history_close(h);
-			return err.code;
-		}
-		memset(&id, 0, sizeof(id)); /* no mbox: the sender is not needed */
+	if (!rc && identity_resolve(&id, from, history_git(h), &err)) {
+		if (mbox || from)
+			rc = err.code ? err.code : KCVE_E_GENERIC;
+		else
+			memset(&id, 0, sizeof(id)); /* no mbox: the sender is not needed */
 	}
 	in.from = &id;
-
-	struct record_output out;
-	int rc = record_build(h, &in, &out, &err);
+	if (!rc) {
+		rc = record_build(h, &in, &out, &err);
+		built = true;
+	}
 	if (rc) {
 		kcve_error("%s", err.msg);
 	} else if (!json && !mbox && !dyad) {
@@ -152,8 +153,10 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 			}
 		}
 	}
-	record_output_release(&out);
-	history_close(h);
+	if (built)
+		record_output_release(&out);
+	if (h)
+		history_close(h);
 	free(shas);
 	free(vulns);
 	free(nas);

@@ -7,38 +7,32 @@
 #include "record/identity.h"
 #include "store/ops.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve reject CVE-ID --reason TEXT [--from 'Name <email>']\n\n"
-		     "Move the CVE's files to cve/rejected/YEAR/, write CVE-ID.mbox.rejected (a reply\n"
-		     "to the announcement) and keep the reason in the id's own file. Prints the\n"
-		     "commands that send the mail and reject the id at cve.org.\n");
-}
+enum { O_REASON = CLI_LONG, O_FROM };
+static const struct cli_option opts[] = {
+	{"reason", O_REASON, true}, {"from", O_FROM, true}, {NULL, 0, false}};
+static const struct cli_command reject_cmd = {
+	"reject", "CVE-ID --reason TEXT [--from 'Name <email>']",
+	"Move the CVE's files to cve/rejected/YEAR/, write CVE-ID.mbox.rejected (a reply\n"
+	"to the announcement) and keep the reason in the id's own file. Prints the\n"
+	"commands that send the mail and reject the id at cve.org.\n",
+	opts, false};
 
 int cmd_reject(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
+	const char *reason = NULL, *from = NULL;
+	struct cli_parser p;
+	cli_begin(&p, &reject_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		if (c == O_REASON)
+			reason = p.arg;
+		else if (c == O_FROM)
+			from = p.arg;
 	}
-	const char *id = NULL, *reason = NULL, *from = NULL, *v;
-	for (int i = 1; i < argc; i++) {
-		if ((v = cli_optval(argc, argv, &i, "--reason", argv[0])))
-			reason = v;
-		else if ((v = cli_optval(argc, argv, &i, "--from", argv[0])))
-			from = v;
-		else if (argv[i][0] != '-' && !id)
-			id = argv[i];
-		else
-			kcve_die(KCVE_E_USAGE, "unknown argument, %s, see 'kcve reject --help'",
-				 argv[i]);
-	}
-	if (!id) {
-		usage(stderr);
-		return KCVE_E_USAGE;
-	}
+	char **ops;
+	cli_done(&p, &ops, 1, 1, "one CVE-ID");
+	const char *id = ops[0];
 	if (!reason || !*reason)
-		kcve_die(KCVE_E_USAGE, "a rejection needs a reason, %s, pass --reason TEXT", id);
+		cli_usage_error(&p, "a rejection needs a reason, %s, pass --reason TEXT", id);
 	struct kcve_identity who;
 	struct kcve_err err = {0};
 	bool have_who = identity_resolve(&who, from, NULL, &err) == 0;

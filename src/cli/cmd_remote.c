@@ -13,49 +13,35 @@
 #include "store/ops.h"
 #include "store/tree.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: kcve remote [--config FILE] <subcommand>\n\n"
-		"  reserve --year Y --count N [--random] [--no-tree]\n"
-		"                 reserve ids at CVE Services and add them to cve/reserved/Y/\n"
-		"  quota          the organisation's id quota\n"
-		"  list [--year Y] [--state RESERVED|PUBLISHED|REJECTED]\n"
-		"                 ids the organisation holds (every page)\n"
-		"  get CVE-ID     the record as CVE Services has it (JSON)\n\n"
-		"Settings as for 'kcve publish --help' (cve_api.*, KCVE_CVE_API_*).\n");
-}
+enum { O_CONFIG = CLI_LONG, O_YEAR, O_COUNT, O_RANDOM, O_NO_TREE, O_STATE };
+static const struct cli_option opts[] = {
+	{"config", O_CONFIG, true},   {"year", O_YEAR, true},        {"count", O_COUNT, true},
+	{"random", O_RANDOM, false},  {"no-tree", O_NO_TREE, false}, {"state", O_STATE, true},
+	{NULL, 0, false}};
+static const struct cli_command remote_cmd = {
+	"remote",
+	"[--config FILE] reserve --year Y --count N [--random] [--no-tree]\n"
+	"[--config FILE] quota\n"
+	"[--config FILE] list [--year Y] [--state RESERVED|PUBLISHED|REJECTED]\n"
+	"[--config FILE] get CVE-ID",
+	"  reserve        reserve ids at CVE Services and add them to cve/reserved/Y/\n"
+	"  quota          the organisation's id quota\n"
+	"  list           ids the organisation holds (every page)\n"
+	"  get CVE-ID     the record as CVE Services has it (JSON)\n\n"
+	"Settings as for 'kcve publish --help' (cve_api.*, KCVE_CVE_API_*).\n",
+	opts, false};
 
-static long num(const char *v, const char *opt, long min, long max)
-{
-	char *end;
-	long n = v ? strtol(v, &end, 10) : 0;
-	if (!v || end == v || *end || n < min || n > max)
-		kcve_die(KCVE_E_USAGE, "%s needs a number from %ld to %ld, see 'kcve remote --help'",
-			 opt, min, max);
-	return n;
-}
+struct remote_args {
+	long year, count;
+	bool random, tree;
+	const char *state;
+};
 
-static int reserve(struct cveapi *api, int argc, char **argv, struct kcve_global *g,
+static int reserve(struct cveapi *api, const struct remote_args *a, struct kcve_global *g,
 		   struct kcve_err *err)
 {
-	long year = 0, count = 0;
-	bool random = false, tree = true;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--year") && i + 1 < argc)
-			year = num(argv[++i], "--year", 1999, 9999);
-		else if (!strcmp(argv[i], "--count") && i + 1 < argc)
-			count = num(argv[++i], "--count", 1, 10000);
-		else if (!strcmp(argv[i], "--random"))
-			random = true;
-		else if (!strcmp(argv[i], "--no-tree"))
-			tree = false;
-		else
-			kcve_die(KCVE_E_USAGE, "unknown argument '%s', see 'kcve remote --help'",
-				 argv[i]);
-	}
-	if (!year || !count)
-		kcve_die(KCVE_E_USAGE, "remote reserve needs --year Y and --count N");
+	long year = a->year, count = a->count;
+	bool random = a->random, tree = a->tree;
 	struct cve_tree *t = NULL;
 	int rc = 0;
 	/* Open the tree first: reserving ids we then cannot file would waste quota. */
@@ -89,67 +75,64 @@ static int reserve(struct cveapi *api, int argc, char **argv, struct kcve_global
 
 int cmd_remote(int argc, char **argv, struct kcve_global *g)
 {
-	int i = 1;
 	const char *config = NULL;
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? KCVE_E_USAGE : 0;
+	struct remote_args a = {.tree = true};
+	const char *year = NULL, *count = NULL;
+	bool no_tree = false;
+	struct cli_parser p;
+	cli_begin(&p, &remote_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		switch (c) {
+		case O_CONFIG: config = p.arg; break;
+		case O_YEAR: year = p.arg; break;
+		case O_COUNT: count = p.arg; break;
+		case O_RANDOM: a.random = true; break;
+		case O_NO_TREE: no_tree = true; break;
+		case O_STATE: a.state = p.arg; break;
+		}
 	}
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--config") && i + 1 < argc)
-			config = argv[++i];
-		else if (!strncmp(argv[i], "--config=", 9))
-			config = argv[i] + 9;
-		else
-			kcve_die(KCVE_E_USAGE, "unknown option '%s', see 'kcve remote --help'", argv[i]);
-	}
-	if (i >= argc)
-		kcve_die(KCVE_E_USAGE, "kcve remote needs a subcommand, see 'kcve remote --help'");
-	const char *sub = argv[i];
-	int sargc = argc - i;
-	char **sargv = argv + i;
-	if (cli_wants_help(sargc, sargv)) {
-		usage(stdout);
-		return 0;
-	}
+	char **ops;
+	int nops = cli_done(&p, &ops, 1, -1, "a subcommand: reserve, quota, list or get");
+	const char *sub = ops[0];
+	bool is_reserve = !strcmp(sub, "reserve"), is_list = !strcmp(sub, "list");
+	if (!is_reserve && !is_list && strcmp(sub, "quota") && strcmp(sub, "get"))
+		cli_usage_error(&p, "unknown subcommand '%s', use reserve, quota, list or get", sub);
+	if (nops != (!strcmp(sub, "get") ? 2 : 1))
+		cli_usage_error(&p, nops > 1 ? "unexpected argument after '%s'"
+					     : "'%s' needs one CVE-ID", sub);
+	if ((count || a.random || no_tree) && !is_reserve)
+		cli_usage_error(&p, "--count, --random and --no-tree go with 'remote reserve'");
+	if (a.state && !is_list)
+		cli_usage_error(&p, "--state goes with 'remote list'");
+	if (year && !is_reserve && !is_list)
+		cli_usage_error(&p, "--year goes with 'remote reserve' or 'remote list'");
+	a.year = year ? cli_year(&p, "--year", year) : 0;
+	a.count = count ? cli_num(&p, "--count", count, 1, 10000) : 0;
+	a.tree = !no_tree;
+	if (is_reserve && (!a.year || !a.count))
+		cli_usage_error(&p, "remote reserve needs --year Y and --count N");
 	struct kcve_err err = {0};
 	struct publish_config cfg;
 	struct cveapi *api = NULL;
 	int rc = publish_config_load(&cfg, config, &err);
-	if (!rc && strcmp(sub, "reserve") && strcmp(sub, "quota") && strcmp(sub, "list") &&
-	    strcmp(sub, "get"))
-		kcve_die(KCVE_E_USAGE, "unknown subcommand '%s', see 'kcve remote --help'", sub);
 	if (!rc)
 		rc = cveapi_open(&api, &cfg, &err);
-	if (!rc && !strcmp(sub, "reserve"))
-		rc = reserve(api, sargc, sargv, g, &err);
+	if (!rc && is_reserve)
+		rc = reserve(api, &a, g, &err);
 	else if (!rc && !strcmp(sub, "quota")) {
 		struct cveapi_quota q;
 		if (!(rc = cveapi_quota(api, &q, &err)))
 			printf("id_quota %ld\ntotal_reserved %ld\navailable %ld\n", q.id_quota,
 			       q.total_reserved, q.available);
-	} else if (!rc && !strcmp(sub, "list")) {
-		long year = 0;
-		const char *state = NULL;
-		for (int j = 1; j < sargc; j++) {
-			if (!strcmp(sargv[j], "--year") && j + 1 < sargc)
-				year = num(sargv[++j], "--year", 1999, 9999);
-			else if (!strcmp(sargv[j], "--state") && j + 1 < sargc)
-				state = sargv[++j];
-			else
-				kcve_die(KCVE_E_USAGE, "unknown argument '%s', see 'kcve remote --help'",
-					 sargv[j]);
-		}
+	} else if (!rc && is_list) {
 		struct cveapi_idlist ids = {0};
-		if (!(rc = cveapi_list(api, (int)year, state, &ids, &err)))
+		if (!(rc = cveapi_list(api, (int)a.year, a.state, &ids, &err)))
 			for (size_t k = 0; k < ids.n; k++)
 				printf("%s %s\n", ids.v[k].id, ids.v[k].state[0] ? ids.v[k].state : "-");
 		cveapi_idlist_release(&ids);
 	} else if (!rc && !strcmp(sub, "get")) {
-		if (sargc != 2)
-			kcve_die(KCVE_E_USAGE, "usage: kcve remote get CVE-ID");
 		struct strbuf sb = STRBUF_INIT;
-		if (!(rc = cveapi_get_record(api, sargv[1], &sb, &err)))
+		if (!(rc = cveapi_get_record(api, ops[1], &sb, &err)))
 			printf("%s\n", sb.buf);
 		sb_release(&sb);
 	}

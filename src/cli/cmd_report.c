@@ -11,36 +11,33 @@
 #include "core/error.h"
 #include "core/fileio.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve report --html OUT [--tree DIR | --db FILE] [--check-json FILE]\n\n"
-		     "Write one self-contained HTML page (inline SVG charts, no external assets): CVEs\n"
-		     "per week, per subsystem, per branch, time to fix; with --check-json (the output of\n"
-		     "'kcve check --json'), the stage counts and the applicable CVEs.\n");
-}
+enum { O_HTML = CLI_LONG, O_TREE, O_DB, O_CHECK_JSON };
+static const struct cli_option opts[] = {
+	{"html", O_HTML, true}, {"tree", O_TREE, true}, {"db", O_DB, true},
+	{"check-json", O_CHECK_JSON, true}, {NULL, 0, false}};
+static const struct cli_command report_cmd = {
+	"report", "--html OUT [--tree DIR | --db FILE] [--check-json FILE]",
+	"Write one self-contained HTML page (inline SVG charts, no external assets): CVEs\n"
+	"per week, per subsystem, per branch, time to fix; with --check-json (the output of\n"
+	"'kcve check --json'), the stage counts and the applicable CVEs.\n",
+	opts, false};
 
 int cmd_report(int argc, char **argv, struct kcve_global *g)
 {
 	const char *html = NULL, *tree = NULL, *db = NULL, *cj = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(a, "--html") == 0 && i + 1 < argc) {
-			html = argv[++i];
-		} else if (strcmp(a, "--tree") == 0 && i + 1 < argc) {
-			tree = argv[++i];
-		} else if (strcmp(a, "--db") == 0 && i + 1 < argc) {
-			db = argv[++i];
-		} else if (strcmp(a, "--check-json") == 0 && i + 1 < argc) {
-			cj = argv[++i];
-		} else {
-			kcve_die(KCVE_E_USAGE, "unknown or incomplete option '%s' for report; see 'kcve report --help'", a);
+	struct cli_parser p;
+	cli_begin(&p, &report_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		switch (c) {
+		case O_HTML: html = p.arg; break;
+		case O_TREE: tree = p.arg; break;
+		case O_DB: db = p.arg; break;
+		case O_CHECK_JSON: cj = p.arg; break;
 		}
 	}
+	cli_done(&p, NULL, 0, 0, "");
 	if (!html)
-		kcve_die(KCVE_E_USAGE, "report needs --html OUT (the page to write)");
+		cli_usage_error(&p, "report needs --html OUT (the page to write)");
 	struct kcve_err err = {0};
 	struct strbuf cjs = STRBUF_INIT;
 	if (cj && read_file(cj, &cjs) < 0)

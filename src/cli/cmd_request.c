@@ -14,16 +14,17 @@
 #include "maintainers/request.h"
 #include "store/tree.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: kcve request FILE.eml|- [-o REPLY.mbox] [--from 'Name <addr>']\n\n"
-	        "Triage a mail sent to the CVE alias: a released fix without a CVE is queued in\n"
-	        "cve/review/requests/<sha>.json; a request for an id for an unfixed issue is answered\n"
-	        "with the reservation path; an unfixed security bug is referred to security@kernel.org\n"
-	        "(nothing of it is stored). The reply mail (mbox) goes to -o FILE or standard output.\n"
-	        "Mails naming commits need the kernel repository (--repo) and the record tree (--tree).\n");
-}
+enum { O_FROM = CLI_LONG };
+static const struct cli_option opts[] = {
+	{"output", 'o', true}, {"from", O_FROM, true}, {NULL, 0, false}};
+static const struct cli_command request_cmd = {
+	"request", "FILE.eml|- [-o REPLY.mbox] [--from 'Name <addr>']",
+	"Triage a mail sent to the CVE alias: a released fix without a CVE is queued in\n"
+	"cve/review/requests/<sha>.json; a request for an id for an unfixed issue is answered\n"
+	"with the reservation path; an unfixed security bug is referred to security@kernel.org\n"
+	"(nothing of it is stored). The reply mail (mbox) goes to -o FILE or standard output.\n"
+	"Mails naming commits need the kernel repository (--repo) and the record tree (--tree).\n",
+	opts, false};
 
 struct cli_oracle {
 	struct kcve_global *g;
@@ -73,28 +74,19 @@ static int o_find_cve(void *ctx, const char *sha, char cve[32])
 
 int cmd_request(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
-	const char *in = NULL, *outp = NULL;
+	const char *outp = NULL;
 	const char *from = getenv("KCVE_FROM");
-	for (int i = 1; i < argc; i++) {
-		if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--from") == 0) && i + 1 < argc) {
-			if (argv[i][1] == 'o')
-				outp = argv[++i];
-			else
-				from = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			kcve_die(KCVE_E_USAGE, "unknown or incomplete option '%s', kcve request, see 'kcve request --help'", argv[i]);
-		} else if (!in) {
-			in = argv[i];
-		} else {
-			kcve_die(KCVE_E_USAGE, "more than one mail given, kcve request, give one FILE or -");
-		}
+	struct cli_parser p;
+	cli_begin(&p, &request_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		if (c == 'o')
+			outp = p.arg;
+		else if (c == O_FROM)
+			from = p.arg;
 	}
-	if (!in)
-		kcve_die(KCVE_E_USAGE, "no mail given, kcve request, give FILE.eml or - for stdin");
+	char **ops;
+	cli_done(&p, &ops, 1, 1, "one mail: FILE.eml or - for stdin");
+	const char *in = ops[0];
 	struct strbuf raw = STRBUF_INIT;
 	if (strcmp(in, "-") == 0) {
 		char buf[65536];

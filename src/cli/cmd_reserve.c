@@ -4,27 +4,35 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "store/ops.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve reserve add CVE-ID...\n"
-		     "       kcve reserve list [--year YEAR]\n"
-		     "       kcve reserve --remote --year YEAR --count N [--random] [--config FILE]\n\n"
-		     "add: create the empty placeholders cve/reserved/YEAR/CVE-ID for ids already\n"
-		     "     reserved at cve.org (an id already in the tree in any state is refused).\n"
-		     "list: one line per reserved id: \"ID free\" or \"ID held <note>\" (held by\n"
-		     "     'kcve reserve-for').\n"
-		     "--remote: reserve new ids at CVE Services and add them to cve/reserved/\n"
-		     "     (the same as 'kcve remote reserve'; see 'kcve remote --help').\n");
-}
+enum { O_YEAR = CLI_LONG, O_REMOTE, O_COUNT, O_RANDOM, O_CONFIG, O_JSON };
+static const struct cli_option opts[] = {
+	{"json", O_JSON, false},
+	{"year", O_YEAR, true},     {"remote", O_REMOTE, false}, {"count", O_COUNT, true},
+	{"random", O_RANDOM, false}, {"config", O_CONFIG, true},  {NULL, 0, false}};
+static const struct cli_command reserve_cmd = {
+	"reserve",
+	"add CVE-ID...\n"
+	"list [--year YEAR] [--json]\n"
+	"--remote --year YEAR --count N [--random] [--config FILE]",
+	"add: create the empty placeholders cve/reserved/YEAR/CVE-ID for ids already\n"
+	"     reserved at cve.org (an id already in the tree in any state is refused).\n"
+	"list: one line per reserved id: \"ID free\" or \"ID held <note>\" (held by\n"
+	"     'kcve reserve-for'). --json: [{\"id\", \"state\": \"free\"|\"held\", \"note\"\n"
+	"     (null when free)}].\n"
+	"--remote: reserve new ids at CVE Services and add them to cve/reserved/\n"
+	"     (the same as 'kcve remote reserve'; see 'kcve remote --help').\n",
+	opts, false};
 
 struct list_ctx {
 	int year;
 	size_t nfree, nheld;
+	json_t *out; /* --json: the array, else NULL */
 };
 
 static int list_cb(const struct cve_entry *e, void *vctx)
@@ -37,8 +45,16 @@ static int list_cb(const struct cve_entry *e, void *vctx)
 	read_file(p, &sb);
 	free(p);
 	if (!sb.len) {
-		printf("%s free\n", e->id);
+		if (c->out)
+			json_array_append_new(c->out, json_pack("{s:s, s:s, s:n}", "id", e->id,
+								"state", "free", "note"));
+		else
+			printf("%s free\n", e->id);
 		c->nfree++;
+	} else if (c->out) {
+		json_array_append_new(c->out, json_pack("{s:s, s:s, s:s%}", "id", e->id, "state",
+							"held", "note", sb.buf, sb.len));
+		c->nheld++;
 	} else {
 		/* the note on one line */
 		for (size_t i = 0; i < sb.len; i++)
@@ -53,74 +69,83 @@ static int list_cb(const struct cve_entry *e, void *vctx)
 
 int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 {
-	if (argc < 2 || cli_wants_help(argc, argv)) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? KCVE_E_USAGE : 0;
+	const char *year = NULL, *count = NULL, *config = NULL;
+	bool remote = false, random = false, json = false;
+	struct cli_parser p;
+	cli_begin(&p, &reserve_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		switch (c) {
+		case O_YEAR: year = p.arg; break;
+		case O_COUNT: count = p.arg; break;
+		case O_CONFIG: config = p.arg; break;
+		case O_REMOTE: remote = true; break;
+		case O_RANDOM: random = true; break;
+		case O_JSON: json = true; break;
+		}
 	}
-	/* kcve reserve --remote ... is kcve remote [--config F] reserve ...: one implementation */
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--remote") != 0)
-			continue;
-		char **rargv = xcalloc((size_t)argc + 2, sizeof(*rargv));
+	char **ops;
+	int nops = cli_done(&p, &ops, remote ? 0 : 1, remote ? 0 : -1, "'add' or 'list'");
+	if (year)
+		cli_year(&p, "--year", year);
+	if (remote && json)
+		cli_usage_error(&p, "--json goes with 'reserve list'");
+	if (remote) {
+		/* kcve reserve --remote ... is kcve remote [--config F] reserve ...: one
+		 * implementation (which checks --year and --count) */
+		char *rargv[12];
 		int n = 0;
 		rargv[n++] = (char *)"remote";
-		for (int k = 1; k < argc; k++) /* --config goes before the subcommand */
-			if (!strcmp(argv[k], "--config") && k + 1 < argc) {
-				rargv[n++] = argv[k];
-				rargv[n++] = argv[k + 1];
-			} else if (!strncmp(argv[k], "--config=", 9)) {
-				rargv[n++] = argv[k];
-			}
-		rargv[n++] = (char *)"reserve";
-		for (int k = 1; k < argc; k++) {
-			if (k == i)
-				continue;
-			if (!strcmp(argv[k], "--config") && k + 1 < argc) {
-				k++;
-				continue;
-			}
-			if (!strncmp(argv[k], "--config=", 9))
-				continue;
-			rargv[n++] = argv[k];
+		if (config) {
+			rargv[n++] = (char *)"--config";
+			rargv[n++] = (char *)config;
 		}
+		rargv[n++] = (char *)"reserve";
+		if (year) {
+			rargv[n++] = (char *)"--year";
+			rargv[n++] = (char *)year;
+		}
+		if (count) {
+			rargv[n++] = (char *)"--count";
+			rargv[n++] = (char *)count;
+		}
+		if (random)
+			rargv[n++] = (char *)"--random";
 		rargv[n] = NULL;
-		int rc = cmd_remote(n, rargv, g);
-		free(rargv);
-		return rc;
+		return cmd_remote(n, rargv, g);
 	}
+	bool add = !strcmp(ops[0], "add"), list = !strcmp(ops[0], "list");
+	if (!add && !list)
+		cli_usage_error(&p, "unknown reserve action '%s', use 'add' or 'list'", ops[0]);
+	if (count || config || random)
+		cli_usage_error(&p, "--count, --config and --random go with --remote");
+	if (add && json)
+		cli_usage_error(&p, "--json goes with 'reserve list'");
+	if (add && year)
+		cli_usage_error(&p, "--year goes with 'list' or --remote; 'add' takes the ids");
+	if (add && nops < 2)
+		cli_usage_error(&p, "no id given to 'reserve add', pass CVE-YYYY-NNNNN...");
+	if (list && nops > 1)
+		cli_usage_error(&p, "unexpected argument '%s' after 'reserve list'", ops[1]);
+	for (int i = 1; i < nops; i++)
+		if (!cve_id_valid(ops[i]))
+			cli_usage_error(&p, "not a CVE id, %s, use CVE-YYYY-NNNNN", ops[i]);
 	struct cve_tree *t = cli_open_tree(g);
 	int rc = 0;
-	if (!strcmp(argv[1], "add")) {
-		if (argc < 3) {
-			tree_close(t);
-			kcve_die(KCVE_E_USAGE, "no id given, reserve add, pass CVE-YYYY-NNNNN...");
-		}
-		for (int i = 2; i < argc && !rc; i++)
-			if (!cve_id_valid(argv[i]))
-				rc = (kcve_error("not a CVE id, %s, use CVE-YYYY-NNNNN", argv[i]),
-				      KCVE_E_USAGE);
-		for (int i = 2; i < argc && !rc; i++) {
+	if (add) {
+		for (int i = 1; i < nops && !rc; i++) {
 			struct kcve_err err = {0};
-			if ((rc = store_reserve(t, argv[i], &err)))
+			if ((rc = store_reserve(t, ops[i], &err)))
 				cli_fail(&err);
 			else
-				printf("%s reserved\n", argv[i]);
+				printf("%s reserved\n", ops[i]);
 		}
-	} else if (!strcmp(argv[1], "list")) {
-		struct list_ctx c = {0};
-		for (int i = 2; i < argc; i++) {
-			const char *v;
-			if ((v = cli_optval(argc, argv, &i, "--year", argv[0])))
-				c.year = atoi(v);
-			else
-				kcve_die(KCVE_E_USAGE, "unknown option, %s, see 'kcve reserve --help'",
-					 argv[i]);
-		}
-		tree_foreach(t, CVE_RESERVED, list_cb, &c);
-		fprintf(stderr, "%zu free, %zu held\n", c.nfree, c.nheld);
 	} else {
-		rc = KCVE_E_USAGE;
-		kcve_error("unknown reserve action, %s, use 'add' or 'list'", argv[1]);
+		struct list_ctx c = {.year = year ? atoi(year) : 0, .out = json ? json_array() : NULL};
+		tree_foreach(t, CVE_RESERVED, list_cb, &c);
+		if (json)
+			rc = cli_json_print(c.out);
+		else
+			fprintf(stderr, "%zu free, %zu held\n", c.nfree, c.nheld);
 	}
 	tree_close(t);
 	return rc;

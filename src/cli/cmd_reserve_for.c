@@ -9,39 +9,38 @@
 #include "store/branches.h"
 #include "store/ops.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve reserve-for --requester EMAIL --summary TEXT [--year YEAR]\n\n"
-		     "Take the first free reserved id of YEAR (default: the current year, UTC) and\n"
-		     "mark it held: the note (requester, date, summary) is kept in the reserved file.\n"
-		     "Bind it later with 'kcve create SHA CVE-ID'. Prints the id.\n");
-}
+enum { O_REQUESTER = CLI_LONG, O_SUMMARY, O_YEAR };
+static const struct cli_option opts[] = {
+	{"requester", O_REQUESTER, true}, {"summary", O_SUMMARY, true}, {"year", O_YEAR, true},
+	{NULL, 0, false}};
+static const struct cli_command reserve_for_cmd = {
+	"reserve-for", "--requester EMAIL --summary TEXT [--year YEAR]",
+	"Take the first free reserved id of YEAR (default: the current year, UTC) and\n"
+	"mark it held: the note (requester, date, summary) is kept in the reserved file.\n"
+	"Bind it later with 'kcve create SHA CVE-ID'. Prints the id.\n",
+	opts, false};
 
 int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
-	const char *req = NULL, *summary = NULL, *v;
+	const char *req = NULL, *summary = NULL;
 	int year = 0;
-	for (int i = 1; i < argc; i++) {
-		if ((v = cli_optval(argc, argv, &i, "--requester", argv[0])))
-			req = v;
-		else if ((v = cli_optval(argc, argv, &i, "--summary", argv[0])))
-			summary = v;
-		else if ((v = cli_optval(argc, argv, &i, "--year", argv[0])))
-			year = atoi(v);
-		else
-			kcve_die(KCVE_E_USAGE, "unknown argument, %s, see 'kcve reserve-for --help'",
-				 argv[i]);
+	struct cli_parser p;
+	cli_begin(&p, &reserve_for_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		if (c == O_REQUESTER)
+			req = p.arg;
+		else if (c == O_SUMMARY)
+			summary = p.arg;
+		else if (c == O_YEAR)
+			year = cli_year(&p, "--year", p.arg);
 	}
+	cli_done(&p, NULL, 0, 0, "");
 	if (!req || !*req || !strchr(req, '@'))
-		kcve_die(KCVE_E_USAGE, "--requester EMAIL is required, %s, pass the address of "
-			 "who asked", req ? req : "(missing)");
+		cli_usage_error(&p, "--requester EMAIL is required, %s, pass the address of "
+				"who asked", req ? req : "(missing)");
 	if (!summary || !*summary || strchr(summary, '\n'))
-		kcve_die(KCVE_E_USAGE, "--summary TEXT (one line) is required, %s, describe the "
-			 "issue", summary ? "multi-line" : "(missing)");
+		cli_usage_error(&p, "--summary TEXT (one line) is required, %s, describe the "
+				"issue", summary ? "multi-line" : "(missing)");
 	if (!year) {
 		time_t now = store_now();
 		struct tm tm;

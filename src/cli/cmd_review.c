@@ -4,7 +4,6 @@
  *   kcve review --classify FILE...      (one commit message per file; quality measurement) */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,16 +19,24 @@
 #include "review/session.h"
 #include "store/tree.h"
 
-static const char usage[] =
-	"usage: kcve review RANGE [--auto [--vote]] [--reviewer NAME]\n"
-	"       kcve review --score [--review-dir DIR]\n"
-	"       kcve review --classify FILE...\n"
+enum { O_AUTO = CLI_LONG, O_VOTE, O_REVIEWER, O_SCORE, O_REVIEW_DIR, O_CLASSIFY };
+static const struct cli_option opts[] = {
+	{"auto", O_AUTO, false},          {"vote", O_VOTE, false},
+	{"reviewer", O_REVIEWER, true},   {"score", O_SCORE, false},
+	{"review-dir", O_REVIEW_DIR, true}, {"classify", O_CLASSIFY, false},
+	{NULL, 0, false}};
+static const struct cli_command review_cmd = {
+	"review",
+	"RANGE [--auto [--vote]] [--reviewer NAME]\n"
+	"--score [--review-dir DIR]\n"
+	"--classify FILE...",
 	"  RANGE        stable release range, e.g. v6.1.74..v6.1.75\n"
 	"  --auto       no questions: rank every commit with the rule-based classifier\n"
 	"  --vote       with --auto: write the candidates as this reviewer's votes\n"
 	"  --reviewer   name used in the vote file (default: $USER)\n"
 	"  --score      per reviewer: share of votes that became CVEs, CVE'd commits missed\n"
-	"  --classify   score commit messages read from files (one message per file)\n";
+	"  --classify   score commit messages read from files (one message per file)\n",
+	opts, false};
 
 static const char *reviewer_name(const char *opt)
 {
@@ -177,7 +184,7 @@ static int do_auto(struct review_range *r, struct cve_tree *tree, struct review_
 static int do_interactive(struct review_range *r, struct cve_tree *tree, struct review_session *s)
 {
 	struct kcve_err err = {0};
-	bool color = isatty(STDOUT_FILENO);
+	bool color = cli_use_color(stdout);
 	size_t asked = 0, skipped = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		struct range_commit *c = &r->v[i];
@@ -224,39 +231,36 @@ static int do_interactive(struct review_range *r, struct cve_tree *tree, struct 
 
 int cmd_review(int argc, char **argv, struct kcve_global *g)
 {
-	static const struct option opts[] = {
-		{"auto", no_argument, NULL, 'a'},     {"vote", no_argument, NULL, 'V'},
-		{"reviewer", required_argument, NULL, 'r'}, {"score", no_argument, NULL, 's'},
-		{"review-dir", required_argument, NULL, 'd'}, {"classify", no_argument, NULL, 'c'},
-		{"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0},
-	};
 	bool autom = false, vote = false, score = false, classify = false;
 	const char *who = NULL, *review_dir = NULL;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	struct cli_parser p;
+	cli_begin(&p, &review_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
 		switch (c) {
-		case 'a': autom = true; break;
-		case 'V': vote = true; break;
-		case 'r': who = optarg; break;
-		case 's': score = true; break;
-		case 'd': review_dir = optarg; break;
-		case 'c': classify = true; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return KCVE_E_USAGE;
+		case O_AUTO: autom = true; break;
+		case O_VOTE: vote = true; break;
+		case O_REVIEWER: who = p.arg; break;
+		case O_SCORE: score = true; break;
+		case O_REVIEW_DIR: review_dir = p.arg; break;
+		case O_CLASSIFY: classify = true; break;
 		}
 	}
+	char **ops;
+	int nops = cli_done(&p, &ops, 0, -1, "");
 	if (classify) {
-		if (optind >= argc)
-			kcve_die(KCVE_E_USAGE, "--classify needs files holding commit messages");
-		return do_classify(argc - optind, argv + optind);
+		if (!nops)
+			cli_usage_error(&p, "--classify needs files holding commit messages");
+		return do_classify(nops, ops);
 	}
-	if (score)
+	if (score) {
+		if (nops)
+			cli_usage_error(&p, "--score takes no RANGE, drop '%s'", ops[0]);
 		return do_score(g, review_dir);
-	if (optind != argc - 1)
-		kcve_die(KCVE_E_USAGE, "review needs exactly one RANGE such as v6.1.74..v6.1.75; see 'kcve review --help'");
+	}
+	if (nops != 1)
+		cli_usage_error(&p, "review needs exactly one RANGE such as v6.1.74..v6.1.75");
 	if (vote && !autom)
-		kcve_die(KCVE_E_USAGE, "--vote only goes with --auto");
+		cli_usage_error(&p, "--vote only goes with --auto");
 	struct kcve_err err = {0};
 	struct cve_tree *tree = NULL;
 	if (tree_open(&tree, g->tree, &err))
@@ -265,7 +269,7 @@ int cmd_review(int argc, char **argv, struct kcve_global *g)
 	if (history_open(&h, g->repo, g->index, &err))
 		kcve_die(err.code, "%s", err.msg);
 	struct review_range r;
-	if (review_range_load(h, argv[optind], true, &r, &err))
+	if (review_range_load(h, ops[0], true, &r, &err))
 		kcve_die(err.code, "%s", err.msg);
 	struct review_session s;
 	bool need_session = !autom || vote;

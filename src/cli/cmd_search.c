@@ -3,20 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/sha.h"
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve search SHA|CVE-ID...\n\n"
-		     "For a CVE id print \"<CVE> is assigned to git id <sha>\" per fix commit; for a\n"
-		     "full or short (>= 4 hex) sha print the CVEs whose .sha1 names it. Rejected ids\n"
-		     "are marked \"(rejected)\". Exit status %d when something is not found.\n",
-	        KCVE_E_NOTFOUND);
-}
+static const struct cli_option search_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+static const struct cli_command search_cmd = {
+	"search", "[--json] SHA|CVE-ID...",
+	"For a CVE id print \"<CVE> is assigned to git id <sha>\" per fix commit; for a\n"
+	"full or short (>= 4 hex) sha print the CVEs whose .sha1 names it. Rejected ids\n"
+	"are marked \"(rejected)\". Exit status 7 when something is not found.\n"
+	"  --json   one array of {\"query\", \"cve\", \"state\", \"sha\" (null: no fix commit)}\n",
+	search_opts, false};
 
 static const char *state_note(enum cve_state s)
 {
@@ -29,21 +30,43 @@ static const char *state_note(enum cve_state s)
 	return "";
 }
 
+/* One answer: a text line, or with --json an element of out. */
+struct hit_ctx {
+	json_t *out; /* NULL: text */
+	const char *query;
+	const struct cve_entry *e;
+};
+
+static void hit(struct hit_ctx *c, const struct cve_entry *e, const char *sha, size_t len)
+{
+	if (!c->out) {
+		if (sha)
+			printf("%s is assigned to git id %.*s%s\n", e->id, (int)len, sha,
+			       state_note(e->state));
+		else
+			printf("%s is %s with no fix commit\n", e->id, cve_state_dir(e->state));
+		return;
+	}
+	json_array_append_new(c->out, json_pack("{s:s, s:s, s:s, s:o}", "query", c->query, "cve",
+						e->id, "state", cve_state_dir(e->state), "sha",
+						sha ? json_stringn(sha, len) : json_null()));
+}
+
 static int sha_cb(const struct cve_entry *e, const char *sha40, void *ctx)
 {
-	(void)ctx;
-	printf("%s is assigned to git id %s%s\n", e->id, sha40, state_note(e->state));
+	hit(ctx, e, sha40, strlen(sha40));
 	return 0;
 }
 
 static void print_line(const char *line, size_t len, void *ctx)
 {
-	const struct cve_entry *e = ctx;
-	printf("%s is assigned to git id %.*s%s\n", e->id, (int)len, line, state_note(e->state));
+	struct hit_ctx *c = ctx;
+	hit(c, c->e, line, len);
 }
 
-static int search_one(struct cve_tree *t, const char *arg)
+static int search_one(struct cve_tree *t, const char *arg, json_t *out)
 {
+	struct hit_ctx c = {out, arg, NULL};
 	if (cve_id_valid(arg)) {
 		struct cve_entry e;
 		if (tree_find_cve(t, arg, &e)) {
@@ -53,10 +76,11 @@ static int search_one(struct cve_tree *t, const char *arg)
 		}
 		char *p = tree_cve_path(&e, ".sha1");
 		struct strbuf sb = STRBUF_INIT;
+		c.e = &e;
 		if (read_file(p, &sb) == 0 && sb.len)
-			text_foreach_line(sb.buf, print_line, &e);
+			text_foreach_line(sb.buf, print_line, &c);
 		else
-			printf("%s is %s with no fix commit\n", e.id, cve_state_dir(e.state));
+			hit(&c, &e, NULL, 0);
 		sb_release(&sb);
 		free(p);
 		cve_entry_release(&e);
@@ -67,7 +91,7 @@ static int search_one(struct cve_tree *t, const char *arg)
 		kcve_error("not a CVE id or a git sha, %s, pass CVE-YYYY-NNNNN or a hex id", arg);
 		return KCVE_E_USAGE;
 	}
-	int found = tree_find_sha_prefix(t, arg, sha_cb, NULL);
+	int found = tree_find_sha_prefix(t, arg, sha_cb, &c);
 	if (found <= 0) {
 		kcve_error("no CVE is assigned to this commit, %s, not found", arg);
 		return KCVE_E_NOTFOUND;
@@ -77,17 +101,26 @@ static int search_one(struct cve_tree *t, const char *arg)
 
 int cmd_search(int argc, char **argv, struct kcve_global *g)
 {
-	if (argc < 2 || cli_wants_help(argc, argv)) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? KCVE_E_USAGE : 0;
-	}
+	struct cli_parser p;
+	cli_begin(&p, &search_cmd, argc, argv, g);
+	json_t *out = NULL;
+	while (cli_next(&p) != -1)
+		if (!out)
+			out = json_array();
+	char **ops;
+	int n = cli_done(&p, &ops, 1, -1, "SHA or CVE-ID");
 	struct cve_tree *t = cli_open_tree(g);
 	int rc = 0;
-	for (int i = 1; i < argc; i++) {
-		int r = search_one(t, argv[i]);
+	for (int i = 0; i < n; i++) {
+		int r = search_one(t, ops[i], out);
 		if (r && !rc)
 			rc = r;
 	}
 	tree_close(t);
+	if (out) {
+		int jrc = cli_json_print(out);
+		if (!rc)
+			rc = jrc;
+	}
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/version.h"
@@ -13,15 +14,21 @@
 #include "history/dyad_text.h"
 #include "store/tree_internal.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve stats [--top N] [--no-ttf]\n\n"
-		     "Published CVEs per subsystem (first changed file's first one and two path\n"
-		     "components, from the record's programFiles), per branch a fix landed on (from\n"
-		     ".dyad), and the time to fix: author-date distance between the introducing and\n"
-		     "the fixing commit of the first pair with a positive distance, bucketed <=30,\n"
-		     "31-90, 91-180, 181-365, >365 days, with mean and median (needs --repo).\n");
-}
+enum { O_TOP = CLI_LONG, O_NO_TTF, O_JSON };
+static const struct cli_option opts[] = {
+	{"top", O_TOP, true}, {"no-ttf", O_NO_TTF, false}, {"json", O_JSON, false},
+	{NULL, 0, false}};
+static const struct cli_command stats_cmd = {
+	"stats", "[--top N] [--no-ttf] [--json]",
+	"Published CVEs per subsystem (first changed file's first one and two path\n"
+	"components, from the record's programFiles), per branch a fix landed on (from\n"
+	".dyad), and the time to fix: author-date distance between the introducing and\n"
+	"the fixing commit of the first pair with a positive distance, bucketed <=30,\n"
+	"31-90, 91-180, 181-365, >365 days, with mean and median (needs --repo).\n"
+	"  --json   {\"published\", \"subsystems\": [{\"name\", \"cves\"}], \"subsystems2\": [...],\n"
+	"           \"branches\": [{\"branch\", \"cves\", \"pairs\"}], \"time_to_fix\": null or\n"
+	"           {\"buckets\": [{\"days\", \"cves\"}], \"mean\", \"median\", \"cves\"}}\n",
+	opts, false};
 
 struct count {
 	char *key;
@@ -168,32 +175,110 @@ static int stats_cb(const struct cve_entry *e, void *vctx)
 	return 0;
 }
 
-static void print_top(const char *title, struct counter *c, size_t top)
+static void print_top(const char *title, const struct counter *c, size_t top)
 {
-	qsort(c->v, c->n, sizeof(*c->v), by_count);
 	printf("%s\n", title);
 	for (size_t i = 0; i < c->n && i < top; i++)
 		printf("  %6zu  %s\n", c->v[i].n, c->v[i].key);
 }
 
+/* The time-to-fix histogram: buckets <=30, 31-90, 91-180, 181-365, >365 days. */
+static const char *const ttf_label[] = {"<= 30", "31-90", "91-180", "181-365", "> 365"};
+struct ttf {
+	size_t bucket[5];
+	double mean;
+	long long median;
+};
+
+static struct ttf ttf_summary(struct stats_ctx *s)
+{
+	static const long long lim[] = {30, 90, 180, 365};
+	struct ttf r = {{0}, 0, 0};
+	if (!s->ndays)
+		return r;
+	long double sum = 0;
+	for (size_t i = 0; i < s->ndays; i++) {
+		int k = 0;
+		while (k < 4 && s->days[i] > lim[k])
+			k++;
+		r.bucket[k]++;
+		sum += s->days[i];
+	}
+	qsort(s->days, s->ndays, sizeof(*s->days), cmp_ll);
+	r.median = s->ndays % 2 ? s->days[s->ndays / 2]
+				: (s->days[s->ndays / 2 - 1] + s->days[s->ndays / 2]) / 2;
+	r.mean = (double)(sum / s->ndays);
+	return r;
+}
+
+static void print_text(const struct stats_ctx *s, const struct ttf *t, size_t top)
+{
+	printf("%zu published CVEs\n\n", s->cves);
+	print_top("Per subsystem (first path component):", &s->sub1, top);
+	printf("\n");
+	print_top("Per subsystem (first two path components):", &s->sub2, top);
+	printf("\nPer branch a fix landed on (CVEs, pair lines):\n");
+	for (size_t i = 0; i < s->branch.n; i++)
+		printf("  %-8s %6zu %6zu\n", s->branch.v[i].key, s->branch.v[i].n,
+		       s->branch.v[i].lines);
+	printf("\nTime to fix (days):\n");
+	if (!s->repo) {
+		printf("  (no kernel repository: pass --repo DIR)\n");
+	} else if (!s->ndays) {
+		printf("  (no pair with both commits known)\n");
+	} else {
+		for (int k = 0; k < 5; k++)
+			printf("  %-8s %6zu\n", ttf_label[k], t->bucket[k]);
+		printf("  mean %.1f, median %lld, over %zu CVEs\n", t->mean, t->median, s->ndays);
+	}
+}
+
+static json_t *top_json(const struct counter *c, size_t top)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < c->n && i < top; i++)
+		json_array_append_new(a, json_pack("{s:s, s:I}", "name", c->v[i].key, "cves",
+						   (json_int_t)c->v[i].n));
+	return a;
+}
+
+static int print_json(const struct stats_ctx *s, const struct ttf *t, size_t top)
+{
+	json_t *br = json_array();
+	for (size_t i = 0; i < s->branch.n; i++)
+		json_array_append_new(br, json_pack("{s:s, s:I, s:I}", "branch", s->branch.v[i].key,
+						    "cves", (json_int_t)s->branch.v[i].n, "pairs",
+						    (json_int_t)s->branch.v[i].lines));
+	json_t *ttf = json_null();
+	if (s->ndays) {
+		json_t *b = json_array();
+		for (int k = 0; k < 5; k++)
+			json_array_append_new(b, json_pack("{s:s, s:I}", "days", ttf_label[k], "cves",
+							   (json_int_t)t->bucket[k]));
+		ttf = json_pack("{s:o, s:f, s:I, s:I}", "buckets", b, "mean", t->mean, "median",
+				(json_int_t)t->median, "cves", (json_int_t)s->ndays);
+	}
+	return cli_json_print(json_pack("{s:I, s:o, s:o, s:o, s:o}", "published",
+					(json_int_t)s->cves, "subsystems", top_json(&s->sub1, top),
+					"subsystems2", top_json(&s->sub2, top), "branches", br,
+					"time_to_fix", ttf));
+}
+
 int cmd_stats(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
 	size_t top = 20;
-	bool ttf = true;
-	const char *v;
-	for (int i = 1; i < argc; i++) {
-		if ((v = cli_optval(argc, argv, &i, "--top", argv[0])))
-			top = (size_t)atol(v);
-		else if (!strcmp(argv[i], "--no-ttf"))
+	bool ttf = true, json = false;
+	struct cli_parser p;
+	cli_begin(&p, &stats_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		if (c == O_TOP)
+			top = (size_t)cli_num(&p, "--top", p.arg, 1, 1000000);
+		else if (c == O_NO_TTF)
 			ttf = false;
-		else
-			kcve_die(KCVE_E_USAGE, "unknown argument, %s, see 'kcve stats --help'",
-				 argv[i]);
+		else if (c == O_JSON)
+			json = true;
 	}
+	cli_done(&p, NULL, 0, 0, "");
 	struct cve_tree *t = cli_open_tree(g);
 	struct stats_ctx s;
 	memset(&s, 0, sizeof(s));
@@ -201,39 +286,11 @@ int cmd_stats(int argc, char **argv, struct kcve_global *g)
 	if (ttf && git_repository_open_ext(&s.repo, g->repo, 0, NULL) != 0)
 		s.repo = NULL;
 	tree_foreach(t, CVE_PUBLISHED, stats_cb, &s);
-	printf("%zu published CVEs\n\n", s.cves);
-	print_top("Per subsystem (first path component):", &s.sub1, top);
-	printf("\n");
-	print_top("Per subsystem (first two path components):", &s.sub2, top);
-	printf("\nPer branch a fix landed on (CVEs, pair lines):\n");
+	qsort(s.sub1.v, s.sub1.n, sizeof(*s.sub1.v), by_count);
+	qsort(s.sub2.v, s.sub2.n, sizeof(*s.sub2.v), by_count);
 	qsort(s.branch.v, s.branch.n, sizeof(*s.branch.v), by_version);
-	for (size_t i = 0; i < s.branch.n; i++)
-		printf("  %-8s %6zu %6zu\n", s.branch.v[i].key, s.branch.v[i].n,
-		       s.branch.v[i].lines);
-	printf("\nTime to fix (days):\n");
-	if (!s.repo) {
-		printf("  (no kernel repository: pass --repo DIR)\n");
-	} else if (!s.ndays) {
-		printf("  (no pair with both commits known)\n");
-	} else {
-		static const long long lim[] = {30, 90, 180, 365};
-		static const char *const lab[] = {"<= 30", "31-90", "91-180", "181-365", "> 365"};
-		size_t b[5] = {0};
-		long double sum = 0;
-		for (size_t i = 0; i < s.ndays; i++) {
-			int k = 0;
-			while (k < 4 && s.days[i] > lim[k])
-				k++;
-			b[k]++;
-			sum += s.days[i];
-		}
-		for (int k = 0; k < 5; k++)
-			printf("  %-8s %6zu\n", lab[k], b[k]);
-		qsort(s.days, s.ndays, sizeof(*s.days), cmp_ll);
-		long long med = s.ndays % 2 ? s.days[s.ndays / 2]
-					    : (s.days[s.ndays / 2 - 1] + s.days[s.ndays / 2]) / 2;
-		printf("  mean %.1Lf, median %lld, over %zu CVEs\n", sum / s.ndays, med, s.ndays);
-	}
+	struct ttf t2 = ttf_summary(&s);
+	int rc = json ? print_json(&s, &t2, top) : (print_text(&s, &t2, top), 0);
 	counter_free(&s.sub1);
 	counter_free(&s.sub2);
 	counter_free(&s.branch);
@@ -242,5 +299,5 @@ int cmd_stats(int argc, char **argv, struct kcve_global *g)
 		git_repository_free(s.repo);
 	git_libgit2_shutdown();
 	tree_close(t);
-	return 0;
+	return rc;
 }

@@ -1,7 +1,6 @@
 /* kcve update: regenerate .dyad/.json/.mbox of published CVEs after new releases; report the
  * CVEs whose files changed. Restartable: changed CVEs are committed in journaled batches (a
  * crash leaves each CVE old or new), and a rerun only rewrites what is still stale. */
-#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,35 +10,32 @@
 #include <unistd.h>
 
 #include "cli_store.h"
+#include "core/progress.h"
 #include "core/xalloc.h"
 #include "history/history.h"
 #include "record/identity.h"
 #include "store/ops.h"
 #include "store/tree_internal.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: kcve update [-j N] [--full] [--from 'Name <email>'] [CVE-ID|YEAR]...\n\n"
-		     "Regenerate the .dyad, .json and .mbox of the given published CVEs (default:\n"
-		     "all, newest year first) from their .sha1/.vulnerable/.reference/.message/.cvss\n"
-		     "and .not_affected (branches whose pairs are dropped, see kcve dispute).\n"
-		     "A file is rewritten only when a line other than generator-version, '#' header\n"
-		     "or sender-address lines changed. Prints \"<CVE>: updated <files>\" per changed\n"
-		     "CVE, then a count line. -j N runs N worker processes.\n"
-		     "A CVE whose inputs are all older than its .json is checked through its pairs\n"
-		     "alone (the .json/.mbox are re-rendered only if the pairs changed); --full\n"
-		     "re-renders every record (after upgrading kcve).\n");
-}
+enum { O_FROM = CLI_LONG, O_FULL };
+static const struct cli_option opts[] = {
+	{"jobs", 'j', true}, {"from", O_FROM, true}, {"full", O_FULL, false}, {NULL, 0, false}};
+static const struct cli_command update_cmd = {
+	"update", "[-j N] [--full] [--from 'Name <email>'] [CVE-ID|YEAR]...",
+	"Regenerate the .dyad, .json and .mbox of the given published CVEs (default:\n"
+	"all, newest year first) from their .sha1/.vulnerable/.reference/.message/.cvss\n"
+	"and .not_affected (branches whose pairs are dropped, see kcve dispute).\n"
+	"A file is rewritten only when a line other than generator-version, '#' header\n"
+	"or sender-address lines changed. Prints \"<CVE>: updated <files>\" per changed\n"
+	"CVE, then a count line. -j N runs N worker processes.\n"
+	"A CVE whose inputs are all older than its .json is checked through its pairs\n"
+	"alone (the .json/.mbox are re-rendered only if the pairs changed); --full\n"
+	"re-renders every record (after upgrading kcve).\n",
+	opts, false};
 
 struct counters {
 	size_t checked, changed, failed;
 };
-
-static bool is_year(const char *s)
-{
-	return strlen(s) == 4 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) &&
-	       isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]);
-}
 
 /* CVEs per journaled batch: large enough that the journal and directory syncs vanish next to
  * the per-file fsyncs, small enough that a crash loses little work. */
@@ -100,7 +96,12 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 	history_load_exclusions(h, tree_root(t), &lerr);
 	struct store_batch *b = NULL;
 	struct pending p = {0};
+	/* one progress line for all workers: the first one draws the shared count */
+	struct progress pg;
+	progress_begin(&pg, "checking CVEs", n);
+	pg.on = pg.on && k == 0;
 	for (size_t i = k; i < n; i += nworkers) {
+		progress_update(&pg, __atomic_load_n(&c->checked, __ATOMIC_SEQ_CST));
 		struct kcve_err err = {0};
 		if (!b && store_batch_begin(&b, t, &err)) {
 			__atomic_add_fetch(&c->checked, 1, __ATOMIC_SEQ_CST);
@@ -125,6 +126,7 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 			flush_batch(&b, &p, c);
 	}
 	flush_batch(&b, &p, c);
+	progress_end(&pg, __atomic_load_n(&c->checked, __ATOMIC_SEQ_CST));
 	free(p.ids);
 	free(p.whats);
 	history_close(h);
@@ -132,32 +134,24 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 
 int cmd_update(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
-	const char *from = NULL, *v;
+	const char *from = NULL;
 	long jobs = 1;
 	unsigned flags = 0;
-	const char **targets = NULL;
-	size_t ntargets = 0, atargets = 0;
-	for (int i = 1; i < argc; i++) {
-		if ((v = cli_optval(argc, argv, &i, "--from", argv[0])))
-			from = v;
-		else if ((v = cli_optval(argc, argv, &i, "-j", argv[0])) ||
-			 (v = cli_optval(argc, argv, &i, "--jobs", argv[0])))
-			jobs = atol(v);
-		else if (!strcmp(argv[i], "--full"))
+	struct cli_parser p;
+	cli_begin(&p, &update_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
+		if (c == O_FROM)
+			from = p.arg;
+		else if (c == 'j')
+			jobs = cli_num(&p, "-j/--jobs", p.arg, 1, 64);
+		else if (c == O_FULL)
 			flags |= STORE_UPDATE_FULL;
-		else if (argv[i][0] != '-' && (cve_id_valid(argv[i]) || is_year(argv[i]))) {
-			XGROW(targets, ntargets + 1, atargets);
-			targets[ntargets++] = argv[i];
-		} else
-			kcve_die(KCVE_E_USAGE, "unknown argument, %s, pass CVE ids or years (see "
-				 "'kcve update --help')", argv[i]);
 	}
-	if (jobs < 1 || jobs > 64)
-		kcve_die(KCVE_E_USAGE, "bad job count, %ld, use 1..64", jobs);
+	char **targets;
+	size_t ntargets = (size_t)cli_done(&p, &targets, 0, -1, "");
+	for (size_t i = 0; i < ntargets; i++)
+		if (!cve_id_valid(targets[i]) && !cli_is_year(targets[i]))
+			cli_usage_error(&p, "not a CVE id or a year (1999-9999): '%s'", targets[i]);
 	struct kcve_identity whobuf, *who = NULL;
 	struct kcve_err err = {0};
 	if (from) {
@@ -169,7 +163,6 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 	int rc = tree_lock(t, &err);
 	if (rc) {
 		tree_close(t);
-		free(targets);
 		return cli_fail(&err);
 	}
 	struct cve_entry *all;
@@ -182,14 +175,14 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 	for (size_t ti = 0; ti < ntargets && !rc; ti++) {
 		bool hit = false;
 		for (size_t i = 0; i < nall; i++) {
-			if (is_year(targets[ti]) ? all[i].year == atoi(targets[ti])
+			if (cli_is_year(targets[ti]) ? all[i].year == atoi(targets[ti])
 						 : !strcmp(all[i].id, targets[ti])) {
 				if (!taken[i])
 					sel[nsel++] = all[i];
 				taken[i] = hit = true;
 			}
 		}
-		if (!hit && !is_year(targets[ti])) {
+		if (!hit && !cli_is_year(targets[ti])) {
 			kcve_error("not a published CVE, %s, check it with 'kcve search'", targets[ti]);
 			rc = KCVE_E_NOTFOUND;
 		}
@@ -246,6 +239,5 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 	tree_entries_free(all, nall);
 	tree_unlock(t);
 	tree_close(t);
-	free(targets);
 	return rc;
 }

@@ -3,33 +3,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/xalloc.h"
 #include "store/verify.h"
 
+/* The problem lines "<subject>: <rule>: <evidence>" as JSON. */
+static int problems_json(const char *text, size_t checked)
+{
+	json_t *a = json_array();
+	for (const char *line = text; line && *line;) {
+		size_t n = strcspn(line, "\n");
+		char *l = xstrndup(line, n);
+		char *r = strstr(l, ": "), *ev = r ? strstr(r + 2, ": ") : NULL;
+		if (r && ev) {
+			*r = *ev = '\0';
+			json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "subject", l, "rule",
+							   r + 2, "evidence", ev + 2));
+		} else {
+			json_array_append_new(a, json_pack("{s:n, s:n, s:s}", "subject", "rule",
+							   "evidence", l));
+		}
+		free(l);
+		line += n + (line[n] == '\n');
+	}
+	return cli_json_print(json_pack("{s:I, s:o}", "checked", (json_int_t)checked, "problems", a));
+}
+
 int cmd_verify(int argc, char **argv, struct kcve_global *g)
 {
-	if (cli_wants_help(argc, argv)) {
-		fprintf(stdout,
-			"usage: kcve verify [CVE-ID|YEAR]...\n\n"
-			"Check every CVE of the tree (or the given ones): files present for its state,\n"
-			"id in the right year, .sha1/.vulnerable syntax, one CVE per commit, .mbox\n"
-			"subject, and the .dyad <-> .json rules (git ranges, CPE ranges). One line per\n"
-			"problem: \"<CVE>: <rule>: <evidence>\". Exit status %d when a problem was\n"
-			"found.\n", KCVE_E_VERIFY);
-		return 0;
-	}
-	const char **ids = xcalloc((size_t)argc, sizeof(*ids));
-	int *years = xcalloc((size_t)argc, sizeof(*years));
+	static const struct cli_option opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+	static const struct cli_command cmd = {
+		"verify", "[--json] [CVE-ID|YEAR]...",
+		"Check every CVE of the tree (or the given ones): files present for its state,\n"
+		"id in the right year, .sha1/.vulnerable syntax, one CVE per commit, .mbox\n"
+		"subject, and the .dyad <-> .json rules (git ranges, CPE ranges). One line per\n"
+		"problem: \"<CVE>: <rule>: <evidence>\". Exit status 17 when a problem was\n"
+		"found.\n"
+		"  --json   {\"checked\": N, \"problems\": [{\"subject\" (a CVE id or a directory),\n"
+		"           \"rule\", \"evidence\"}]}\n",
+		opts, false};
+	struct cli_parser p;
+	cli_begin(&p, &cmd, argc, argv, g);
+	bool json = false;
+	while (cli_next(&p) != -1)
+		json = true;
+	char **ops;
+	int nops = cli_done(&p, &ops, 0, -1, "");
+	const char **ids = xcalloc((size_t)nops + 1, sizeof(*ids));
+	int *years = xcalloc((size_t)nops + 1, sizeof(*years));
 	struct verify_scope scope = {ids, 0, years, 0};
-	for (int i = 1; i < argc; i++) {
-		if (cve_id_valid(argv[i]))
-			ids[scope.nids++] = argv[i];
-		else if (strlen(argv[i]) == 4 && strspn(argv[i], "0123456789") == 4)
-			years[scope.nyears++] = atoi(argv[i]);
+	for (int i = 0; i < nops; i++) {
+		if (cve_id_valid(ops[i]))
+			ids[scope.nids++] = ops[i];
+		else if (cli_is_year(ops[i]))
+			years[scope.nyears++] = atoi(ops[i]);
 		else
-			kcve_die(KCVE_E_USAGE, "not a CVE id or a year, %s, see 'kcve verify --help'",
-				 argv[i]);
+			cli_usage_error(&p, "not a CVE id or a year (1999-9999): '%s'", ops[i]);
 	}
 	struct cve_tree *t = cli_open_tree(g);
 	struct kcve_err err = {0};
@@ -41,11 +71,22 @@ int cmd_verify(int argc, char **argv, struct kcve_global *g)
 		return cli_fail(&err);
 	}
 	struct verify_stats st;
-	store_verify(t, &scope, stdout, &st, &err);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = json ? open_memstream(&text, &len) : stdout;
+	if (!out)
+		kcve_die(KCVE_E_GENERIC, "out of memory for the problem list, verify, retry");
+	store_verify(t, &scope, out, &st, &err);
 	tree_unlock(t);
-	printf("%zu CVEs checked, %zu problems\n", st.cves, st.problems);
+	if (json) {
+		fclose(out);
+		rc = problems_json(text, st.cves);
+		free(text);
+	} else {
+		printf("%zu CVEs checked, %zu problems\n", st.cves, st.problems);
+	}
 	tree_close(t);
 	free(ids);
 	free(years);
-	return st.problems ? KCVE_E_VERIFY : 0;
+	return rc ? rc : st.problems ? KCVE_E_VERIFY : 0;
 }

@@ -5,11 +5,11 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
@@ -18,11 +18,20 @@
 #include "review/tally.h"
 #include "store/tree.h"
 
-static const char usage[] =
-	"usage: kcve votes RANGE [--min-agree N] [--emit | --done]\n"
+enum { O_MIN_AGREE = CLI_LONG, O_EMIT, O_DONE, O_JSON };
+static const struct cli_option opts[] = {
+	{"min-agree", O_MIN_AGREE, true}, {"emit", O_EMIT, false}, {"done", O_DONE, false},
+	{"json", O_JSON, false},          {NULL, 0, false}};
+static const struct cli_command votes_cmd = {
+	"votes", "RANGE [--min-agree N] [--emit | --done | --json]",
+	"Tally the reviewers' vote files of a stable release range (A..B).\n"
 	"  --min-agree N  votes needed for a commit to be agreed (default 2)\n"
 	"  --emit         print the agreed upstream ids without a CVE, one per line\n"
-	"  --done         move the range's vote files to cve/review/done/vX.Y/\n";
+	"  --done         move the range's vote files to cve/review/done/vX.Y/\n"
+	"  --json         {\"reviewers\": [...], \"min_agree\", \"commits\": [{\"upstream\",\n"
+	"                 \"subject\", \"cve\" (null: none yet), \"voters\": [...], \"agreed\"}]}\n"
+	"                 (the commits someone voted for)\n",
+	opts, false};
 
 static void names(const struct tally *t, unsigned long mask, char *out, size_t outsz)
 {
@@ -121,39 +130,26 @@ static int move_done(struct cve_tree *tree, struct tally *t, const char *tag)
 
 int cmd_votes(int argc, char **argv, struct kcve_global *g)
 {
-	static const struct option opts[] = {
-		{"min-agree", required_argument, NULL, 'n'}, {"emit", no_argument, NULL, 'e'},
-		{"done", no_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	int min_agree = 2;
-	bool emit = false, done = false;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	bool emit = false, done = false, json = false;
+	struct cli_parser p;
+	cli_begin(&p, &votes_cmd, argc, argv, g);
+	for (int c; (c = cli_next(&p)) != -1;) {
 		switch (c) {
-		case 'n': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 32)
-				kcve_die(KCVE_E_USAGE, "--min-agree takes a number from 1 to 32, not '%s'", optarg);
-			min_agree = (int)v;
-			break;
-		}
-		case 'e': emit = true; break;
-		case 'd': done = true; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return KCVE_E_USAGE;
+		case O_MIN_AGREE: min_agree = (int)cli_num(&p, "--min-agree", p.arg, 1, 32); break;
+		case O_EMIT: emit = true; break;
+		case O_DONE: done = true; break;
+		case O_JSON: json = true; break;
 		}
 	}
-	if (optind != argc - 1)
-		kcve_die(KCVE_E_USAGE, "Please supply a Git range such as v6.1.74..v6.1.75; see 'kcve votes --help'");
-	if (emit && done)
-		kcve_die(KCVE_E_USAGE, "--emit and --done do not go together");
-	const char *range = argv[optind];
+	char **ops;
+	cli_done(&p, &ops, 1, 1, "a Git range such as v6.1.74..v6.1.75");
+	if ((int)emit + (int)done + (int)json > 1)
+		cli_usage_error(&p, "--emit, --done and --json do not go together");
+	const char *range = ops[0];
 	const char *dots = strstr(range, "..");
 	if (!dots || !dots[2])
-		kcve_die(KCVE_E_USAGE, "Unrecognized argument '%s': expected a range A..B", range);
+		cli_usage_error(&p, "Unrecognized argument '%s': expected a range A..B", range);
 	struct kcve_err err = {0};
 	struct cve_tree *tree = NULL;
 	if (tree_open(&tree, g->tree, &err))
@@ -174,10 +170,29 @@ int cmd_votes(int argc, char **argv, struct kcve_global *g)
 	if (review_range_load(h, range, false, &r, &err))
 		kcve_die(err.code, "%s", err.msg);
 	tally_compute(&t, &r, tree);
+	int rc = 0;
 	if (emit) {
 		for (size_t i = 0; i < r.n; i++)
 			if (t.rows[i].nvoters >= min_agree && !t.rows[i].cve[0])
 				printf("%s %s\n", r.v[i].upstream, r.v[i].subject);
+	} else if (json) {
+		json_t *rv = json_array(), *cs = json_array();
+		for (size_t i = 0; i < t.nreviewers; i++)
+			json_array_append_new(rv, json_string(t.reviewers[i]));
+		for (size_t i = 0; i < r.n; i++) {
+			if (!t.rows[i].nvoters)
+				continue;
+			json_t *who = json_array();
+			for (size_t k = 0; k < t.nreviewers; k++)
+				if (t.rows[i].voters & (1UL << k))
+					json_array_append_new(who, json_string(t.reviewers[k]));
+			json_array_append_new(cs, json_pack(
+				"{s:s, s:s, s:o, s:o, s:b}", "upstream", r.v[i].upstream, "subject",
+				r.v[i].subject ? r.v[i].subject : "", "cve", cli_json_str_or_null(t.rows[i].cve), "voters", who,
+				"agreed", t.rows[i].nvoters >= min_agree && !t.rows[i].cve[0]));
+		}
+		rc = cli_json_print(json_pack("{s:o, s:i, s:o}", "reviewers", rv, "min_agree",
+					      min_agree, "commits", cs));
 	} else {
 		report(&t, &r, min_agree);
 	}
@@ -185,5 +200,5 @@ int cmd_votes(int argc, char **argv, struct kcve_global *g)
 	tally_release(&t);
 	history_close(h);
 	tree_close(tree);
-	return 0;
+	return rc;
 }

@@ -22,12 +22,18 @@ static const struct command commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: kcve [--repo DIR] [--tree DIR] [--index FILE] [-v] <command> [args]\n\n"
-		     "Global options (before the command):\n"
+	fprintf(out, "usage: kcve [--repo DIR] [--tree DIR] [--index FILE] [-v] [--color=WHEN] <command> "
+		     "[args]\n\n"
+		     "Global options (before the command, or after it unless the command has an\n"
+		     "option of the same name):\n"
 		     "  --repo DIR    kernel git repository (else $KCVE_REPO, else the current directory)\n"
 		     "  --tree DIR    CVE record tree (else $KCVE_TREE, else found upward from here)\n"
 		     "  --index FILE  history index (default: kcve-index.sqlite in the git dir)\n"
-		     "  -v            verbose diagnostics on stderr\n\n"
+		     "  -v, --verbose verbose diagnostics on stderr\n"
+		     "  --color=WHEN  auto (default: colour on a terminal unless NO_COLOR is set or\n"
+		     "                TERM=dumb), always, never\n"
+		     "  -h, --help    this help; 'kcve <command> --help' for a command's\n"
+		     "  --version     print kcve's version\n\n"
 		     "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		char name[64];
@@ -37,7 +43,8 @@ static void usage(FILE *out)
 				*p = '-';
 		fprintf(out, "  %-12s %s\n", name, commands[i].summary);
 	}
-	fprintf(out, "\nRun 'kcve <command> --help' for a command's options.\n");
+	fprintf(out, "\nExit status: 0 success, 2 usage error, other codes per failure class: "
+		     "'kcve help exit-codes'.\n");
 }
 
 /* Command names with a dash ("reserve-for") are cmd_reserve_for() in commands.def. */
@@ -49,24 +56,47 @@ static bool cmd_name_eq(const char *arg, const char *name)
 	return *arg == *name;
 }
 
-bool cli_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			return false;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-			return true;
-	}
-	return false;
-}
+static const struct cli_command version_cmd = {"version", "", "Print kcve's version.\n", NULL,
+					       false};
 
 int cmd_version(int argc, char **argv, struct kcve_global *g)
 {
-	(void)argc;
-	(void)argv;
-	(void)g;
+	struct cli_parser p;
+	cli_begin(&p, &version_cmd, argc, argv, g);
+	while (cli_next(&p) != -1)
+		;
+	cli_done(&p, NULL, 0, 0, "");
 	printf("kcve %s\n", KCVE_VERSION);
 	return 0;
+}
+
+static const struct cli_command help_cmd = {
+	"help", "[COMMAND | exit-codes]",
+	"Without an argument: the list of commands. With a command name: its help (the same as\n"
+	"'kcve COMMAND --help'). 'exit-codes': the exit status of each failure class.\n",
+	NULL, false};
+
+int cmd_help(int argc, char **argv, struct kcve_global *g)
+{
+	struct cli_parser p;
+	cli_begin(&p, &help_cmd, argc, argv, g);
+	while (cli_next(&p) != -1)
+		;
+	char **ops;
+	int n = cli_done(&p, &ops, 0, 1, "one topic");
+	if (n == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(ops[0], "exit-codes")) {
+		cli_print_exit_codes(stdout);
+		return 0;
+	}
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+		if (cmd_name_eq(ops[0], commands[c].name))
+			return commands[c].fn(2, (char *[]){ops[0], (char *)"--help", NULL}, g);
+	kcve_die(KCVE_E_USAGE, "no help topic '%s'; see 'kcve --help' for the commands, or 'kcve help "
+		 "exit-codes'", ops[0]);
 }
 
 int main(int argc, char **argv)
@@ -75,34 +105,32 @@ int main(int argc, char **argv)
 	g.repo = getenv("KCVE_REPO");
 	g.tree = getenv("KCVE_TREE");
 	g.index = getenv("KCVE_INDEX");
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *v;
-		if ((v = cli_optval(argc, argv, &i, "--repo", NULL)))
-			g.repo = v;
-		else if ((v = cli_optval(argc, argv, &i, "--tree", NULL)))
-			g.tree = v;
-		else if ((v = cli_optval(argc, argv, &i, "--index", NULL)))
-			g.index = v;
-		else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
-			g.verbose = true;
-		else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+	enum { O_VERSION = CLI_LONG };
+	static const struct cli_option opts[] = {
+		{"version", O_VERSION, false}, {"help", 'h', false}, {NULL, 0, false}};
+	static const struct cli_command self = {"kcve", "<command> [args]", NULL, opts, true};
+	struct cli_parser p;
+	cli_begin(&p, &self, argc, argv, &g);
+	for (int c; (c = cli_next(&p)) != -1;)
+		if (c == O_VERSION) {
+			cli_end(&p);
+			return cmd_version(1, (char *[]){(char *)"version", NULL}, &g);
+		} else if (c == 'h') {
+			cli_end(&p);
 			usage(stdout);
 			return 0;
-		} else if (strcmp(argv[i], "--version") == 0) {
-			return cmd_version(0, NULL, &g);
-		} else {
-			kcve_die(KCVE_E_USAGE, "unknown global option '%s'; see 'kcve --help'", argv[i]);
 		}
-	}
+	char **rest;
+	int nrest = cli_operands(&p, &rest);
+	cli_end(&p);
 	if (!g.repo || !*g.repo)
 		g.repo = ".";
-	if (i >= argc) {
+	if (nrest < 1) {
 		usage(stderr);
 		return KCVE_E_USAGE;
 	}
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
-		if (cmd_name_eq(argv[i], commands[c].name))
-			return commands[c].fn(argc - i, argv + i, &g);
-	kcve_die(KCVE_E_USAGE, "unknown command '%s'; see 'kcve --help' for the list", argv[i]);
+		if (cmd_name_eq(rest[0], commands[c].name))
+			return commands[c].fn(nrest, rest, &g);
+	kcve_die(KCVE_E_USAGE, "unknown command '%s'; see 'kcve --help' for the list", rest[0]);
 }

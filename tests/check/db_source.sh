@@ -166,8 +166,12 @@ grep -q '\[module not loaded\]' "$T/m.txt" || fail "table without [module not lo
 # ---- the real kernel source and the real records (optional)
 tarball=/usr/src/linux-source-6.1.tar.xz
 vulns=${KCVE_SHARED:-/nonexistent}/data/vulns-upto-2024.tar.xz
-if [ ! -f "$tarball" ] || [ ! -f "$vulns" ] || [ -z "${KCVE_BUILD:-}" ]; then
-	echo "synthetic part passed; real part skipped ($tarball or $vulns absent)"
+missing=()
+[ -f "$tarball" ] || missing+=("$tarball (apt-get install linux-source-6.1)")
+[ -f "$vulns" ] || missing+=("$vulns (the real record tree of the shared reference data)")
+[ -n "${KCVE_BUILD:-}" ] || missing+=("KCVE_BUILD (run it from meson test)")
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "synthetic part passed; real part skipped: missing $(IFS=';'; echo "${missing[*]}" | sed 's/;/ and /g')"
 	exit 77
 fi
 cache=$KCVE_BUILD/check-db-source

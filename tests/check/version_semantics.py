@@ -273,7 +273,7 @@ def json_fast(cprods, x):
 
 def main():
     if not SHARED or not os.path.exists(TARBALL):
-        print("skip: no shared data")
+        print("skip: %s absent (the real record tree of the shared reference data)" % TARBALL)
         return 77
     tree = unpack_tree()
     recs = []

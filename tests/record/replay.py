@@ -23,7 +23,8 @@ KCVE = os.environ["KCVE"]
 SHARED = os.environ.get("KCVE_SHARED", "")
 FIX = os.path.join(SHARED, "fixtures", "replay-2024")
 if not SHARED or not os.path.isfile(os.path.join(FIX, "repo.bundle")):
-    print("replay fixture absent; skipping")
+    print("skip: %s absent (the replay fixture of the shared reference data, KCVE_SHARED=%s)"
+          % (os.path.join(FIX, "repo.bundle"), SHARED or "unset"))
     sys.exit(77)
 EXP = os.path.join(FIX, "expected")
 ELIDED = "The remainder of this changelog is elided."

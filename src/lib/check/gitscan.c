@@ -9,6 +9,7 @@
 #include "check/scancache.h"
 #include "check/verdict.h"
 #include "core/error.h"
+#include "core/progress.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
@@ -225,10 +226,14 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 	struct idlist parents = {0}, refs = {0};
 	XGROW(stack, 1, astack);
 	stack[nstack++] = *head;
+	struct progress pg;
+	size_t seen = 0;
+	progress_begin(&pg, "scanning commits", 0);
 	while (nstack && rc == 0) {
 		git_oid id = stack[--nstack];
 		if (set_has(&g->commits, id.id))
 			continue;
+		progress_update(&pg, ++seen);
 		/* the commit's parents and references: from the cache, else from its object */
 		const unsigned char *cp, *cr;
 		size_t np, nr;
@@ -258,6 +263,7 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 		for (size_t k = 0; k < nr; k++)
 			set_insert(&g->refs, cr + 20 * k);
 	}
+	progress_end(&pg, seen);
 	free(stack);
 	free(parents.v);
 	free(refs.v);

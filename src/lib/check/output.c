@@ -23,7 +23,8 @@ static int sev_rank(const char *s)
 	return 4;
 }
 
-static const char *const sev_names[5] = {"CRITICAL", "HIGH", "MEDIUM", "LOW", "-"};
+/* A record without a CVSS severity is "unscored" (not CVSS "None"); null in JSON. */
+static const char *const sev_names[5] = {"CRITICAL", "HIGH", "MEDIUM", "LOW", "unscored"};
 
 struct row {
 	const struct ck_entry *e;
@@ -96,20 +97,20 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 		}
 		qsort(rows, n, sizeof *rows, cmp_row);
 		if (n) {
-			fprintf(f, "\n%-32s %8s %5s %6s %4s %5s %6s\n", "SUBSYSTEM", "CRITICAL", "HIGH",
-				"MEDIUM", "LOW", "NONE", "TOTAL");
+			fprintf(f, "\n%-32s %8s %5s %6s %4s %8s %6s\n", "SUBSYSTEM", "CRITICAL", "HIGH",
+				"MEDIUM", "LOW", "UNSCORED", "TOTAL");
 			size_t tot[5] = {0};
 			for (size_t i = 0; i < n;) {
 				size_t c[5] = {0}, j = i;
 				for (; j < n && strcmp(rows[j].sub, rows[i].sub) == 0; j++)
 					c[rows[j].sev]++;
-				fprintf(f, "%-32s %8zu %5zu %6zu %4zu %5zu %6zu\n", rows[i].sub, c[0], c[1],
+				fprintf(f, "%-32s %8zu %5zu %6zu %4zu %8zu %6zu\n", rows[i].sub, c[0], c[1],
 					c[2], c[3], c[4], j - i);
 				for (int t = 0; t < 5; t++)
 					tot[t] += c[t];
 				i = j;
 			}
-			fprintf(f, "%-32s %8zu %5zu %6zu %4zu %5zu %6zu\n", "(all)", tot[0], tot[1],
+			fprintf(f, "%-32s %8zu %5zu %6zu %4zu %8zu %6zu\n", "(all)", tot[0], tot[1],
 				tot[2], tot[3], tot[4], n);
 			const char *cur = NULL;
 			for (size_t i = 0; i < n; i++) {
@@ -233,8 +234,10 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 			json_object_set_new(c, "title", json_string(r->title));
 			json_object_set_new(c, "subsystem",
 					    json_string(ck_record_subsystem(r, sub, sizeof sub)));
-			json_object_set_new(c, "severity", json_string(r->severity));
-			json_object_set_new(c, "score", json_real(r->score10 / 10.0));
+			bool scored = r->severity && *r->severity;
+			json_object_set_new(c, "severity", scored ? json_string(r->severity) : json_null());
+			json_object_set_new(c, "score", scored && r->score10 ? json_real(r->score10 / 10.0)
+									    : json_null());
 			json_object_set_new(c, "outcome", json_string(ck_outcome_name(e->outcome)));
 			json_object_set_new(c, "stage", json_string(e->stage ? e->stage : ""));
 			char rb[256];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/fileio.h"
+#include "core/progress.h"
 #include "core/xalloc.h"
 
 static bool has_published(const char *dir)
@@ -105,6 +106,8 @@ int ck_set_load_tree(struct ck_set *s, const char *root, struct kcve_err *err)
 	size_t ny;
 	struct name_ent *years = list_dir(pub, NULL, &ny);
 	int rc = 0;
+	struct progress pg;
+	progress_begin(&pg, "reading records", 0);
 	for (size_t y = 0; y < ny && rc == 0; y++) {
 		struct strbuf ysb = STRBUF_INIT;
 		sb_addf(&ysb, "%s/%s", pub, years[y].name);
@@ -117,12 +120,14 @@ int ck_set_load_tree(struct ck_set *s, const char *root, struct kcve_err *err)
 				rc = ck_record_read(&s->v[s->n], ydir, cves[c].name, err);
 				if (rc == 0)
 					s->n++;
+				progress_update(&pg, s->n);
 			}
 			free(cves[c].name);
 		}
 		free(cves);
 		sb_release(&ysb);
 	}
+	progress_end(&pg, s->n);
 	for (size_t y = 0; y < ny; y++)
 		free(years[y].name);
 	free(years);

@@ -182,7 +182,8 @@ static void check_section(struct strbuf *o, const char *check_json, struct kcve_
 			sb_adds(&rows, "<tr><td>");
 			esc(&rows, json_string_value(json_object_get(c, "id")));
 			sb_adds(&rows, "</td><td>");
-			esc(&rows, json_string_value(json_object_get(c, "severity")));
+			const char *sev = json_string_value(json_object_get(c, "severity"));
+			esc(&rows, sev ? sev : "unscored");
 			sb_adds(&rows, "</td><td>");
 			esc(&rows, s);
 			sb_adds(&rows, "</td><td>");

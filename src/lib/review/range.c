@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "core/progress.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
@@ -69,7 +70,11 @@ int review_range_load(struct history *h, const char *range, bool want_paths,
 	out->top = xstrdup(dots + 2);
 	git_oid oid;
 	int rc = 0;
+	struct progress pg;
+	size_t walked = 0;
+	progress_begin(&pg, "reading the range's commits", 0);
 	while (!rc && git_revwalk_next(&oid, walk) == 0) {
+		progress_update(&pg, ++walked);
 		git_commit *commit = NULL;
 		if (git_commit_lookup(&commit, repo, &oid) < 0)
 			continue;
@@ -93,6 +98,7 @@ int review_range_load(struct history *h, const char *range, bool want_paths,
 					  git_error_last()->message);
 		git_commit_free(commit);
 	}
+	progress_end(&pg, walked);
 	git_revwalk_free(walk);
 	if (rc)
 		review_range_release(out);

@@ -157,7 +157,7 @@ int store_create(struct cve_tree *t, struct history *h, const struct store_creat
 			res->was_held = note.len > 0;
 		}
 	} else if (!rc) {
-		rc = store_pick_reserved(t, year, cve, err);
+		rc = store_pick_reserved_except(t, year, o->taken, o->ntaken, cve, err);
 	}
 	const char *shas[1] = {sha};
 	if (!rc) {

@@ -28,6 +28,8 @@ struct store_create_opts {
 	const char *reason;              /* required with force */
 	const struct kcve_identity *who;
 	bool dry_run;                    /* check the rules and render, write nothing */
+	const char *const *taken;        /* ids a dry run already gave out: not picked again */
+	size_t ntaken;
 };
 
 struct store_create_result {

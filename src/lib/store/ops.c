@@ -149,6 +149,20 @@ int store_reserve(struct cve_tree *t, const char *cve, struct kcve_err *err)
 /* Empty reserved placeholders of a year, sorted by path (= the anchor's "first free id"). */
 int store_pick_reserved(struct cve_tree *t, int year, char out[32], struct kcve_err *err)
 {
+	return store_pick_reserved_except(t, year, NULL, 0, out, err);
+}
+
+static bool listed(const char *id, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], id))
+			return true;
+	return false;
+}
+
+int store_pick_reserved_except(struct cve_tree *t, int year, const char *const *except,
+			       size_t nexcept, char out[32], struct kcve_err *err)
+{
 	out[0] = '\0';
 	char *dir = tree_state_year_dir(t, CVE_RESERVED, year);
 	DIR *d = opendir(dir);
@@ -164,7 +178,7 @@ int store_pick_reserved(struct cve_tree *t, int year, char out[32], struct kcve_
 	while ((de = readdir(d))) {
 		if (!cve_id_valid(de->d_name) || cve_id_year(de->d_name) != year)
 			continue;
-		if (best[0] && strcmp(de->d_name, best) >= 0)
+		if ((best[0] && strcmp(de->d_name, best) >= 0) || listed(de->d_name, except, nexcept))
 			continue;
 		char *p = path_join(dir, de->d_name);
 		struct stat st;

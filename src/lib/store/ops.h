@@ -56,6 +56,9 @@ int store_reserve(struct cve_tree *t, const char *cve, struct kcve_err *err);
 /* Take the lowest reserved id of a year (for create): out receives the id. KCVE_E_EXHAUSTED
  * if none is left. Does not modify the tree. */
 int store_pick_reserved(struct cve_tree *t, int year, char out[32], struct kcve_err *err);
+/* The same, passing over the ids in except (a dry run's ids already "allocated"). */
+int store_pick_reserved_except(struct cve_tree *t, int year, const char *const *except,
+			       size_t nexcept, char out[32], struct kcve_err *err);
 /* Publish a CVE: the reserved placeholder `cve` becomes published/YEAR/cve.* with the given
  * files (ext -> content). The placeholder is removed last. */
 struct store_file { const char *ext; const char *data; size_t len; };

@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+"""CLI conformance: every command of src/cli/commands.def follows docs/cli.md.
+
+--help exits 0 with the standard usage line on stdout and nothing on stderr; an unknown
+option, a missing value and a bad number exit 2 with exactly one "kcve: error:" line; "--"
+ends the options; global options work after the command; the exit-code table of
+'kcve help exit-codes' equals the one in docs/cli.md; with NO_COLOR, TERM=dumb or
+--color=never a terminal gets no escape codes (and gets them otherwise)."""
+import os
+import pty
+import re
+import subprocess
+import sys
+import tempfile
+
+KCVE = os.environ["KCVE"]
+SRC = os.environ["KCVE_SRC"]
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg)
+
+
+def run(args, env=None, stdin=subprocess.DEVNULL):
+    e = dict(os.environ)
+    e.pop("KCVE_TREE", None)
+    e.update(env or {})
+    p = subprocess.run([KCVE] + args, capture_output=True, text=True, env=e, stdin=stdin,
+                       timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def commands():
+    names = []
+    with open(os.path.join(SRC, "src/cli/commands.def")) as f:
+        for line in f:
+            m = re.match(r"KCVE_CMD\((\w+),", line)
+            if m:
+                names.append(m.group(1).replace("_", "-"))
+    return names
+
+
+def one_error(what, rc, out, err):
+    lines = err.splitlines()
+    if rc != 2 or out or len(lines) != 1 or not lines[0].startswith("kcve: error: "):
+        fail(f"{what}: want exit 2 and one 'kcve: error:' line on stderr, got exit {rc}, "
+             f"stdout {out[:80]!r}, stderr {err[:200]!r}")
+
+
+def check_command(name):
+    for h in ("--help", "-h"):
+        rc, out, err = run([name, h])
+        if rc != 0 or err or not out.startswith(f"usage: kcve [global options] {name}"):
+            fail(f"{name} {h}: exit {rc}, stdout {out[:80]!r}, stderr {err[:120]!r}")
+        if name != "help" and "Global options" not in out:
+            fail(f"{name} {h}: the help does not list the global options")
+    one_error(f"{name} --no-such-option", *run([name, "--no-such-option"]))
+    one_error(f"{name} --repo (no value)", *run([name, "--repo"]))
+
+
+BAD_NUMBERS = [
+    ["stats", "--top", "abc"],
+    ["stats", "--top", "12x"],
+    ["reserve", "list", "--year", "abc"],
+    ["reserve", "list", "--year", "99999999999"],
+    ["reserve-for", "--year", "99999999999", "--requester", "a@b.c", "--summary", "x"],
+    ["reserve", "--remote", "--year", "abc", "--count", "1"],
+    ["remote", "reserve", "--year", "2024", "--count", "0"],
+    ["update", "-j", "0"],
+    ["update", "--jobs", "65"],
+    ["votes", "--min-agree", "x", "v1.0..v1.1"],
+    ["verify", "0000"],
+    ["update", "99999"],
+]
+
+
+def exit_code_tables():
+    rc, out, _ = run(["help", "exit-codes"])
+    if rc != 0:
+        fail(f"help exit-codes: exit {rc}")
+    got = [(int(m.group(1)), m.group(2), m.group(3).strip())
+           for m in re.finditer(r"^\s+(\d+)\s+(\S+)\s+(.*)$", out, re.M)]
+    want = []
+    with open(os.path.join(SRC, "docs/cli.md")) as f:
+        for line in f:
+            m = re.match(r"^\|\s*(\d+)\s*\|\s*(\S+)\s*\|\s*(.*?)\s*\|$", line)
+            if m:
+                want.append((int(m.group(1)), m.group(2), m.group(3)))
+    if not got or got != want:
+        fail(f"kcve help exit-codes and docs/cli.md differ:\n{got}\n{want}")
+
+
+def tty_run(args, env):
+    """Run kcve with stdout on a pseudo-terminal; return what the terminal received."""
+    master, slave = pty.openpty()
+    e = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM", "KCVE_TREE")}
+    e.update(env)
+    p = subprocess.Popen([KCVE] + args, stdout=slave, stderr=subprocess.DEVNULL,
+                         stdin=subprocess.DEVNULL, env=e)
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    p.wait(timeout=60)
+    os.close(master)
+    return data
+
+
+def make_tree(tmp):
+    spec = os.path.join(tmp, "spec.json")
+    a, b = "a" * 40, "b" * 40
+    with open(spec, "w") as f:
+        f.write('[{"id": "CVE-2099-0001", "title": "ext4: fix", "files": ["fs/ext4/inode.c"], '
+                f'"pairs": ["5.10:{a}:6.1.20:{b}"], "fixes": ["{b}"], "severity": "HIGH", '
+                '"score": 7.8}, {"id": "CVE-2099-0002", "title": "x: unscored", '
+                f'"files": ["drivers/x.c"], "pairs": ["5.10:{a}:6.1.21:{b}"]}}]')
+    tree = os.path.join(tmp, "tree")
+    subprocess.run([sys.executable, os.path.join(SRC, "tests/check/mktree.py"), tree, spec],
+                   check=True)
+    rc, out, err = run(["--tree", tree, "reserve", "add", "CVE-2099-1000", "CVE-2099-1001"])
+    if rc:
+        fail(f"reserve add: {err}")
+    return tree
+
+
+# Commands that print data and take --json without a kernel repository: the arguments, and
+# a check of the parsed document. (votes and dyad/record need a kernel repository: votes
+# --json is covered by review-flow's range; check/cvss/record have their own tests.)
+def json_cases(tree):
+    maint = os.path.join(SRC, "tests/maintainers/data/MAINTAINERS")
+    return [
+        (["search", "--json", "CVE-2099-0001", "bbbb"],
+         lambda d: [x["cve"] for x in d] == ["CVE-2099-0001", "CVE-2099-0001"]),
+        (["summary", "--json"], lambda d: d["years"][0]["year"] == 2099
+         and d["total"]["reserved"] == 2),
+        (["stats", "--json", "--no-ttf"], lambda d: d["published"] == 2
+         and d["time_to_fix"] is None),
+        (["verify", "--json", "CVE-2099-0001"], lambda d: d["checked"] == 1
+         and all({"subject", "rule", "evidence"} <= set(p) for p in d["problems"])),
+        (["reserve", "list", "--json"], lambda d: [x["state"] for x in d] == ["free", "free"]),
+        (["branches", "list", "--json"], lambda d: d["has_data"] is False),
+        (["maintainers", "--json", "--maintainers", maint, "--root", tree, "drivers/net/x.c"],
+         lambda d: d[0]["file"] == "drivers/net/x.c" and d[0]["sections"]),
+        (["check", "--json", "--version", "6.1.5"],
+         lambda d: {c["id"]: c["severity"] for r in d["results"] for c in r["cves"]}
+         == {"CVE-2099-0001": "HIGH", "CVE-2099-0002": None}),
+        (["cvss", "--json", "--vector-only", "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H"],
+         lambda d: d["score"] == 7.8),
+    ]
+
+
+def json_outputs(tree):
+    import json
+    for args, ok in json_cases(tree):
+        rc, out, err = run(["--tree", tree] + args)
+        try:
+            doc = json.loads(out)
+        except ValueError as e:
+            fail(f"{' '.join(args)}: output is not JSON ({e}): {out[:200]!r} {err[:200]!r}")
+            continue
+        try:
+            good = ok(doc)
+        except (KeyError, IndexError, TypeError) as e:
+            good = False
+            err += f" ({e!r})"
+        if rc not in (0, 17) or not good:
+            fail(f"{' '.join(args)}: exit {rc}, unexpected document {out[:300]!r} {err[:200]!r}")
+
+
+def colour(tree):
+    args = ["check", "--tree", tree, "--version", "6.1.5"]
+    cases = [({"TERM": "xterm"}, [], True),
+             ({"TERM": "xterm", "NO_COLOR": "1"}, [], False),
+             ({"TERM": "dumb"}, [], False),
+             ({"TERM": "xterm"}, ["--color=never"], False),
+             ({"TERM": "dumb", "NO_COLOR": "1"}, ["--color=always"], True)]
+    for env, extra, want in cases:
+        got = b"\x1b[" in tty_run(extra + args, env)
+        if got != want:
+            fail(f"colour on a terminal with {env} {extra}: escape codes {got}, want {want}")
+    rc, out, _ = run(args + ["--color=always"])
+    if "\x1b[" not in out:
+        fail("--color=always into a pipe: no escape codes")
+    rc, out, _ = run(args)
+    if "\x1b[" in out:
+        fail("a pipe got escape codes without --color=always")
+
+
+def main():
+    names = commands()
+    if len(names) < 20:
+        fail(f"only {len(names)} commands read from commands.def")
+    for name in names:
+        check_command(name)
+    for args in BAD_NUMBERS:
+        one_error(" ".join(args), *run(args))
+    one_error("search -Q", *run(["search", "-Q"]))
+    one_error("stats --no-such-option=1", *run(["stats", "--no-such-option=1"]))
+    # "--" ends the options: "--foo" after it is an operand (an unknown help topic here)
+    rc, out, err = run(["help", "--", "--foo"])
+    if rc != 2 or "'--foo'" not in err:
+        fail(f"help -- --foo: exit {rc}, stderr {err!r}")
+    # global options after the command
+    rc, out, err = run(["version", "-v", "--color=never"])
+    if rc != 0 or not out.startswith("kcve "):
+        fail(f"version -v: exit {rc}, {out!r} {err!r}")
+    rc, out, err = run(["version", "extra"])
+    one_error("version extra", rc, out, err)
+    rc, out, err = run(["help", "search"])
+    if rc != 0 or not out.startswith("usage: kcve [global options] search"):
+        fail(f"help search: exit {rc}")
+    exit_code_tables()
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = make_tree(tmp)
+        json_outputs(tree)
+        colour(tree)
+    print(f"{len(names)} commands checked, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -156,7 +156,7 @@ variant() {
 }
 variant a
 variant b
-# the answer changes with the configuration: act_mirred's CVEs apply in a only, xt_IDLETIMER's in b only
+# the answer changes with the configuration: pktgen's CVEs apply in a only, xt_IDLETIMER's in b only
 cmp -s "$work/guest-a.ids" "$work/guest-b.ids" && bad "the guest lists the same CVEs under both configurations"
 echo "qemu test: total $(( $(date +%s) - t0 )) s, load average $(cut -d' ' -f1-3 /proc/loadavg) at end"
 [ $fail -eq 0 ] && echo "qemu test: all checks passed"

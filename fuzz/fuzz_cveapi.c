@@ -30,6 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cveapi_parse_quota(body, size, &q, &err);
 	cveapi_parse_record(body, size, id, state, &err);
 	cveapi_parse_object(body, size, &err);
+	cveapi_parse_written(body, size, "created", "CVE-2024-1234", "PUBLISHED", &err);
+	cveapi_parse_id_state(body, size, "updated", "CVE-2024-1234", state, &err);
+	cveapi_record_holds(body, size, body, size, "REJECTED");
 
 	struct strbuf sb = STRBUF_INIT;
 	cveapi_cna_body(body, size, "CVE-2024-1234", &sb, &err);
@@ -40,6 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	message_build(&sb, text, strlen(text), "<x@y>", "Thu, 01 Jan 1970 00:00:00 +0000", "<a@b>");
+	if (message_bad_header_line(text, strlen(text)) > strlen(text) + 1)
+		abort();   /* a line number past the text */
 	char *v = mail_header_value(sb.buf, "From");
 	char *a = v ? mail_first_address(v) : NULL;
 	char *r = mail_recipients(sb.buf);

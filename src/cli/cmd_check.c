@@ -12,6 +12,7 @@
 #include "check/output.h"
 #include "check/recset.h"
 #include "check/verdict.h"
+#include "check/vex.h"
 #include "cli.h"
 #include "core/error.h"
 #include "core/fileio.h"
@@ -21,7 +22,7 @@
 enum {
 	O_TREE = CLI_LONG, O_DB, O_VERSION, O_GIT, O_REF, O_GIT_CACHE, O_NO_GIT_CACHE, O_CONFIG,
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
-	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED,
+	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -44,6 +45,11 @@ static const struct cli_option opts[] = {
 	{"fixed-in", O_FIXED_IN, false},
 	{"all", O_ALL, false},
 	{"fail-if-affected", O_FAIL_IF_AFFECTED, false},
+	{"product", O_PRODUCT, true},
+	{"cpe", O_CPE, true},
+	{"sbom", O_SBOM, true},
+	{"author", O_AUTHOR, true},
+	{"role", O_ROLE, true},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -72,7 +78,15 @@ static const struct cli_command check_cmd = {
 	"  --json | --openvex | --cyclonedx | --ids (one line of CVE ids per kernel)\n"
 	"  --fixed-in         smallest release on the same branch fixing everything found\n"
 	"  --all              JSON/VEX: include records that do not apply (fixed/not introduced)\n"
-	"  --fail-if-affected exit with status 18 when a CVE applies\n",
+	"  --fail-if-affected exit with status 18 when a CVE applies\n"
+	"VEX (--openvex, --cyclonedx; see docs/check.md):\n"
+	"  --product PURL     the kernel's purl (default pkg:generic/linux-kernel@RELEASE, as syft\n"
+	"                     names it); without '@' the release is appended\n"
+	"  --cpe CPE          CPE 2.3 (default cpe:2.3:o:linux:linux_kernel:RELEASE:*:*:*:*:*:*:*)\n"
+	"  --sbom FILE        CycloneDX or SPDX 2.3 JSON SBOM: check its kernel component's version\n"
+	"                     and bind the statements to it (BOM-Link / its purl)\n"
+	"  --author NAME      document author (else $KCVE_VEX_AUTHOR, else a placeholder to replace)\n"
+	"  --role ROLE        the author's role (OpenVEX)\n",
 	opts, false};
 
 static void die_err(const struct kcve_err *e)
@@ -234,6 +248,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	const char *git_cache = NULL;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
+	struct ck_vex_opts vo = {.author = getenv("KCVE_VEX_AUTHOR")};
+	const char *sbom_path = NULL;
+	struct ck_sbom sbom;
 	struct cli_parser p;
 	cli_begin(&p, &check_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -273,6 +290,11 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_FIXED_IN: fixed_in = true; break;
 		case O_ALL: all = true; break;
 		case O_FAIL_IF_AFFECTED: fail = true; break;
+		case O_PRODUCT: vo.product = v; break;
+		case O_CPE: vo.cpe = v; break;
+		case O_SBOM: sbom_path = v; break;
+		case O_AUTHOR: vo.author = v; break;
+		case O_ROLE: vo.role = v; break;
 		}
 	}
 	char **ops;
@@ -298,9 +320,30 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		cli_usage_error(&p, "--source needs --config FILE (or --running)");
 	if (root && root[0] == '\0')
 		root = NULL;
+	if ((vo.product || vo.cpe || sbom_path || vo.role) && !openvex && !cdx)
+		cli_usage_error(&p, "--product, --cpe, --sbom and --role go with --openvex or "
+				"--cyclonedx");
+	if (sbom_path && (vo.product || vo.cpe))
+		cli_usage_error(&p, "--sbom takes the kernel's identity from the SBOM; drop "
+				"--product/--cpe");
 
 	/* normalise versions */
 	struct kcve_err err = {0};
+	if (sbom_path) {
+		if (ck_sbom_load(&sbom, sbom_path, &err))
+			die_err(&err);
+		vo.sbom = &sbom;
+		if (nversions > 1 || gitdir)
+			cli_usage_error(&p, "--sbom binds one kernel: give at most one --version "
+					"and no --git");
+		if (nversions == 0 && !sbom.kversion)
+			kcve_die(KCVE_E_PARSE, "the kernel component of %s has no version; pass "
+				 "--version", sbom_path);
+		if (nversions == 0) {
+			XGROW(versions, nversions + 1, valloc);
+			versions[nversions++] = xstrdup(sbom.kversion);
+		}
+	}
 	for (size_t i = 0; i < nversions; i++) {
 		char norm[64];
 		if (ck_version_normalize(versions[i], norm, sizeof norm, &err) != 0)
@@ -428,10 +471,13 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 
 	if (json)
 		ck_print_json(stdout, &set, res, nres, &o);
-	else if (openvex)
-		ck_print_openvex(stdout, &set, res, nres, &o);
-	else if (cdx)
-		ck_print_cyclonedx(stdout, &set, res, nres, &o);
+	else if (openvex || cdx) {
+		vo.all = all;
+		if (openvex)
+			ck_print_openvex(stdout, &set, res, nres, &vo);
+		else
+			ck_print_cyclonedx(stdout, &set, res, nres, &vo);
+	}
 	else if (!ids)
 		ck_print_table(stdout, &set, res, nres, &o);
 	if (fflush(stdout) != 0)
@@ -448,5 +494,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		free(rn.modules[i]);
 	free(rn.modules);
 	free(rn.config);
+	if (vo.sbom)
+		ck_sbom_release(&sbom);
 	return fail && any ? KCVE_E_VULNERABLE : 0;
 }

@@ -127,7 +127,8 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 			}
 		}
 		if (!in.buf || rc != KCVE_E_IO)
-			fprintf(stderr, "%zu created, %zu failed\n", ok, failed);
+			fprintf(stderr, "%zu %s, %zu failed\n", ok, o.dry_run ? "would be created" : "created",
+				failed);
 		sb_release(&in);
 		for (size_t k = 0; k < ntaken; k++)
 			free(taken[k]);

@@ -7,19 +7,20 @@
 #include "check/filestage.h"
 #include "check/recset.h"
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_records.h"
 #include "core/error.h"
 
-enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH };
+enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON };
 static const struct cli_option opts[] = {
 	{"output", 'o', true}, {"tree", O_TREE, true},     {"source", O_SOURCE, true},
 	{"db", O_DB, true},    {"config", O_CONFIG, true}, {"arch", O_ARCH, true},
-	{NULL, 0, false}};
+	{"json", O_JSON, false}, {NULL, 0, false}};
 static const struct cli_command db_cmd = {
 	"db",
 	"build [--tree DIR] -o FILE [--source KSRC]\n"
-	"info FILE\n"
-	"files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A]",
+	"info [--json] FILE\n"
+	"files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A] [--json]",
 	"build  reduce the published records of a tree (id, title, severity, programFiles,\n"
 	"       .sha1 fixes, .dyad pairs, JSON version ranges) to one compressed file for\n"
 	"       'kcve check --db FILE'.  With --source, kbuild's per-file CONFIG conditions of\n"
@@ -27,11 +28,14 @@ static const struct cli_command db_cmd = {
 	"info   print what a database holds (and verify it loads).\n"
 	"files  the config-stage verdict and module of every distinct programFile of the\n"
 	"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
-	"       with --source, else from the database's conditions (to compare the two).\n",
+	"       with --source, else from the database's conditions (to compare the two).\n"
+	"--json  info: {\"file\", \"records\", \"pairs\", \"program_files\", \"conditions\"};\n"
+	"        files: [{\"file\", \"verdict\", \"module\" (null: none known)}]\n",
 	opts, false};
 
 struct db_args {
 	const char *out, *tree, *source, *db, *config, *arch;
+	bool json;
 };
 
 static int cmp_strp(const void *a, const void *b)
@@ -69,17 +73,25 @@ static int db_files(const struct db_args *a, struct kcve_global *g)
 	if (n)
 		qsort(v, n, sizeof *v, cmp_strp);
 	static const char *const names[] = {"unknown", "compiled", "not-compiled"};
+	json_t *out = a->json ? json_array() : NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (i && !strcmp(v[i - 1], v[i]))
 			continue;
 		char mod[256];
 		enum ck_filev fv = ck_files_verdict(cf, v[i], NULL);
 		bool hm = ck_files_module(cf, &set, v[i], mod, sizeof mod);
-		printf("%s\t%s\t%s\n", v[i], names[fv], hm ? mod : "");
+		if (out)
+			json_array_append_new(out, json_pack("{s:s, s:s, s:o}", "file", v[i], "verdict",
+							     names[fv], "module",
+							     cli_json_str_or_null(hm ? mod : NULL)));
+		else
+			printf("%s\t%s\t%s\n", v[i], names[fv], hm ? mod : "");
 	}
 	free(v);
 	ck_files_close(cf);
 	ck_set_release(&set);
+	if (out)
+		return cli_json_print(out);
 	if (fflush(stdout) != 0)
 		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
 	return 0;
@@ -98,6 +110,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		case O_DB: a.db = p.arg; break;
 		case O_CONFIG: a.config = p.arg; break;
 		case O_ARCH: a.arch = p.arg; break;
+		case O_JSON: a.json = true; break;
 		}
 	}
 	char **ops;
@@ -109,7 +122,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	if (nops != (info ? 2 : 1))
 		cli_usage_error(&p, info ? "db info needs one FILE" : "unexpected argument after '%s'",
 				sub);
-	if ((a.out && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
+	if ((a.out && !build) || (a.json && build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
 	    (info && (a.tree || a.source)))
 		cli_usage_error(&p, "option not valid for 'db %s'", sub);
 	struct kcve_err err = {0};
@@ -124,10 +137,16 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 			pairs += set.v[i].pairs.n;
 			nfiles += set.v[i].nfiles;
 		}
-		printf("%s: %zu records, %zu vulnerable:fixed pairs, %zu program files, %zu file conditions\n",
-		       ops[1], set.n, pairs, nfiles, set.nconds);
+		json_t *doc = !a.json ? NULL
+				      : json_pack("{s:s, s:I, s:I, s:I, s:I}", "file", ops[1], "records",
+						  (json_int_t)set.n, "pairs", (json_int_t)pairs,
+						  "program_files", (json_int_t)nfiles, "conditions",
+						  (json_int_t)set.nconds);
+		if (!doc)
+			printf("%s: %zu records, %zu vulnerable:fixed pairs, %zu program files, %zu "
+			       "file conditions\n", ops[1], set.n, pairs, nfiles, set.nconds);
 		ck_set_release(&set);
-		return 0;
+		return doc ? cli_json_print(doc) : 0;
 	}
 	if (files) {
 		if (!a.config)

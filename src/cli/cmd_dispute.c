@@ -111,6 +111,9 @@ int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 	rq.args = args;
 	struct kcve_identity sender;
 	if (from && *from) {
+		struct kcve_err herr = {0};
+		if (identity_check_header("the sender (--from / $KCVE_FROM)", from, &herr))
+			kcve_die(KCVE_E_USAGE, "%s", herr.msg);
 		parse_sender(&sender, from);
 		rq.sender = &sender;
 	}

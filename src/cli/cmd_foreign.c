@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -13,18 +14,20 @@
 #include "store/branches.h"
 #include "store/tree.h"
 
-enum { O_SUPPORTED = CLI_LONG, O_KERNEL_ORG };
+enum { O_SUPPORTED = CLI_LONG, O_KERNEL_ORG, O_JSON };
 static const struct cli_option opts[] = {
-	{"supported", O_SUPPORTED, true}, {"kernel-org", O_KERNEL_ORG, true}, {NULL, 0, false}};
+	{"supported", O_SUPPORTED, true}, {"kernel-org", O_KERNEL_ORG, true}, {"json", O_JSON, false},
+	{NULL, 0, false}};
 static const struct cli_command foreign_cmd = {
-	"foreign", "FILE.json|DIR... [--supported 6.12,6.6,...] [--kernel-org UUID]",
+	"foreign", "FILE.json|DIR... [--supported 6.12,6.6,...] [--kernel-org UUID] [--json]",
 
 	"Classify CVE JSON 5 records of other assigners that name the Linux kernel, one line\n"
 	"each: 'CVE<TAB>class<TAB>assigner<TAB>reason' with class duplicate (same fix as a\n"
 	"kernel CVE), invalid (upstream kernel, supported branch: CNA remediation), not-ours\n"
 	"(distribution kernel or unsupported versions), kernel-cna or not-kernel.\n"
 	"Supported branches come from the record tree (kcve branches import), else --supported.\n"
-	"Exit 0; a record that cannot be read is reported on stderr and gives exit 13 at the end.\n",
+	"Exit 0; a record that cannot be read is reported on stderr and gives exit 13 at the end.\n"
+	"--json: [{\"file\", \"cve\", \"class\", \"assigner\", \"duplicate_of\", \"sha\", \"reason\"}].\n",
 	opts, false};
 
 struct ctx {
@@ -65,7 +68,7 @@ static int find_cve(void *vc, const char *sha, char cve[32])
 	return KCVE_E_NOTFOUND;
 }
 
-static int one(const char *path, const struct foreign_oracle *o, const char *org)
+static int one(const char *path, const struct foreign_oracle *o, const char *org, json_t *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	if (read_file(path, &sb) < 0) {
@@ -81,7 +84,16 @@ static int one(const char *path, const struct foreign_oracle *o, const char *org
 		kcve_error("%s, %s, give a CVE JSON 5 record", err.msg, path);
 		return rc;
 	}
-	printf("%s\t%s\t%s\t%s\n", r.cve, foreign_kind_name(r.kind), r.assigner, sb_str(&r.why));
+	if (out)
+		json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "file", path,
+						     "cve", r.cve, "class", foreign_kind_name(r.kind),
+						     "assigner", r.assigner, "duplicate_of",
+						     cli_json_str_or_null(r.duplicate_of), "sha",
+						     cli_json_str_or_null(r.sha), "reason",
+						     sb_str(&r.why)));
+	else
+		printf("%s\t%s\t%s\t%s\n", r.cve, foreign_kind_name(r.kind), r.assigner,
+		       sb_str(&r.why));
 	foreign_result_release(&r);
 	return 0;
 }
@@ -94,6 +106,7 @@ static int cmp_str(const void *a, const void *b)
 int cmd_foreign(int argc, char **argv, struct kcve_global *g)
 {
 	const char *supported = NULL, *org = KERNEL_CNA_ORG;
+	json_t *out = NULL;
 	struct cli_parser p;
 	cli_begin(&p, &foreign_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -101,6 +114,8 @@ int cmd_foreign(int argc, char **argv, struct kcve_global *g)
 			supported = p.arg;
 		else if (c == O_KERNEL_ORG)
 			org = p.arg;
+		else if (c == O_JSON && !out)
+			out = json_array();
 	}
 	char **inputs;
 	size_t nin = (size_t)cli_done(&p, &inputs, 1, -1, "a record: FILE.json or DIR");
@@ -157,13 +172,13 @@ int cmd_foreign(int argc, char **argv, struct kcve_global *g)
 			if (nn > 1)
 				qsort(names, nn, sizeof(*names), cmp_str);
 			for (size_t k = 0; k < nn; k++) {
-				int rc = one(names[k], &o, org);
+				int rc = one(names[k], &o, org, out);
 				if (rc)
 					worst = KCVE_E_PARSE;
 				free(names[k]);
 			}
 			free(names);
-		} else if (one(inputs[i], &o, org)) {
+		} else if (one(inputs[i], &o, org, out)) {
 			worst = KCVE_E_PARSE;
 		}
 	}
@@ -172,5 +187,10 @@ int cmd_foreign(int argc, char **argv, struct kcve_global *g)
 	free(branches);
 	if (c.t)
 		tree_close(c.t);
+	if (out) {
+		int jrc = cli_json_print(out);
+		if (!worst)
+			worst = jrc;
+	}
 	return worst;
 }

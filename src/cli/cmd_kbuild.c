@@ -6,21 +6,23 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
 
-enum { O_CONFIG = CLI_LONG, O_SOURCE, O_ARCH, O_BUILD, O_FILES_FROM, O_LIST, O_STATS, O_EXPORT };
+enum { O_CONFIG = CLI_LONG, O_SOURCE, O_ARCH, O_BUILD, O_FILES_FROM, O_LIST, O_STATS, O_EXPORT,
+       O_JSON };
 static const struct cli_option opts[] = {
 	{"config", O_CONFIG, true},         {"source", O_SOURCE, true}, {"arch", O_ARCH, true},
 	{"build", O_BUILD, true},           {"files-from", O_FILES_FROM, true},
 	{"list", O_LIST, false},            {"stats", O_STATS, false},
-	{"export-conditions", O_EXPORT, false}, {NULL, 0, false}};
+	{"export-conditions", O_EXPORT, false}, {"json", O_JSON, false}, {NULL, 0, false}};
 static const struct cli_command kbuild_cmd = {
 	"kbuild",
-	"--config .config --source KSRC [--arch ARCH] [FILE...]\n"
-	"--build BUILDDIR [--list] [FILE...]\n"
+	"--config .config --source KSRC [--arch ARCH] [--json] [FILE...]\n"
+	"--build BUILDDIR [--list] [--json] [FILE...]\n"
 	"--config .config --source KSRC --export-conditions",
 	"Say for each FILE (relative to the kernel source tree) whether it is compiled:\n"
 	"  compiled / not compiled / unknown, with the reason (the makefile line, the disabled\n"
@@ -34,7 +36,9 @@ static const struct cli_command kbuild_cmd = {
 	"  --files-from FILE   read the FILE list from FILE, one per line ('-' = stdin)\n"
 	"  --stats             print evaluation statistics and time on stderr\n"
 	"  --export-conditions print, for every .c of the tree, the CONFIG_ condition under\n"
-	"                      which it is built (config-independent; for compact databases)\n",
+	"                      which it is built (config-independent; for compact databases)\n"
+	"  --json              [{\"file\", \"verdict\": \"compiled\"|\"not compiled\"|\"unknown\",\n"
+	"                      \"reason\"}] for the FILEs (not with --list/--export-conditions)\n",
 	opts, false};
 
 static double now(void)
@@ -65,6 +69,16 @@ static void read_list(const char *path, char ***files, size_t *n, size_t *alloc)
 		fclose(f);
 }
 
+/* One file's answer: a "path<TAB>verdict<TAB>reason" line, or an element of out. */
+static void answer(json_t *out, const char *file, enum kb_verdict v, const char *reason)
+{
+	if (out)
+		json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "file", file, "verdict",
+						     kb_verdict_name(v), "reason", reason));
+	else
+		printf("%s\t%s\t%s\n", file, kb_verdict_name(v), reason);
+}
+
 int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 {
 	const char *config = NULL, *source = NULL, *arch = NULL, *build = NULL;
@@ -72,6 +86,7 @@ int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 	char **files = NULL;
 	size_t nfiles = 0, alloc = 0;
 	const char *files_from = NULL;
+	json_t *out = NULL;
 	struct cli_parser p;
 	cli_begin(&p, &kbuild_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -84,10 +99,16 @@ int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 		case O_LIST: list = true; break;
 		case O_STATS: stats = true; break;
 		case O_EXPORT: export = true; break;
+		case O_JSON: out = json_array(); break;
 		}
 	}
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
+	if (out && (list || export)) {
+		json_decref(out);
+		cli_usage_error(&p, "--json goes with the per-file answers, not --list or "
+				"--export-conditions");
+	}
 	if (files_from)
 		read_list(files_from, &files, &nfiles, &alloc);
 	for (int i = 0; i < nops; i++) {
@@ -111,7 +132,7 @@ int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 				printf("%s\n", kb_build_path(b, i));
 		for (size_t i = 0; i < nfiles; i++) {
 			enum kb_verdict v = kb_build_verdict(b, files[i]);
-			printf("%s\t%s\t%s\n", files[i], kb_verdict_name(v),
+			answer(out, files[i], v,
 			       v == KB_COMPILED ? "named in the build's .cmd dependency files"
 						: "not named in any .cmd file of the build");
 		}
@@ -146,7 +167,7 @@ int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 			const char *reason = NULL;
 			enum kb_verdict v = kb_file_verdict(t, files[i], &reason);
 			counts[v]++;
-			printf("%s\t%s\t%s\n", files[i], kb_verdict_name(v), reason ? reason : "");
+			answer(out, files[i], v, reason ? reason : "");
 		}
 		if (stats)
 			fprintf(stderr,
@@ -161,6 +182,8 @@ out:
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);
 	free(files);
+	if (out)
+		return cli_json_print(out);
 	if (fflush(stdout) != 0)
 		kcve_die(KCVE_E_IO, "cannot write the output, check the disk or pipe");
 	return rc;

@@ -36,7 +36,7 @@ int cmd_reject(int argc, char **argv, struct kcve_global *g)
 	struct kcve_identity who;
 	struct kcve_err err = {0};
 	bool have_who = identity_resolve(&who, from, NULL, &err) == 0;
-	if (!have_who && from)
+	if (!have_who && (from || err.code == KCVE_E_USAGE))   /* a malformed or hostile sender */
 		return cli_fail(&err);
 	struct cve_tree *t = cli_open_tree(g);
 	int rc = store_reject(t, id, reason, have_who ? &who : NULL, &err);

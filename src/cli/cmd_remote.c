@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "publish/config.h"
@@ -13,21 +14,22 @@
 #include "store/ops.h"
 #include "store/tree.h"
 
-enum { O_CONFIG = CLI_LONG, O_YEAR, O_COUNT, O_RANDOM, O_NO_TREE, O_STATE };
+enum { O_CONFIG = CLI_LONG, O_YEAR, O_COUNT, O_RANDOM, O_NO_TREE, O_STATE, O_JSON };
 static const struct cli_option opts[] = {
 	{"config", O_CONFIG, true},   {"year", O_YEAR, true},        {"count", O_COUNT, true},
 	{"random", O_RANDOM, false},  {"no-tree", O_NO_TREE, false}, {"state", O_STATE, true},
-	{NULL, 0, false}};
+	{"json", O_JSON, false},      {NULL, 0, false}};
 static const struct cli_command remote_cmd = {
 	"remote",
 	"[--config FILE] reserve --year Y --count N [--random] [--no-tree]\n"
-	"[--config FILE] quota\n"
-	"[--config FILE] list [--year Y] [--state RESERVED|PUBLISHED|REJECTED]\n"
+	"[--config FILE] quota [--json]\n"
+	"[--config FILE] list [--year Y] [--state RESERVED|PUBLISHED|REJECTED] [--json]\n"
 	"[--config FILE] get CVE-ID",
 	"  reserve        reserve ids at CVE Services and add them to cve/reserved/Y/\n"
 	"  quota          the organisation's id quota\n"
 	"  list           ids the organisation holds (every page)\n"
 	"  get CVE-ID     the record as CVE Services has it (JSON)\n\n"
+	"--json: quota {\"id_quota\", \"total_reserved\", \"available\"}; list [{\"id\", \"state\"}].\n"
 	"Settings as for 'kcve publish --help' (cve_api.*, KCVE_CVE_API_*).\n",
 	opts, false};
 
@@ -78,7 +80,7 @@ int cmd_remote(int argc, char **argv, struct kcve_global *g)
 	const char *config = NULL;
 	struct remote_args a = {.tree = true};
 	const char *year = NULL, *count = NULL;
-	bool no_tree = false;
+	bool no_tree = false, json = false;
 	struct cli_parser p;
 	cli_begin(&p, &remote_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -89,6 +91,7 @@ int cmd_remote(int argc, char **argv, struct kcve_global *g)
 		case O_RANDOM: a.random = true; break;
 		case O_NO_TREE: no_tree = true; break;
 		case O_STATE: a.state = p.arg; break;
+		case O_JSON: json = true; break;
 		}
 	}
 	char **ops;
@@ -102,6 +105,8 @@ int cmd_remote(int argc, char **argv, struct kcve_global *g)
 					     : "'%s' needs one CVE-ID", sub);
 	if ((count || a.random || no_tree) && !is_reserve)
 		cli_usage_error(&p, "--count, --random and --no-tree go with 'remote reserve'");
+	if (json && !is_list && strcmp(sub, "quota"))
+		cli_usage_error(&p, "--json goes with 'remote list' and 'remote quota'");
 	if (a.state && !is_list)
 		cli_usage_error(&p, "--state goes with 'remote list'");
 	if (year && !is_reserve && !is_list)
@@ -121,14 +126,32 @@ int cmd_remote(int argc, char **argv, struct kcve_global *g)
 		rc = reserve(api, &a, g, &err);
 	else if (!rc && !strcmp(sub, "quota")) {
 		struct cveapi_quota q;
-		if (!(rc = cveapi_quota(api, &q, &err)))
+		if (!(rc = cveapi_quota(api, &q, &err)) && json)
+			rc = cli_json_print(json_pack("{s:I, s:I, s:I}", "id_quota",
+						      (json_int_t)q.id_quota, "total_reserved",
+						      (json_int_t)q.total_reserved, "available",
+						      (json_int_t)q.available));
+		else if (!rc)
 			printf("id_quota %ld\ntotal_reserved %ld\navailable %ld\n", q.id_quota,
 			       q.total_reserved, q.available);
 	} else if (!rc && is_list) {
 		struct cveapi_idlist ids = {0};
-		if (!(rc = cveapi_list(api, (int)a.year, a.state, &ids, &err)))
-			for (size_t k = 0; k < ids.n; k++)
-				printf("%s %s\n", ids.v[k].id, ids.v[k].state[0] ? ids.v[k].state : "-");
+		json_t *out = json ? json_array() : NULL;
+		if (!(rc = cveapi_list(api, (int)a.year, a.state, &ids, &err))) {
+			for (size_t k = 0; k < ids.n; k++) {
+				if (out)
+					json_array_append_new(out, json_pack(
+						"{s:s, s:o}", "id", ids.v[k].id, "state",
+						cli_json_str_or_null(ids.v[k].state)));
+				else
+					printf("%s %s\n", ids.v[k].id,
+					       ids.v[k].state[0] ? ids.v[k].state : "-");
+			}
+		}
+		if (out && !rc)
+			rc = cli_json_print(out);
+		else if (out)
+			json_decref(out);
 		cveapi_idlist_release(&ids);
 	} else if (!rc && !strcmp(sub, "get")) {
 		struct strbuf sb = STRBUF_INIT;

@@ -12,6 +12,7 @@
 #include "history/history.h"
 #include "maintainers/mail.h"
 #include "maintainers/request.h"
+#include "record/identity.h"
 #include "store/tree.h"
 
 enum { O_FROM = CLI_LONG };
@@ -87,6 +88,9 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 	char **ops;
 	cli_done(&p, &ops, 1, 1, "one mail: FILE.eml or - for stdin");
 	const char *in = ops[0];
+	struct kcve_err herr = {0};
+	if (from && identity_check_header("the sender (--from / $KCVE_FROM)", from, &herr))
+		kcve_die(KCVE_E_USAGE, "%s", herr.msg);
 	struct strbuf raw = STRBUF_INIT;
 	if (strcmp(in, "-") == 0) {
 		char buf[65536];

@@ -152,6 +152,9 @@ def json_cases(tree):
         (["check", "--json", "--version", "6.1.5"],
          lambda d: {c["id"]: c["severity"] for r in d["results"] for c in r["cves"]}
          == {"CVE-2099-0001": "HIGH", "CVE-2099-0002": None}),
+        (["foreign", "--json", "--supported", "6.6",
+          os.path.join(SRC, "tests/maintainers/data/foreign/dup.json")],
+         lambda d: d[0]["class"] and d[0]["duplicate_of"] is None),
         (["cvss", "--json", "--vector-only", "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H"],
          lambda d: d["score"] == 7.8),
     ]

@@ -19,12 +19,30 @@ of the real service ({"error": CODE, "message": text}):
   GET  health-check                                     200
   any request without the right CVE-API-ORG/USER/KEY    401 UNAUTHORIZED
 
+rules="real" (make_server(..., rules="real"), --rules real) follows the real service's source
+instead where the two differ (docs/publish.md, "CVE Services rules", names the file of each):
+  POST cve/{id}/reject on an id with a record          400 CVE_RECORD_EXISTS (not 403)
+  PUT  cve/{id}/cna|reject without a record            403 CVE_RECORD_DNE (not 404)
+  POST/PUT cve/{id}/... on an id never reserved        400 CVEID_DNE
+  GET/PUT cve-id/{id} unknown                          404 CVEID_NOT_FOUND
+  PUT  cve-id/{id}?state=RESERVED                      400 INVALID_STATE; other states are set
+                                                       even when the id has a record
+  containers.cna.providerMetadata is set by the server (orgId, shortName, dateUpdated), and
+  blanks around every string of the body are trimmed (trimJSONWhitespace)
+Every record counts its versions ("versions": the create plus each update) and the updates
+that changed nothing ("noop_updates": the same content and state as held), which is what a
+needless write costs on the real service (a version, a new dateUpdated).
+
 State (ids, records, per-id create/update counters) lives in a JSON file, rewritten atomically
 after every change, so it survives restarts and the test can inspect it.
 
 Fault injection (for /api/ requests), set with POST /_control {"faults": {...}}:
   script: ["500", "429", "timeout", "drop", "lost", "html", "malformed", "huge", "extra",
-           "echo_key", "ok"]  consumed one per request, before the random ones
+           "echo_key", "echo_key_long", "ok200error", "commit500", "commit504", "ok"]
+        consumed one per request, before the random ones
+  "ok200error" answers 200 {"error": "INTERNAL_SERVER_ERROR", …} without acting; "commit500"
+  and "commit504" act, then answer 500 / 504 (an HTML page); "echo_key_long" answers 400 with
+  the key at the end of a 185-character message and of a long error name
   seed, p500, p429, ptimeout, pdrop, plost: probabilities per request
   retry_after: seconds sent with 429 (default 1); timeout_s: how long "timeout" stalls
   body_mode: the same as a script entry, applied to every successful answer
@@ -62,6 +80,23 @@ class State:
         os.replace(tmp, self.path)
 
 
+def trim_strings(v):
+    """What the service's trimJSONWhitespace middleware does to a request body."""
+    if isinstance(v, str):
+        return v.strip()
+    if isinstance(v, list):
+        return [trim_strings(x) for x in v]
+    if isinstance(v, dict):
+        return {k: trim_strings(x) for k, x in v.items()}
+    return v
+
+
+def same_content(a, b):
+    """Equal but for the providerMetadata the server sets itself."""
+    strip = lambda c: {k: v for k, v in c.items() if k != "providerMetadata"}
+    return strip(a) == strip(b)
+
+
 def now_iso():
     return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
 
@@ -83,7 +118,8 @@ class Handler(BaseHTTPRequestHandler):
     def send(self, status, obj=None, raw=None, ctype="application/json", headers=()):
         srv = self.server
         mode = getattr(self, "_mode", None)
-        if 200 <= status < 300 and mode in ("html", "malformed", "huge", "extra", "echo_key"):
+        if 200 <= status < 300 and mode in ("html", "malformed", "huge", "extra", "echo_key",
+                                             "echo_key_long"):
             if mode == "html":
                 raw, ctype = b"<html><body><h1>Welcome</h1>maintenance</body></html>", "text/html"
             elif mode == "malformed":
@@ -94,6 +130,9 @@ class Handler(BaseHTTPRequestHandler):
             elif mode == "echo_key":
                 status = 400
                 obj = {"error": "BAD_INPUT", "message": "bad key " + srv.key + " for you"}
+            elif mode == "echo_key_long":
+                status = 400
+                obj = {"error": "B" * 50 + srv.key, "message": "A" * 185 + srv.key}
             elif mode == "huge":
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -181,7 +220,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.hangup("timeout")
         if fault == "drop":
             return self.hangup("drop")
-        self._mode = fault if fault in ("html", "malformed", "huge", "extra", "echo_key") else None
+        if fault == "ok200error":
+            return self.send(200, {"error": "INTERNAL_SERVER_ERROR",
+                                   "message": "Internal Server Error"})
+        self._mode = fault if fault in ("html", "malformed", "huge", "extra", "echo_key",
+                                        "echo_key_long") else None
         h = self.headers
         if (h.get("CVE-API-ORG") != srv.org or h.get("CVE-API-USER") != srv.user
                 or h.get("CVE-API-KEY") != srv.key):
@@ -192,6 +235,9 @@ class Handler(BaseHTTPRequestHandler):
             out = self.route(parts, q, raw)
             if fault == "lost":
                 return self.hangup("lost")
+        if fault in ("commit500", "commit504"):
+            return self.send(int(fault[6:]), raw=b"<html><body>Gateway error</body></html>",
+                             ctype="text/html")
         self.send(*out)
 
     def control(self, u, raw):
@@ -254,17 +300,22 @@ class Handler(BaseHTTPRequestHandler):
             return (200, {"totalCount": len(ids), "itemsPerPage": size, "pageCount": pages,
                           "currentPage": page, "prevPage": page - 1 if page > 1 else None,
                           "nextPage": page + 1 if page < pages else None, "cve_ids": chunk})
+        real = self.server.rules == "real"
         if len(p) == 2 and p[0] == "cve-id":
             v = d["ids"].get(p[1])
             if not v:
+                if real:
+                    return (404, {"error": "CVEID_NOT_FOUND", "message": "%s not found" % p[1]})
                 return (404, {"error": "CVE_ID_DNE", "message": "%s does not exist" % p[1]})
             if m == "GET":
                 return (200, v)
             if m == "PUT":
                 s = q.get("state")
-                if s not in ("REJECTED", "RESERVED"):
+                if real and s == "RESERVED":
+                    return (400, {"error": "INVALID_STATE", "message": "cannot set RESERVED"})
+                if s not in ("REJECTED", "RESERVED", "PUBLISHED"):
                     return (400, {"error": "BAD_INPUT", "message": "state must be REJECTED or RESERVED"})
-                if p[1] in d["records"]:
+                if not real and p[1] in d["records"]:
                     return (403, {"error": "CVE_RECORD_EXISTS", "message": "has a record"})
                 v["state"] = s
                 v["state_changes"] = v.get("state_changes", 0) + 1
@@ -293,19 +344,34 @@ class Handler(BaseHTTPRequestHandler):
                 except Exception:
                     return (400, {"error": "BAD_INPUT", "message": "cnaContainer missing or invalid"})
                 if cid not in d["ids"]:
+                    if real:
+                        return (400, {"error": "CVEID_DNE", "message": "The cve id does not exist."})
                     return (404, {"error": "CVE_ID_DNE", "message": "%s is not reserved" % cid})
                 new_state = "PUBLISHED" if p[2] == "cna" else "REJECTED"
+                if real:
+                    cna = dict(trim_strings(cna))
+                    cna["providerMetadata"] = {"orgId": "f4215fc3-5b6b-47ff-a258-f7189bd81038",
+                                               "shortName": org, "dateUpdated": now_iso()}
                 if m == "POST":
                     if rec:
-                        return (403, {"error": "CVE_RECORD_EXISTS", "message": "record exists"})
+                        return (400 if real and p[2] == "reject" else 403,
+                                {"error": "CVE_RECORD_EXISTS",
+                                 "message": "The cve record for the cve id already exists."})
                     rec = d["records"][cid] = {"state": new_state, "cna": cna, "created": 1,
-                                               "updates": 0, "history": [new_state]}
+                                               "updates": 0, "history": [new_state],
+                                               "versions": 1, "noop_updates": 0}
                     d["ids"][cid]["state"] = new_state
                     st.save()
                     return (200, {"created": self.full(cid, rec),
                                   "message": "%s record was successfully created." % cid})
                 if not rec:
-                    return (404, {"error": "CVE_RECORD_DNE", "message": "no record to update"})
+                    return (403 if real else 404,
+                            {"error": "CVE_RECORD_DNE",
+                             "message": "The cve record for the cve id does not exist."})
+                if rec["state"] == new_state and same_content(rec["cna"], cna):
+                    rec["noop_updates"] = rec.get("noop_updates", 0) + 1
+                    rec.setdefault("noop_at", []).append(time.time())
+                rec["versions"] = rec.get("versions", 1) + 1
                 rec.update(state=new_state, cna=cna, updates=rec["updates"] + 1)
                 rec["history"].append(new_state)
                 d["ids"][cid]["state"] = new_state
@@ -331,8 +397,9 @@ class Server(ThreadingHTTPServer):
 
 
 def make_server(state_path, org="Linux", user="cna@example.org", key="k", quota=1000,
-                page_size=2, port=0):
+                page_size=2, port=0, rules="legacy"):
     srv = Server(("127.0.0.1", port), Handler)
+    srv.rules = rules
     srv.daemon_threads = True
     srv.state = State(state_path, org, quota)
     srv.org, srv.user, srv.key, srv.page_size = org, user, key, page_size
@@ -351,9 +418,10 @@ def main():
     ap.add_argument("--user", default="cna@example.org")
     ap.add_argument("--key-file", help="file holding the API key (keeps it off argv)")
     ap.add_argument("--page-size", type=int, default=2)
+    ap.add_argument("--rules", choices=("legacy", "real"), default="legacy")
     a = ap.parse_args()
     key = open(a.key_file).read().strip() if a.key_file else "k"
-    srv = make_server(a.state, a.org, a.user, key, page_size=a.page_size)
+    srv = make_server(a.state, a.org, a.user, key, page_size=a.page_size, rules=a.rules)
     with open(a.port_file + ".tmp", "w") as f:
         f.write(str(srv.server_address[1]))
     os.replace(a.port_file + ".tmp", a.port_file)

@@ -4,6 +4,7 @@ with every byte of its output kept for the credential check."""
 import email
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -127,6 +128,7 @@ class SmtpSink:
         self.lock = threading.Lock()
         self.messages = []
         self.p451 = 0.0
+        self.drop_after_data = 0   # this many messages: taken, then the connection dropped
         self.rng = random.Random(seed)
         sink = self
 
@@ -136,10 +138,15 @@ class SmtpSink:
                     if sink.rng.random() < sink.p451:
                         return "451 4.3.0 try again later"
                     msg = email.message_from_bytes(envelope.content)
-                    sink.messages.append({"msgid": msg.get("Message-Id"), "subject": msg.get("Subject"),
+                    drop = sink.drop_after_data > 0
+                    sink.drop_after_data -= drop
+                    sink.messages.append({"dropped": drop,"msgid": msg.get("Message-Id"), "subject": msg.get("Subject"),
                                           "in_reply_to": msg.get("In-Reply-To"), "date": msg.get("Date"),
                                           "from": envelope.mail_from, "to": list(envelope.rcpt_tos),
                                           "raw": envelope.content.decode("utf-8", "replace")})
+                if drop:
+                    # the message is taken, but the link dies before the 250 reaches kcve
+                    server.transport.close()
                 return "250 OK"
 
         def authenticator(server, session, envelope, mechanism, auth_data):
@@ -165,10 +172,10 @@ class SmtpSink:
 
 
 class Api:
-    def __init__(self, workdir, page_size=2, quota=1000):
+    def __init__(self, workdir, page_size=2, quota=1000, rules="legacy"):
         self.state_path = os.path.join(workdir, "cve-services-state.json")
         self.srv = cve_services_server.make_server(self.state_path, ORG, USER, API_KEY,
-                                                   quota=quota, page_size=page_size)
+                                                   quota=quota, page_size=page_size, rules=rules)
         self.url = "http://127.0.0.1:%d/api/" % self.srv.server_address[1]
 
     def seed_ids(self, ids):
@@ -244,3 +251,22 @@ class Runner:
         for text in list(self.captured) + list(extra_texts):
             assert API_KEY not in text, "API key leaked in output:\n" + text
             assert SMTP_PASSWORD not in text, "SMTP password leaked in output:\n" + text
+
+
+class Checks:
+    """ok:/FAIL: lines; finish() exits 1 keeping the work directory when something failed."""
+
+    def __init__(self):
+        self.fails = []
+
+    def __call__(self, cond, what):
+        print(("ok: " if cond else "FAIL: ") + what)
+        if not cond:
+            self.fails.append(what)
+
+    def finish(self, work, name):
+        if self.fails:
+            print("%d check(s) failed; kept %s" % (len(self.fails), work))
+            sys.exit(1)
+        shutil.rmtree(work, ignore_errors=True)
+        print("%s: all checks passed" % name)

@@ -128,6 +128,58 @@ static void test_message(void **st)
 	sb_release(&sb);
 }
 
+/* Success means the body says so (docs/publish.md). */
+static void test_written(void **st)
+{
+	(void)st;
+	struct kcve_err err = {0};
+	const char *ok = "{\"message\":\"m\",\"created\":{\"cveMetadata\":{\"cveId\":"
+			 "\"CVE-2024-1\",\"state\":\"PUBLISHED\"}}}";
+	assert_int_equal(cveapi_parse_written(S(ok), "created", "CVE-2024-1", "PUBLISHED", &err), 0);
+	assert_int_equal(cveapi_parse_written(S(ok), "updated", "CVE-2024-1", NULL, &err), KCVE_E_NET);
+	assert_int_equal(cveapi_parse_written(S(ok), "created", "CVE-2024-2", NULL, &err), KCVE_E_NET);
+	assert_int_equal(cveapi_parse_written(S(ok), "created", "CVE-2024-1", "REJECTED", &err),
+			 KCVE_E_NET);
+	assert_int_equal(cveapi_parse_written(S("{\"error\":\"INTERNAL_SERVER_ERROR\"}"), "created",
+					      "CVE-2024-1", NULL, &err), KCVE_E_NET);
+	assert_non_null(strstr(err.msg, "INTERNAL_SERVER_ERROR"));
+	char state[16];
+	assert_int_equal(cveapi_parse_id_state(S("{\"updated\":{\"cve_id\":\"CVE-2024-1\",\"state\":"
+						 "\"REJECTED\"}}"), "updated", "CVE-2024-1", state,
+					       &err), 0);
+	assert_string_equal(state, "REJECTED");
+	assert_int_equal(cveapi_parse_id_state(S("{\"cve_id\":\"CVE-2024-9\",\"state\":\"X\"}"), NULL,
+					       "CVE-2024-1", state, &err), KCVE_E_NET);
+}
+
+static void test_record_holds(void **st)
+{
+	(void)st;
+	const char *rec = "{\"cveMetadata\":{\"cveId\":\"CVE-2024-1\",\"state\":\"PUBLISHED\"},"
+			  "\"containers\":{\"cna\":{\"providerMetadata\":{\"orgId\":\"o\"},"
+			  "\"title\":\"t\",\"x\":[1,{\"d\":\"v\"}]}}}";
+	/* the server's providerMetadata and trimmed blanks are no difference */
+	assert_int_equal(cveapi_record_holds(S(rec), S("{\"cnaContainer\":{\"title\":\" t\\n\","
+						     "\"x\":[1,{\"d\":\"v\"}]}}"), "PUBLISHED"), 1);
+	assert_int_equal(cveapi_record_holds(S(rec), S("{\"cnaContainer\":{\"title\":\"t\","
+						     "\"x\":[1,{\"d\":\"v\"}]}}"), "REJECTED"), 0);
+	assert_int_equal(cveapi_record_holds(S(rec), S("{\"cnaContainer\":{\"title\":\"t2\","
+						     "\"x\":[1,{\"d\":\"v\"}]}}"), "PUBLISHED"), 0);
+	assert_int_equal(cveapi_record_holds(S(rec), S("{\"cnaContainer\":{\"title\":\"t\"}}"),
+					     "PUBLISHED"), 0);
+	assert_int_equal(cveapi_record_holds(S("<html>"), S("{}"), "PUBLISHED"), -1);
+}
+
+static void test_header_injection(void **st)
+{
+	(void)st;
+	assert_int_equal(message_bad_header_line(S("From x\nSubject: a\r\nTo: b\n\nbody\r\x01\n")), 0);
+	assert_int_equal(message_bad_header_line(S("From x\nSubject: a\rBcc: v@x\n\nbody\n")), 2);
+	assert_int_equal(message_bad_header_line(S("Subject: \x1b[2J\n")), 1);
+	assert_true(message_value_ok("<a@b>"));
+	assert_false(message_value_ok("<a@b>\r\nBcc: v@x"));
+}
+
 static void test_config(void **st)
 {
 	(void)st;
@@ -143,6 +195,11 @@ static void test_config(void **st)
 	char msg[128] = "server said topsecretkey is wrong (topsecretkey)";
 	publish_config_scrub(&c, msg, sizeof(msg));
 	assert_string_equal(msg, "server said *** is wrong (***)");
+	char body[] = "a\0topsecretkey\0b topsecretkey";
+	size_t blen = sizeof(body) - 1;
+	publish_config_scrub_mem(&c, body, &blen);   /* past NULs too */
+	assert_int_equal(blen, 11);
+	assert_memory_equal(body, "a\0***\0b ***", 12);
 	publish_config_release(&c);
 	setenv("KCVE_CVE_API_URL", "http://example.org/api/", 1);
 	assert_int_equal(publish_config_load(&c, NULL, &err), 0);
@@ -165,6 +222,8 @@ int main(void)
 		cmocka_unit_test(test_error_body), cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_quota_record), cmocka_unit_test(test_cna_body),
 		cmocka_unit_test(test_message), cmocka_unit_test(test_config),
+		cmocka_unit_test(test_written), cmocka_unit_test(test_record_holds),
+		cmocka_unit_test(test_header_injection),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

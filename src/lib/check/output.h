@@ -28,9 +28,5 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 void ck_print_ids(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres);
 int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		  const struct ck_out_opts *o);
-int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
-		     const struct ck_out_opts *o);
-int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
-		       const struct ck_out_opts *o);
 
 #endif

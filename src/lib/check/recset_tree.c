@@ -49,7 +49,8 @@ char *ck_tree_find(const char *path, struct kcve_err *err)
 	}
 	kcve_err_set(err, KCVE_E_TREE,
 		     "no CVE record tree found above the current directory; pass --tree DIR "
-		     "(or set KCVE_TREE), or use --db FILE");
+		     "(or set KCVE_TREE) or --db FILE. The records are the kernel CNA's: git clone "
+		     "--depth 1 https://git.kernel.org/pub/scm/linux/security/vulns.git");
 	return NULL;
 }
 

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -34,7 +35,7 @@ static int set_long(long *dst, const char *key, const char *v, long min, long ma
 /* One setting by its file key; env vars map onto the same keys. */
 static int apply(struct publish_config *c, const char *key, const char *v, struct kcve_err *err)
 {
-	long n;
+	long n = 0; /* set_long assigns it on success; at -O3 gcc cannot see that */
 	int rc;
 	if (!strcmp(key, "cve_api.url")) {
 		size_t l = strlen(v);
@@ -98,6 +99,18 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Like ssh with a private key: a credentials file others can read (or write) is named, with
+ * its mode and the fix; kcve still uses it, the secret is already out. */
+static void warn_if_exposed(const char *path, const char *secret)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && (st.st_mode & 077))
+		fprintf(stderr, "kcve: warning: %s holds %s but is %s by group/others (mode %04o); "
+			"run chmod 600 %s and consider the secret exposed\n", path, secret,
+			(st.st_mode & 044) ? "readable" : "writable", (unsigned)(st.st_mode & 07777),
+			path);
+}
+
 static int load_file(struct publish_config *c, const char *path, struct kcve_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -108,6 +121,7 @@ static int load_file(struct publish_config *c, const char *path, struct kcve_err
 				    path, strerror(e));
 	}
 	int rc = 0, lineno = 0;
+	const char *secret = NULL;   /* the first credential the file holds */
 	char *save = NULL;
 	for (char *line = strtok_r(sb.buf ? sb.buf : (char *)"", "\n", &save); line && !rc;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -122,7 +136,10 @@ static int load_file(struct publish_config *c, const char *path, struct kcve_err
 			break;
 		}
 		*eq = '\0';
-		rc = apply(c, trim(l), trim(eq + 1), err);
+		const char *key = trim(l);
+		if (!secret && (!strcmp(key, "cve_api.key") || !strcmp(key, "smtp.password")))
+			secret = !strcmp(key, "cve_api.key") ? "cve_api.key" : "smtp.password";
+		rc = apply(c, key, trim(eq + 1), err);
 		if (rc) {
 			char m[sizeof(err->msg)];
 			snprintf(m, sizeof(m), "%s", err->msg);
@@ -130,6 +147,8 @@ static int load_file(struct publish_config *c, const char *path, struct kcve_err
 		}
 	}
 	sb_release(&sb);
+	if (!rc && secret)
+		warn_if_exposed(path, secret);
 	return rc;
 }
 
@@ -295,6 +314,26 @@ static void scrub_one(char *msg, const char *secret)
 		memcpy(p, "***", 3);
 		memmove(p + 3, p + sl, strlen(p + sl) + 1);
 	}
+}
+
+static void scrub_mem_one(char *buf, size_t *len, const char *secret)
+{
+	size_t sl;
+	if (!buf || !secret || (sl = strlen(secret)) < 4)
+		return;
+	char *p = buf;
+	while ((p = memmem(p, *len - (size_t)(p - buf), secret, sl))) {
+		memcpy(p, "***", 3);
+		memmove(p + 3, p + sl, *len - (size_t)(p + sl - buf) + 1);   /* with the NUL */
+		*len -= sl - 3;
+		p += 3;
+	}
+}
+
+void publish_config_scrub_mem(const struct publish_config *c, char *buf, size_t *len)
+{
+	scrub_mem_one(buf, len, c->api_key);
+	scrub_mem_one(buf, len, c->smtp_password);
 }
 
 void publish_config_scrub(const struct publish_config *c, char *msg, size_t size)

@@ -47,5 +47,7 @@ bool url_is_loopback(const char *url);
 /* Replace every occurrence of a configured secret in msg (NUL-terminated, edited in place)
  * with "***", so server echoes can never leak credentials into output. */
 void publish_config_scrub(const struct publish_config *c, char *msg, size_t size);
+/* The same over len bytes that may hold NULs (buf[len] must be a NUL); *len shrinks. */
+void publish_config_scrub_mem(const struct publish_config *c, char *buf, size_t *len);
 
 #endif

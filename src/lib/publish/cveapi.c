@@ -23,6 +23,7 @@ struct resp {
 	long status;
 	struct strbuf body;
 	bool too_big;
+	bool maybe_sent;      /* a transport error after the request may have reached the server */
 	long retry_after_s;   /* -1 when absent */
 };
 
@@ -174,6 +175,10 @@ static int request(struct cveapi *a, const char *method, const char *path, const
 	curl_easy_setopt(c, CURLOPT_URL, url.buf);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
+	/* A write goes out on a fresh connection: on a reused one that dies before the answer,
+	 * libcurl silently sends the request again, and a write the server had already
+	 * committed would be made twice (a needless version) behind kcve's back. */
+	curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, strcmp(method, "GET") ? 1L : 0L);
 	if (!strcmp(method, "GET")) {
 		curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
 		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, NULL);
@@ -187,6 +192,7 @@ static int request(struct cveapi *a, const char *method, const char *path, const
 		sb_reset(&r->body);
 		r->status = 0;
 		r->too_big = false;
+		r->maybe_sent = false;
 		r->retry_after_s = -1;
 		a->errbuf[0] = '\0';
 		a->attempts++;
@@ -208,6 +214,7 @@ static int request(struct cveapi *a, const char *method, const char *path, const
 				break;
 			}
 			retry = pol == RETRY_ANY || unsent(cc);
+			r->maybe_sent = !unsent(cc);
 			rc = kcve_err_set(err, KCVE_E_NET,
 					  "CVE Services %s %s failed after %d attempt%s: %s%s", method,
 					  path, attempt, attempt > 1 ? "s" : "",
@@ -216,6 +223,8 @@ static int request(struct cveapi *a, const char *method, const char *path, const
 						       "'kcve remote list'");
 		} else {
 			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+			/* an echoed secret never reaches a parser, a message or a truncation */
+			publish_config_scrub_mem(cfg, r->body.buf, &r->body.len);
 			if (r->status == 429)
 				retry = true;   /* rate limited: the server did nothing */
 			else if (r->status >= 500)
@@ -238,20 +247,28 @@ static int request(struct cveapi *a, const char *method, const char *path, const
 static int http_fail(struct cveapi *a, const char *what, const struct resp *r,
 		     struct kcve_err *err)
 {
-	char code[64], msg[200];
-	if (cveapi_parse_error(r->body.buf, r->body.len, code, sizeof(code), msg, sizeof(msg)))
-		kcve_err_set(err, KCVE_E_NET, "CVE Services refused to %s: HTTP %ld %s%s%s", what,
-			     r->status, code[0] ? code : "(no error code)", msg[0] ? ": " : "", msg);
-	else
+	/* Whole strings first, secrets scrubbed, and only then cut to size: cutting first
+	 * could leave the tail of a key the server echoed past the cut. */
+	size_t n = r->body.len + 1;
+	char *code = xmalloc(n), *msg = xmalloc(n);
+	if (cveapi_parse_error(r->body.buf, r->body.len, code, n, msg, n)) {
+		publish_config_scrub(a->cfg, code, n);
+		publish_config_scrub(a->cfg, msg, n);
+		kcve_err_set(err, KCVE_E_NET, "CVE Services refused to %s: HTTP %ld %.64s%s%.200s",
+			     what, r->status, code[0] ? code : "(no error code)", msg[0] ? ": " : "",
+			     msg);
+	} else
 		kcve_err_set(err, KCVE_E_NET, "CVE Services refused to %s: HTTP %ld with %s", what,
 			     r->status,
 			     r->body.len == 0 ? "an empty body" :
 			     (r->body.buf[strspn(r->body.buf, " \r\n\t")] == '<' ? "an HTML page"
 										 : "a non-JSON body"));
+	free(code);
+	free(msg);
 	publish_config_scrub(a->cfg, err->msg, sizeof(err->msg));
-	if (r->status == 401 || r->status == 403)
+	if (r->status == 401)
 		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), "%s",
-			 r->status == 401 ? ", check cve_api.user/key" : "");
+			 ", check cve_api.user/key");
 	return KCVE_E_NET;
 }
 
@@ -260,6 +277,8 @@ static bool ok2xx(const struct resp *r)
 	return r->status >= 200 && r->status < 300;
 }
 
+/* Error names are matched whatever the status: the service has answered the same condition
+ * with 400 in one release and 403 in another (see docs/publish.md). */
 static bool has_code(const struct resp *r, const char *want)
 {
 	char code[64], msg[8];
@@ -345,63 +364,147 @@ int cveapi_list(struct cveapi *a, int year, const char *state, struct cveapi_idl
 	return rc;
 }
 
-static int put_cna(struct cveapi *a, const char *cve, const struct strbuf *body,
-		   struct kcve_err *err)
+/* What one record write must leave at CVE Services. */
+struct goal {
+	const char *cve;
+	const char *what;          /* "publish CVE-…", for messages */
+	const char *path;          /* cve/{id}/cna or cve/{id}/reject (POST creates, PUT updates) */
+	const struct strbuf *body; /* {"cnaContainer": …} */
+	const char *want_state;    /* PUBLISHED or REJECTED */
+};
+
+enum held { HELD_NONE, HELD_DIFFERENT, HELD_SAME };
+
+/* Ask the service what it holds for the goal's CVE (GET cve/{id}, a read: retried freely). */
+static int ask_record(struct cveapi *a, const struct goal *g, enum held *h, struct kcve_err *err)
 {
-	char path[96], what[96];
-	snprintf(path, sizeof(path), "cve/%s/cna", cve);
-	snprintf(what, sizeof(what), "update %s", cve);
+	char path[96];
+	snprintf(path, sizeof(path), "cve/%s", g->cve);
 	struct resp r = {0};
-	int rc = request(a, "PUT", path, body->buf, body->len, RETRY_ANY, &r, err);
-	if (!rc)
-		rc = ok2xx(&r) ? cveapi_parse_object(r.body.buf, r.body.len, err)
-			       : http_fail(a, what, &r, err);
+	int rc = request(a, "GET", path, NULL, 0, RETRY_ANY, &r, err);
+	if (!rc) {
+		int same;
+		char id[32], state[16];
+		if (r.status >= 400 && r.status < 500 && has_code(&r, "CVE_RECORD_DNE"))
+			*h = HELD_NONE;
+		else if (!ok2xx(&r))
+			rc = http_fail(a, "show the record before writing it again", &r, err);
+		else if ((rc = cveapi_parse_record(r.body.buf, r.body.len, id, state, err)))
+			;   /* err says what was wrong with the answer */
+		else if (strcmp(id, g->cve) != 0)
+			rc = kcve_err_set(err, KCVE_E_NET, "CVE Services answered a request for %s "
+					  "with the record of %s; nothing written", g->cve, id);
+		else if ((same = cveapi_record_holds(r.body.buf, r.body.len, g->body->buf,
+						     g->body->len, g->want_state)) < 0)
+			rc = kcve_err_set(err, KCVE_E_NET, "CVE Services sent an unreadable record "
+					  "for %s; nothing written", g->cve);
+		else
+			*h = same ? HELD_SAME : HELD_DIFFERENT;
+	}
 	sb_release(&r.body);
 	return rc;
 }
 
-int cveapi_publish(struct cveapi *a, const char *cve, const char *record, size_t len,
-		   enum cveapi_done *done, struct kcve_err *err)
+/* One write: retried inside only where the service surely did nothing (429, refused
+ * connection). *uncertain tells the caller the service may have acted although no answer
+ * says so (reset, timeout, 5xx after the request went out). */
+static int write_once(struct cveapi *a, const char *method, const char *path, const char *what,
+		      const struct strbuf *body, struct resp *r, bool *uncertain,
+		      struct kcve_err *err)
+{
+	*uncertain = false;
+	int rc = request(a, method, path, body ? body->buf : NULL, body ? body->len : 0,
+			 RETRY_UNSENT, r, err);
+	if (rc)
+		*uncertain = r->maybe_sent;
+	else if (r->status >= 500) {
+		*uncertain = true;
+		rc = http_fail(a, what, r, err);
+	}
+	return rc;
+}
+
+/* Bring the service to hold g: POST (create) or PUT (update). Whenever the outcome of a write
+ * is uncertain, or the service says a record does (not) exist, ask it first (GET) and write
+ * only if it does not already hold the content: a write that commits but whose answer is lost
+ * costs no second version. */
+static int converge(struct cveapi *a, const struct goal *g, bool exists, enum cveapi_done *done,
+		    struct kcve_err *err)
+{
+	/* An update asks first: the content may be there already, written by a run that died
+	 * before it could record it (a restart with unsaved state). */
+	bool ask = exists, post = !exists;
+	int limit = a->cfg->api_attempts + 2, rc = 0;
+	for (int round = 1;; round++) {
+		if (round > limit) {
+			char m[sizeof(err->msg)];
+			snprintf(m, sizeof(m), "%s", err->msg);
+			return kcve_err_set(err, KCVE_E_NET, "%.400s; gave up after %d rounds, "
+					    "rerun kcve publish", m, limit);
+		}
+		if (ask) {
+			enum held h;
+			if ((rc = ask_record(a, g, &h, err)))
+				return rc;
+			if (h == HELD_SAME) {
+				*done = CVEAPI_ALREADY;
+				return 0;
+			}
+			post = h == HELD_NONE;
+			ask = false;
+		}
+		struct resp r = {0};
+		bool uncertain;
+		rc = write_once(a, post ? "POST" : "PUT", g->path, g->what, g->body, &r,
+				&uncertain, err);
+		if (!rc && ok2xx(&r)) {
+			rc = cveapi_parse_written(r.body.buf, r.body.len, post ? "created" : "updated",
+						  g->cve, g->want_state, err);
+			*done = post ? CVEAPI_CREATED : CVEAPI_UPDATED;
+		} else if (!rc && r.status >= 400 && r.status < 500 &&
+			   has_code(&r, post ? "CVE_RECORD_EXISTS" : "CVE_RECORD_DNE"))
+			ask = true;   /* the other verb applies; the record may already be right */
+		else if (!rc)
+			rc = http_fail(a, g->what, &r, err);
+		long retry_after = r.retry_after_s;
+		sb_release(&r.body);
+		if (ask)
+			continue;
+		if (!rc || !uncertain)
+			return rc;
+		ask = true;
+		sleep_ms(backoff(a->cfg, round, retry_after));
+	}
+}
+
+static int cna_goal(struct cveapi *a, const char *cve, const char *record, size_t len,
+		    bool exists, enum cveapi_done *done, struct kcve_err *err)
 {
 	int rc = check_id(cve, err);
 	if (rc)
 		return rc;
 	struct strbuf body = STRBUF_INIT;
-	if ((rc = cveapi_cna_body(record, len, cve, &body, err))) {
-		sb_release(&body);
-		return rc;
-	}
 	char path[96], what[96];
 	snprintf(path, sizeof(path), "cve/%s/cna", cve);
-	snprintf(what, sizeof(what), "publish %s", cve);
-	struct resp r = {0};
-	/* Safe to retry: a POST the server already executed comes back as CVE_RECORD_EXISTS,
-	 * and then the PUT below carries the same content. */
-	rc = request(a, "POST", path, body.buf, body.len, RETRY_ANY, &r, err);
-	if (!rc) {
-		if (ok2xx(&r)) {
-			rc = cveapi_parse_object(r.body.buf, r.body.len, err);
-			*done = CVEAPI_CREATED;
-		} else if (r.status == 403 && has_code(&r, "CVE_RECORD_EXISTS")) {
-			rc = put_cna(a, cve, &body, err);
-			*done = CVEAPI_UPDATED;
-		} else
-			rc = http_fail(a, what, &r, err);
-	}
-	sb_release(&r.body);
+	snprintf(what, sizeof(what), "%s %s", exists ? "update" : "publish", cve);
+	struct goal g = {cve, what, path, &body, "PUBLISHED"};
+	if (!(rc = cveapi_cna_body(record, len, cve, &body, err)))
+		rc = converge(a, &g, exists, done, err);
 	sb_release(&body);
 	return rc;
+}
+
+int cveapi_publish(struct cveapi *a, const char *cve, const char *record, size_t len,
+		   bool exists, enum cveapi_done *done, struct kcve_err *err)
+{
+	return cna_goal(a, cve, record, len, exists, done, err);
 }
 
 int cveapi_update(struct cveapi *a, const char *cve, const char *record, size_t len,
 		  struct kcve_err *err)
 {
-	int rc = check_id(cve, err);
-	struct strbuf body = STRBUF_INIT;
-	if (!rc && !(rc = cveapi_cna_body(record, len, cve, &body, err)))
-		rc = put_cna(a, cve, &body, err);
-	sb_release(&body);
-	return rc;
+	enum cveapi_done done;
+	return cna_goal(a, cve, record, len, true, &done, err);
 }
 
 int cveapi_reject(struct cveapi *a, const char *cve, const char *reason,
@@ -419,48 +522,72 @@ int cveapi_reject(struct cveapi *a, const char *cve, const char *reason,
 	json_object_set_new(cna, "rejectedReasons", reasons);
 	json_t *wrap = json_object();
 	json_object_set_new(wrap, "cnaContainer", cna);
-	char *body = json_dumps(wrap, JSON_COMPACT | JSON_ENSURE_ASCII);
+	char *text = json_dumps(wrap, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(wrap);
-	if (!body)
+	if (!text)
 		return kcve_err_set(err, KCVE_E_USAGE, "rejection reason is not valid UTF-8");
+	struct strbuf body = STRBUF_INIT;
+	sb_adds(&body, text);
+	free(text);
 	char path[96], what[96];
 	snprintf(path, sizeof(path), "cve/%s/reject", cve);
 	snprintf(what, sizeof(what), "reject %s", cve);
-	struct resp r = {0};
-	rc = request(a, "POST", path, body, strlen(body), RETRY_ANY, &r, err);
-	if (!rc) {
-		if (ok2xx(&r)) {
-			rc = cveapi_parse_object(r.body.buf, r.body.len, err);
-			*done = CVEAPI_CREATED;
-		} else if (r.status == 403 && has_code(&r, "CVE_RECORD_EXISTS")) {
-			rc = request(a, "PUT", path, body, strlen(body), RETRY_ANY, &r, err);
-			if (!rc)
-				rc = ok2xx(&r) ? cveapi_parse_object(r.body.buf, r.body.len, err)
-					       : http_fail(a, what, &r, err);
-			*done = CVEAPI_UPDATED;
-		} else
-			rc = http_fail(a, what, &r, err);
-	}
-	sb_release(&r.body);
-	free(body);
+	struct goal g = {cve, what, path, &body, "REJECTED"};
+	/* POST rejects an id without a record; the service answers CVE_RECORD_EXISTS when there
+	 * is one (a published record, or our own earlier reject), and converge() asks and PUTs. */
+	rc = converge(a, &g, false, done, err);
+	sb_release(&body);
 	return rc;
 }
 
-int cveapi_reject_id(struct cveapi *a, const char *cve, struct kcve_err *err)
+/* GET cve-id/{id}: its state. */
+static int ask_id(struct cveapi *a, const char *cve, char state[16], struct kcve_err *err)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "cve-id/%s", cve);
+	struct resp r = {0};
+	int rc = request(a, "GET", path, NULL, 0, RETRY_ANY, &r, err);
+	if (!rc)
+		rc = ok2xx(&r) ? cveapi_parse_id_state(r.body.buf, r.body.len, NULL, cve, state, err)
+			       : http_fail(a, "show the id state", &r, err);
+	sb_release(&r.body);
+	return rc;
+}
+
+int cveapi_reject_id(struct cveapi *a, const char *cve, enum cveapi_done *done,
+		     struct kcve_err *err)
 {
 	int rc = check_id(cve, err);
 	if (rc)
 		return rc;
-	char path[96], what[96];
+	char path[96], what[96], state[16];
 	snprintf(path, sizeof(path), "cve-id/%s?state=REJECTED", cve);
 	snprintf(what, sizeof(what), "reject the id %s", cve);
-	struct resp r = {0};
-	rc = request(a, "PUT", path, NULL, 0, RETRY_ANY, &r, err);
-	if (!rc)
-		rc = ok2xx(&r) ? cveapi_parse_object(r.body.buf, r.body.len, err)
-			       : http_fail(a, what, &r, err);
-	sb_release(&r.body);
-	return rc;
+	for (int round = 1;; round++) {
+		/* asked every time: the id may have been rejected by a run that died unrecorded */
+		if ((rc = ask_id(a, cve, state, err)))
+			return rc;
+		if (!strcmp(state, "REJECTED")) {
+			*done = CVEAPI_ALREADY;
+			return 0;
+		}
+		struct resp r = {0};
+		bool uncertain;
+		rc = write_once(a, "PUT", path, what, NULL, &r, &uncertain, err);
+		if (!rc && ok2xx(&r)) {
+			if (!(rc = cveapi_parse_id_state(r.body.buf, r.body.len, "updated", cve, state,
+							 err)) && strcmp(state, "REJECTED"))
+				rc = kcve_err_set(err, KCVE_E_NET, "CVE Services left the id %s in state "
+						  "'%s' after rejecting it", cve, state);
+			*done = CVEAPI_UPDATED;
+		} else if (!rc)
+			rc = http_fail(a, what, &r, err);
+		long retry_after = r.retry_after_s;
+		sb_release(&r.body);
+		if (!rc || !uncertain || round > a->cfg->api_attempts)
+			return rc;
+		sleep_ms(backoff(a->cfg, round, retry_after));
+	}
 }
 
 int cveapi_get_record(struct cveapi *a, const char *cve, struct strbuf *out,

@@ -25,7 +25,8 @@ struct cveapi;
 int cveapi_open(struct cveapi **out, const struct publish_config *cfg, struct kcve_err *err);
 void cveapi_close(struct cveapi *api);
 
-enum cveapi_done { CVEAPI_CREATED = 1, CVEAPI_UPDATED = 2 };
+/* What a write did: created, updated, or nothing because the service already held it. */
+enum cveapi_done { CVEAPI_CREATED = 1, CVEAPI_UPDATED = 2, CVEAPI_ALREADY = 3 };
 
 /* POST cve-id?cve_year&amount&short_name[&batch_type]. */
 int cveapi_reserve(struct cveapi *api, int year, int count, bool sequential,
@@ -35,19 +36,26 @@ int cveapi_quota(struct cveapi *api, struct cveapi_quota *q, struct kcve_err *er
 /* GET cve-id?cve_id_year&state, every page (year <= 0 / state NULL: no filter). */
 int cveapi_list(struct cveapi *api, int year, const char *state, struct cveapi_idlist *out,
 		struct kcve_err *err);
-/* Publish a full record file: POST cve/{id}/cna {"cnaContainer": containers.cna}; on 403
- * CVE_RECORD_EXISTS, PUT (update). *done tells which happened. */
+/* Writes follow the rules in docs/publish.md ("CVE Services rules"): success only when the
+ * answer's body carries the written record (matching cveId, and state); after an uncertain
+ * outcome (reset, timeout, 5xx) or a CVE_RECORD_EXISTS / CVE_RECORD_DNE answer, the record is
+ * read back (GET) and written only if the service does not already hold the content. */
+
+/* Publish a full record file: POST cve/{id}/cna {"cnaContainer": containers.cna} (PUT first
+ * when exists, i.e. it was published before). *done tells which happened. */
 int cveapi_publish(struct cveapi *api, const char *cve, const char *record, size_t len,
-		   enum cveapi_done *done, struct kcve_err *err);
-/* PUT cve/{id}/cna only. */
+		   bool exists, enum cveapi_done *done, struct kcve_err *err);
+/* The same, update first. */
 int cveapi_update(struct cveapi *api, const char *cve, const char *record, size_t len,
 		  struct kcve_err *err);
-/* Reject: POST cve/{id}/reject (an id without a record), on 403 CVE_RECORD_EXISTS PUT
- * cve/{id}/reject (a published record). */
+/* Reject: POST cve/{id}/reject (an id without a record); when the service says a record
+ * exists, read it: already REJECTED with this reason is done, else PUT cve/{id}/reject. */
 int cveapi_reject(struct cveapi *api, const char *cve, const char *reason,
 		  enum cveapi_done *done, struct kcve_err *err);
-/* PUT cve-id/{id}?state=REJECTED: give back a reserved, never-published id. */
-int cveapi_reject_id(struct cveapi *api, const char *cve, struct kcve_err *err);
+/* Give back a reserved, never-published id: GET cve-id/{id}, and unless it is REJECTED
+ * already, PUT cve-id/{id}?state=REJECTED. */
+int cveapi_reject_id(struct cveapi *api, const char *cve, enum cveapi_done *done,
+		     struct kcve_err *err);
 /* GET cve/{id}: the record as the server has it. */
 int cveapi_get_record(struct cveapi *api, const char *cve, struct strbuf *out,
 		      struct kcve_err *err);

@@ -211,6 +211,123 @@ int cveapi_parse_object(const char *body, size_t len, struct kcve_err *err)
 	return 0;
 }
 
+int cveapi_parse_written(const char *body, size_t len, const char *key, const char *cve,
+			 const char *want_state, struct kcve_err *err)
+{
+	json_t *j = load(body, len, "the write", err);
+	if (!j)
+		return err->code;
+	json_t *rec = json_object_get(j, key);
+	json_t *meta = json_object_get(rec, "cveMetadata");
+	json_t *id = json_object_get(meta, "cveId"), *st = json_object_get(meta, "state");
+	char code[64], shown[64];
+	int rc = 0;
+	if (!json_is_object(rec)) {
+		json_t *e = json_object_get(j, "error");
+		cveapi_sanitize(code, sizeof(code), json_is_string(e) ? json_string_value(e) : "",
+				json_is_string(e) ? json_string_length(e) : 0);
+		rc = kcve_err_set(err, KCVE_E_NET, "CVE Services answered 2xx without the %s record%s%s, "
+				  "so %s is not marked done", key, code[0] ? " but with error " : "",
+				  code, cve);
+	} else if (!json_is_string(id) || strcmp(json_string_value(id), cve) != 0) {
+		cveapi_sanitize(shown, sizeof(shown), json_is_string(id) ? json_string_value(id) : "",
+				json_is_string(id) ? json_string_length(id) : 0);
+		rc = kcve_err_set(err, KCVE_E_NET, "CVE Services answered the write of %s with the "
+				  "record of '%s'", cve, shown);
+	} else if (want_state && (!json_is_string(st) || strcmp(json_string_value(st), want_state))) {
+		cveapi_sanitize(shown, sizeof(shown), json_is_string(st) ? json_string_value(st) : "",
+				json_is_string(st) ? json_string_length(st) : 0);
+		rc = kcve_err_set(err, KCVE_E_NET, "CVE Services answered the write of %s with a "
+				  "record in state '%s', not %s", cve, shown, want_state);
+	}
+	json_decref(j);
+	return rc;
+}
+
+int cveapi_parse_id_state(const char *body, size_t len, const char *key, const char *cve,
+			  char state[16], struct kcve_err *err)
+{
+	json_t *j = load(body, len, "the id request", err);
+	if (!j)
+		return err->code;
+	json_t *o = key ? json_object_get(j, key) : j;
+	json_t *id = json_object_get(o, "cve_id"), *st = json_object_get(o, "state");
+	int rc = 0;
+	if (!json_is_string(id) || strcmp(json_string_value(id), cve) != 0 || !json_is_string(st))
+		rc = kcve_err_set(err, KCVE_E_NET, "CVE Services answer about %s lacks its %scve_id "
+				  "and state", cve, key ? "updated " : "");
+	else
+		cveapi_sanitize(state, 16, json_string_value(st), json_string_length(st));
+	json_decref(j);
+	return rc;
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static void trim_span(const char **s, size_t *n)
+{
+	while (*n && blank(**s))
+		(*s)++, (*n)--;
+	while (*n && blank((*s)[*n - 1]))
+		(*n)--;
+}
+
+/* json_equal, except that strings compare with surrounding blanks trimmed (the service's
+ * trimJSONWhitespace middleware) and, at the top (skip_pm), providerMetadata is ignored. */
+static bool same_trimmed(json_t *a, json_t *b, bool skip_pm)
+{
+	if (json_is_string(a) && json_is_string(b)) {
+		const char *x = json_string_value(a), *y = json_string_value(b);
+		size_t xl = json_string_length(a), yl = json_string_length(b);
+		trim_span(&x, &xl);
+		trim_span(&y, &yl);
+		return xl == yl && !memcmp(x, y, xl);
+	}
+	if (json_is_array(a) && json_is_array(b)) {
+		if (json_array_size(a) != json_array_size(b))
+			return false;
+		for (size_t i = 0; i < json_array_size(a); i++)
+			if (!same_trimmed(json_array_get(a, i), json_array_get(b, i), false))
+				return false;
+		return true;
+	}
+	if (json_is_object(a) && json_is_object(b)) {
+		const char *k;
+		json_t *v;
+		size_t na = 0, nb = 0;
+		json_object_foreach(a, k, v) {
+			if (skip_pm && !strcmp(k, "providerMetadata"))
+				continue;
+			na++;
+			json_t *w = json_object_get(b, k);
+			if (!w || !same_trimmed(v, w, false))
+				return false;
+		}
+		json_object_foreach(b, k, v)
+			nb += !(skip_pm && !strcmp(k, "providerMetadata"));
+		return na == nb;
+	}
+	return json_equal(a, b);
+}
+
+int cveapi_record_holds(const char *record, size_t rlen, const char *request, size_t qlen,
+			const char *want_state)
+{
+	json_t *r = json_loadb(record, rlen, 0, NULL), *q = json_loadb(request, qlen, 0, NULL);
+	int rc = -1;
+	json_t *cna = json_object_get(json_object_get(r, "containers"), "cna");
+	json_t *st = json_object_get(json_object_get(r, "cveMetadata"), "state");
+	json_t *want = json_object_get(q, "cnaContainer");
+	if (json_is_object(cna) && json_is_object(want) && json_is_string(st))
+		rc = !strcmp(json_string_value(st), want_state) && same_trimmed(want, cna, true);
+	json_decref(r);
+	json_decref(q);
+	return rc;
+}
+
 int cveapi_cna_body(const char *record, size_t len, const char *cve, struct strbuf *out,
 		    struct kcve_err *err)
 {

@@ -44,8 +44,23 @@ int cveapi_parse_quota(const char *body, size_t len, struct cveapi_quota *q,
 /* A full CVE record: cveMetadata.cveId and cveMetadata.state. */
 int cveapi_parse_record(const char *body, size_t len, char id[32], char state[16],
 			struct kcve_err *err);
-/* Any JSON object (success answers of publish/update/reject): checks it parses. */
+/* Any JSON object: checks it parses. */
 int cveapi_parse_object(const char *body, size_t len, struct kcve_err *err);
+/* The success answer of a record write, {"message": …, KEY: record} with KEY "created" (POST)
+ * or "updated" (PUT): 0 only if that record's cveMetadata.cveId is cve and, when want_state
+ * is given, its cveMetadata.state is want_state. A 2xx whose body is anything else (an error
+ * object, another CVE, the wrong state) is KCVE_E_NET: success means the body says so. */
+int cveapi_parse_written(const char *body, size_t len, const char *key, const char *cve,
+			 const char *want_state, struct kcve_err *err);
+/* An id object ({"cve_id", "state", …}), bare (GET cve-id/{id}) or under "updated" (PUT
+ * cve-id/{id}, key "updated"): its state (sanitised) once its cve_id is checked to be cve. */
+int cveapi_parse_id_state(const char *body, size_t len, const char *key, const char *cve,
+			  char state[16], struct kcve_err *err);
+/* Does a full record (GET cve/{id}) already hold what the request body {"cnaContainer": …}
+ * asks for, in state want_state? The server sets containers.cna.providerMetadata itself and
+ * trims blanks around strings, so both are ignored. 1 yes, 0 no, -1 unparsable. */
+int cveapi_record_holds(const char *record, size_t rlen, const char *request, size_t qlen,
+			const char *want_state);
 /* From a full CVE JSON 5 record (our .json) build the request body
  * {"cnaContainer": containers.cna} (compact, keys in record order). */
 int cveapi_cna_body(const char *record, size_t len, const char *cve, struct strbuf *out,

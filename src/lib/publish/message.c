@@ -113,3 +113,34 @@ void message_build(struct strbuf *out, const char *mbox, size_t len, const char 
 		p = nl ? nl + 1 : end;
 	}
 }
+
+static bool clean_byte(unsigned char c)
+{
+	return c == '\t' || (c >= 0x20 && c != 0x7f);
+}
+
+bool message_value_ok(const char *v)
+{
+	for (; v && *v; v++)
+		if (!clean_byte((unsigned char)*v))
+			return false;
+	return true;
+}
+
+size_t message_bad_header_line(const char *mbox, size_t len)
+{
+	const char *p = mbox, *end = mbox + len;
+	for (size_t line = 1; p < end; line++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (l && p[l - 1] == '\r')
+			l--;   /* the line's own CRLF ending is fine */
+		if (l == 0)
+			return 0;   /* end of the headers */
+		for (size_t i = 0; i < l; i++)
+			if (!clean_byte((unsigned char)p[i]))
+				return line;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}

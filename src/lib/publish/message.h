@@ -8,6 +8,7 @@
 #ifndef KCVE_PUBLISH_MESSAGE_H
 #define KCVE_PUBLISH_MESSAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -22,5 +23,13 @@ void message_date(char *out, size_t n, time_t t);
  * In-Reply-To header (or adds one) and adds References. */
 void message_build(struct strbuf *out, const char *mbox, size_t len, const char *msgid,
 		   const char *date, const char *in_reply_to);
+
+/* Header injection guard: 0 when every header line of the mbox (up to the blank line) is free
+ * of control characters other than TAB, else the 1-based number of the first bad line (a bare
+ * CR inside a line is read as a line break by some mail servers, so it could smuggle in a
+ * Bcc: or a second message). */
+size_t message_bad_header_line(const char *mbox, size_t len);
+/* The same for one header value (Message-Id, In-Reply-To): true when it is clean. */
+bool message_value_ok(const char *v);
 
 #endif

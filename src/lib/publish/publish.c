@@ -112,6 +112,17 @@ static int mail_step(struct run *r, const struct cve_entry *e, struct pubstate *
 		sb_release(&mbox);
 		return 0;   /* no mail file: nothing to announce */
 	}
+	size_t bad = message_bad_header_line(mbox.buf, mbox.len);
+	if (bad) {
+		rc = kcve_err_set(err, KCVE_E_TREE, "%s: header line %zu has a control character "
+				  "(CR, LF or other), refusing to mail it; fix the file", path, bad);
+		goto out;
+	}
+	if (!message_value_ok(irt) || !message_value_ok(id)) {
+		rc = kcve_err_set(err, KCVE_E_TREE, "cve/.published/%s: a Message-Id has a control "
+				  "character, refusing to mail it; fix or remove that file", e->id);
+		goto out;
+	}
 	if (r->o->dry_run) {
 		show_mail(r, e->id, kind, mbox.buf, irt);
 		if (r->o->show) {
@@ -197,13 +208,14 @@ static int do_published(struct run *r, const struct cve_entry *e, struct pubstat
 		} else {
 			enum cveapi_done done;
 			if ((rc = need_api(r, err)) ||
-			    (rc = cveapi_publish(r->api, e->id, json.buf, json.len, &done, err)))
+			    (rc = cveapi_publish(r->api, e->id, json.buf, json.len, known, &done, err)))
 				goto out;
 			snprintf(st->remote, sizeof(st->remote), "published");
 			memcpy(st->hash, hash, sizeof(st->hash));
 			if ((rc = pubstate_save(r->root, e->id, st, err)))
 				goto out;
-			fprintf(r->o->out, "%s %s\n", known ? "updated" : "published", e->id);
+			fprintf(r->o->out, "%s %s%s\n", known ? "updated" : "published", e->id,
+				done == CVEAPI_ALREADY ? " (CVE Services already held it)" : "");
 			if (known)
 				r->sum->updated++;
 			else
@@ -223,6 +235,42 @@ out:
 	return rc;
 }
 
+/* Message-Id of a file's header, when it has a non-empty one. */
+static bool header_of(const struct cve_entry *e, const char *ext, const char *name, char *out,
+		      size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p = cve_file(e, ext, &sb), *v = p ? mail_header_value(sb.buf, name) : NULL;
+	bool ok = v && v[strspn(v, " \t")] && strcmp(v, "<>") != 0;
+	if (ok)
+		snprintf(out, n, "%s", v + strspn(v, " \t"));
+	free(v);
+	free(p);
+	sb_release(&sb);
+	return ok;
+}
+
+/* What the rejection replies to: the announcement kcve sent, else the Message-Id the .mbox
+ * itself carries (announced by other tools, imported). Without either, the rejection goes out
+ * unthreaded, and says so, unless its .mbox.rejected already names the message. */
+static void thread_id(const struct cve_entry *e, const struct pubstate *st,
+		      char *out, size_t n)
+{
+	char own[256];
+	if (st->announce_id[0]) {
+		snprintf(out, n, "%s", st->announce_id);
+		return;
+	}
+	out[0] = '\0';
+	if (header_of(e, ".mbox", "Message-Id", out, n) ||
+	    header_of(e, ".mbox.rejected", "In-Reply-To", own, sizeof(own)))
+		return;
+	fprintf(stderr, "kcve: warning: %s: the Message-Id of its announcement is unknown (it was "
+		"announced before kcve published, e.g. --baseline or an imported tree, and its .mbox "
+		"has no Message-Id); the rejection mail goes out unthreaded. Put \"In-Reply-To: <id>\" "
+		"into %s.mbox.rejected to thread it\n", e->id, e->id);
+}
+
 static int do_rejected(struct run *r, const struct cve_entry *e, struct pubstate *st,
 		       struct kcve_err *err)
 {
@@ -238,15 +286,19 @@ static int do_rejected(struct run *r, const struct cve_entry *e, struct pubstate
 			snprintf(st->remote, sizeof(st->remote), "rejected");
 			if ((rc = pubstate_save(r->root, e->id, st, err)))
 				return rc;
-			fprintf(r->o->out, "rejected %s\n", e->id);
+			fprintf(r->o->out, "rejected %s%s\n", e->id,
+				done == CVEAPI_ALREADY ? " (CVE Services already had it rejected)" : "");
 			r->sum->rejected++;
 		}
 	} else if (st->reject_mailed)
 		r->sum->unchanged++;
-	if (!st->reject_mailed)
+	if (!st->reject_mailed) {
+		char irt[256];
+		thread_id(e, st, irt, sizeof(irt));
 		rc = mail_step(r, e, st, "reject", ".mbox.rejected", st->reject_id,
 			       sizeof(st->reject_id), st->reject_date, sizeof(st->reject_date),
-			       &st->reject_mailed, st->announce_id, err);
+			       &st->reject_mailed, irt, err);
+	}
 	return rc;
 }
 
@@ -262,12 +314,14 @@ static int do_returned(struct run *r, const struct cve_entry *e, struct pubstate
 		return 0;
 	}
 	int rc;
-	if ((rc = need_api(r, err)) || (rc = cveapi_reject_id(r->api, e->id, err)))
+	enum cveapi_done done;
+	if ((rc = need_api(r, err)) || (rc = cveapi_reject_id(r->api, e->id, &done, err)))
 		return rc;
 	snprintf(st->remote, sizeof(st->remote), "returned");
 	if ((rc = pubstate_save(r->root, e->id, st, err)))
 		return rc;
-	fprintf(r->o->out, "returned %s\n", e->id);
+	fprintf(r->o->out, "returned %s%s\n", e->id,
+		done == CVEAPI_ALREADY ? " (the id was already rejected)" : "");
 	r->sum->returned++;
 	return 0;
 }
@@ -284,6 +338,7 @@ static int do_baseline(struct run *r, const struct cve_entry *e, struct pubstate
 			pubstate_hash(json.buf, json.len, st->hash);
 			free(p);
 		}
+		header_of(e, ".mbox", "Message-Id", st->announce_id, sizeof(st->announce_id));
 		st->announced = true;
 	} else if (e->state == CVE_REJECTED) {
 		snprintf(st->remote, sizeof(st->remote), "rejected");

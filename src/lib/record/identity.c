@@ -13,8 +13,31 @@ static void trim(const char **s, size_t *n)
 		(*n)--;
 }
 
+static int check_span(const char *what, const char *v, size_t n, struct kcve_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)v[i];
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return kcve_err_set(err, KCVE_E_USAGE, "%s has a control character (byte 0x%02x "
+					    "at offset %zu): refusing it, it would inject mail headers",
+					    what, c, i);
+	}
+	return 0;
+}
+
+int identity_check_header(const char *what, const char *v, struct kcve_err *err)
+{
+	return v ? check_span(what, v, strlen(v), err) : 0;
+}
+
 int identity_parse(struct kcve_identity *id, const char *text, struct kcve_err *err)
 {
+	size_t n = strlen(text);
+	while (n && text[n - 1] == '\n')
+		n--;   /* a trailing newline (from $(cat file)) is trimmed below, not a header */
+	int rc = check_span("the sender (--from / $KCVE_FROM)", text, n, err);
+	if (rc)
+		return rc;
 	const char *lt = strchr(text, '<');
 	const char *gt = lt ? strchr(lt, '>') : NULL;
 	if (!lt || !gt || gt[1 + strspn(gt + 1, " \t\n")] != '\0')

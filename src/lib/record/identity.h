@@ -21,7 +21,11 @@ struct kcve_identity {
 int identity_resolve(struct kcve_identity *id, const char *from_opt, git_repository *repo,
 		     struct kcve_err *err);
 
-/* Parse "Name <email>" (name may be empty; surrounding blanks trimmed). 0 or KCVE_E_USAGE. */
+/* Every mail header value taken from a user or a record must pass this: no control character
+ * but TAB (a CR or LF would start a new header, e.g. a Bcc:). 0 or KCVE_E_USAGE naming what. */
+int identity_check_header(const char *what, const char *v, struct kcve_err *err);
+
+/* Parse "Name <email>" (refused if identity_check_header fails) (name may be empty; surrounding blanks trimmed). 0 or KCVE_E_USAGE. */
 int identity_parse(struct kcve_identity *id, const char *text, struct kcve_err *err);
 
 #endif

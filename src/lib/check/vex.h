@@ -1,0 +1,51 @@
+/* VEX documents of a check result that scanners can match (docs/check.md "VEX"):
+ * OpenVEX 0.2.0 and CycloneDX 1.5, the kernel named the way SBOM generators name it
+ * (purl pkg:generic/linux-kernel@VERSION, CPE cpe:2.3:o:linux:linux_kernel:VERSION), or bound
+ * to the kernel component of an existing SBOM (CycloneDX BOM-Link, the component's purl). */
+#ifndef KCVE_CHECK_VEX_H
+#define KCVE_CHECK_VEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "check/check.h"
+#include "check/recset.h"
+#include "core/error.h"
+
+/* The kernel component found in an SBOM. */
+struct ck_sbom {
+	bool cyclonedx;  /* else SPDX */
+	char *serial;    /* CycloneDX serialNumber ("urn:uuid:..."), NULL for SPDX */
+	long version;    /* CycloneDX BOM version (default 1) */
+	char *ref;       /* CycloneDX bom-ref / SPDX SPDXID of the kernel component */
+	char *purl, *cpe; /* its identifiers, NULL when absent */
+	char *kversion;  /* its version (as written in the SBOM) */
+};
+
+/* Find the Linux kernel component of a CycloneDX JSON or SPDX 2.3 JSON SBOM. KCVE_E_PARSE
+ * when the file is neither, KCVE_E_NOTFOUND when no component is a Linux kernel. */
+int ck_sbom_load(struct ck_sbom *sb, const char *path, struct kcve_err *err);
+/* The same from JSON text; name is used in messages. */
+int ck_sbom_parse(struct ck_sbom *sb, const char *text, size_t len, const char *name,
+		  struct kcve_err *err);
+void ck_sbom_release(struct ck_sbom *sb);
+
+struct ck_vex_opts {
+	bool all;                 /* also records that do not apply */
+	const char *product;      /* purl; without "@" the release is appended (NULL: default) */
+	const char *cpe;          /* CPE 2.3 prefix (part:vendor:product) or a full CPE (NULL: default) */
+	const char *author, *role; /* document author and role (NULL: placeholder / none) */
+	const struct ck_sbom *sbom; /* bind the statements to this SBOM component, or NULL */
+};
+
+#define CK_VEX_DEFAULT_PURL "pkg:generic/linux-kernel"
+#define CK_VEX_DEFAULT_CPE "cpe:2.3:o:linux:linux_kernel"
+#define CK_VEX_AUTHOR_PLACEHOLDER "UNSET (pass --author 'Organisation <contact>' before publishing)"
+
+int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
+		     const struct ck_vex_opts *o);
+int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
+		       const struct ck_vex_opts *o);
+
+#endif

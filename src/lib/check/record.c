@@ -169,6 +169,7 @@ static void read_fixes(struct ck_record *r, const char *text)
 	}
 }
 
+/* The files read here are also those treecache.c keys its cache on: keep both lists equal. */
 int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct kcve_err *err)
 {
 	char path[8192];
@@ -184,11 +185,6 @@ int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct 
 	if (rc) {
 		sb_release(&sb);
 		return rc;
-	}
-	if (r->published == 0) {
-		struct stat st;
-		if (stat(path, &st) == 0)
-			r->published = (long long)st.st_mtime;
 	}
 	snprintf(path, sizeof path, "%s/%s.dyad", dir, id);
 	sb_reset(&sb);

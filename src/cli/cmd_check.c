@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include "check/gitscan.h"
 #include "check/output.h"
 #include "check/recset.h"
+#include "check/treecache.h"
 #include "check/verdict.h"
 #include "check/vex.h"
 #include "cli.h"
@@ -23,6 +25,7 @@ enum {
 	O_TREE = CLI_LONG, O_DB, O_VERSION, O_GIT, O_REF, O_GIT_CACHE, O_NO_GIT_CACHE, O_CONFIG,
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
+	O_NO_CACHE,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -50,6 +53,7 @@ static const struct cli_option opts[] = {
 	{"sbom", O_SBOM, true},
 	{"author", O_AUTHOR, true},
 	{"role", O_ROLE, true},
+	{"no-cache", O_NO_CACHE, false},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -74,6 +78,8 @@ static const struct cli_command check_cmd = {
 	"                     /proc/config.gz or /boot/config-RELEASE, /proc/modules\n"
 	"  --root DIR         with --running: read proc/ and boot/ under DIR (also $KCVE_ROOT)\n"
 	"Records: --tree DIR (else global --tree, $KCVE_TREE, or found upward) or --db FILE.\n"
+	"  A tree's records are cached as a compact db in DIR/.kcve/check-cache (rebuilt when\n"
+	"  a record or kcve changes); --no-cache reads the records and leaves the cache alone\n"
 	"Output (default: table grouped by subsystem and severity, stdout):\n"
 	"  --json | --openvex | --cyclonedx | --ids (one line of CVE ids per kernel)\n"
 	"  --fixed-in         smallest release on the same branch fixing everything found\n"
@@ -119,9 +125,19 @@ static void running_probe(struct running *rn, const char *root)
 	struct strbuf sb = STRBUF_INIT;
 	char path[4096];
 	const char *r = root ? root : "";
-	/* uname -r: from the root's proc (tests) or the system call */
+	/* uname -r: from the root's proc or the system call.  With --root nothing of this machine is
+	 * read: a missing file is an error, never a fallback to the host kernel. */
 	snprintf(path, sizeof path, "%s/proc/sys/kernel/osrelease", r);
-	if (root && read_line_file(path, &sb)) {
+	if (root) {
+		struct stat st;
+		if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
+			kcve_die(KCVE_E_NOTFOUND, "--root %s: not a directory; give the root of the system image to check",
+				 root);
+		if (!read_line_file(path, &sb) || !sb.len || strchr(sb.buf, '\n'))
+			kcve_die(KCVE_E_NOTFOUND,
+				 "--root %s: %s is missing or not one line; it must hold the image's kernel release "
+				 "(uname -r), or pass --version instead of --running",
+				 root, path);
 		snprintf(rn->uname_r, sizeof rn->uname_r, "%s", sb.buf);
 	} else {
 		struct utsname u;
@@ -217,7 +233,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	const char *tree = NULL, *db = NULL, *gitdir = NULL, *ref = NULL, *config = NULL;
 	const char *source = NULL, *arch = NULL, *build = NULL, *root = getenv("KCVE_ROOT");
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
-	bool fixed_in = false, all = false, fail = false, no_git_cache = false;
+	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
 	const char *git_cache = NULL;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
@@ -250,6 +266,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_REF: ref = v; break;
 		case O_GIT_CACHE: git_cache = v; break;
 		case O_NO_GIT_CACHE: no_git_cache = true; break;
+		case O_NO_CACHE: no_cache = true; break;
 		case O_CONFIG: config = v; break;
 		case O_SOURCE: source = v; break;
 		case O_ARCH: arch = v; break;
@@ -289,6 +306,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 				git_cache ? "--git-cache" : "--no-git-cache");
 	if (git_cache && no_git_cache)
 		cli_usage_error(&p, "--git-cache and --no-git-cache exclude each other");
+	if (no_cache && db)
+		cli_usage_error(&p, "--no-cache applies to a record tree, not to --db FILE");
 	if (source && !config && !running)
 		cli_usage_error(&p, "--source needs --config FILE (or --running)");
 	if (root && root[0] == '\0')
@@ -364,7 +383,11 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		char *troot = ck_tree_find(tree ? tree : g->tree, &err);
 		if (!troot)
 			die_err(&err);
-		rc = ck_set_load_tree(&set, troot, &err);
+		struct ck_cache_info ci;
+		rc = ck_set_load_tree_cached(&set, troot, !no_cache, &ci, &err);
+		if (g->verbose)
+			fprintf(stderr, "kcve: record cache of %s: %s%s%s\n", troot,
+				ck_cache_state_name(ci.state), ci.why[0] ? ": " : "", ci.why);
 		free(troot);
 	}
 	if (rc) {

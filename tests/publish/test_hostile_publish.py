@@ -6,9 +6,9 @@
                                 are scrubbed before anything is cut to size)
   world-readable-credentials    a 0666 --config holding cve_api.key / smtp.password is named
                                 in a warning (as ssh does); a 0600 one is not
-  mail-header-injection         CR/LF or other control characters in --from, $KCVE_FROM, or a
-                                record's mbox headers never reach a mail: refused with one
-                                clear line, nothing written or sent"""
+  mail-header-injection         CR/LF or other control characters in --from, $KCVE_FROM (reject,
+                                request, dispute), or a record's mbox headers never reach a
+                                mail: refused with one clear line, nothing written or sent"""
 import os
 import sys
 import tempfile
@@ -67,6 +67,15 @@ try:
               "$KCVE_FROM with CR/LF refused: %r" % p.stderr.strip())
         p = kc.run("reject", CVE, "--reason", "t", "--from", "Eve\x1b[2J <eve@example.org>")
         check(p.returncode == 2, "--from with an escape character refused")
+        for cmd in (["request", os.devnull, "--from", hostile],
+                    ["dispute", CVE, "--by", "a@example.org", "--reason", "r", "--reject",
+                     "--from", hostile]):
+            p = kc.run(*cmd)
+            check(p.returncode == 2 and "control character" in p.stderr,
+                  "%s --from with CR/LF refused: %r" % (cmd[0], p.stderr.strip()))
+        p = kc.run("dispute", CVE, "--by", "a@example.org", "--reason", "r", "--reject",
+                   env={"KCVE_FROM": hostile})
+        check(p.returncode == 2 and "control character" in p.stderr, "dispute $KCVE_FROM refused")
         check(sorted(os.walk(tree)) == before, "the tree is untouched by the refusals")
         # a record whose mbox carries a bare CR inside a header line: never mailed
         mb = os.path.join(tree, "cve/published/2024", CVE + ".mbox")

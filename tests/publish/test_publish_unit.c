@@ -13,6 +13,7 @@
 #include "publish/cveapi_parse.h"
 #include "publish/message.h"
 #include "publish/smtp.h"
+#include "record/identity.h"
 
 #define S(x) x, strlen(x)
 
@@ -176,6 +177,13 @@ static void test_header_injection(void **st)
 	assert_int_equal(message_bad_header_line(S("From x\nSubject: a\r\nTo: b\n\nbody\r\x01\n")), 0);
 	assert_int_equal(message_bad_header_line(S("From x\nSubject: a\rBcc: v@x\n\nbody\n")), 2);
 	assert_int_equal(message_bad_header_line(S("Subject: \x1b[2J\n")), 1);
+	/* every command's --from / $KCVE_FROM goes through identity_parse */
+	struct kcve_identity id;
+	struct kcve_err err = {0};
+	assert_int_equal(identity_parse(&id, "Eve\r\nBcc: v@x <e@x.org>", &err), KCVE_E_USAGE);
+	assert_non_null(strstr(err.msg, "control character"));
+	assert_int_equal(identity_parse(&id, "Eve <e@x.org>\n", &err), 0);   /* $(cat file) */
+	assert_string_equal(id.email, "e@x.org");
 	assert_true(message_value_ok("<a@b>"));
 	assert_false(message_value_ok("<a@b>\r\nBcc: v@x"));
 }
@@ -195,6 +203,14 @@ static void test_config(void **st)
 	char msg[128] = "server said topsecretkey is wrong (topsecretkey)";
 	publish_config_scrub(&c, msg, sizeof(msg));
 	assert_string_equal(msg, "server said *** is wrong (***)");
+	/* a key straddling the message's size limit: scrubbed before the cut, no tail left */
+	char pad[sizeof(err.msg)];
+	memset(pad, 'A', sizeof(pad) - 8);
+	pad[sizeof(pad) - 8] = '\0';
+	assert_int_equal(publish_err_set(&c, &err, KCVE_E_NET, "%s%s", pad, "topsecretkey"),
+			 KCVE_E_NET);
+	assert_null(strstr(err.msg, "topsec"));
+	assert_non_null(strstr(err.msg, "AAA***"));
 	char body[] = "a\0topsecretkey\0b topsecretkey";
 	size_t blen = sizeof(body) - 1;
 	publish_config_scrub_mem(&c, body, &blen);   /* past NULs too */

@@ -3,7 +3,7 @@
 and answer bodies of the real CVE Services source, docs/publish.md): every publish path, and
 the cases where the old rules went wrong.
 
-- publish (POST created), update (ask, then PUT updated), reject of a published record
+- remote get / reserve / list; publish (POST created), update (ask, then PUT updated), reject of a published record
   (POST answered 400 CVE_RECORD_EXISTS -> ask -> PUT), reject of an id without a record,
   return of an unused id; the rejection mail In-Reply-To the announcement;
 - a lost reject answer (committed, then the connection died; every retry dies too) is
@@ -12,6 +12,7 @@ the cases where the old rules went wrong.
 - a lost publish answer, and a restart with unsaved state, leave exactly one version;
 - a --baseline tree: rejection threaded from the .mbox's Message-Id, or a clear warning;
 - an SMTP connection dropped past DATA: the resend carries the same Message-Id."""
+import json
 import os
 import shutil
 import sys
@@ -66,6 +67,15 @@ try:
           "server-set providerMetadata does not count as a difference")
     p = kc.run("publish", check=0)
     check(rec(B)["versions"] == 2, "no second version for the same content")
+
+    p = kc.run("remote", "get", B, check=0)
+    check(json.loads(p.stdout)["cveMetadata"]["cveId"] == B, "remote get")
+    p = kc.run("remote", "reserve", "--year", "2025", "--count", "2", check=0)
+    new = p.stdout.split()
+    check(len(new) == 2 and all(os.path.exists(os.path.join(tree, "cve/reserved/2025", c))
+                                for c in new), "remote reserve files the ids: %s" % new)
+    p = kc.run("remote", "list", "--year", "2025", "--state", "RESERVED", check=0)
+    check(sorted(ln.split()[0] for ln in p.stdout.splitlines()) == sorted(new), "remote list")
 
     # reject of a published record: POST -> 400 CVE_RECORD_EXISTS -> GET -> PUT
     pt.reject(tree, A, T[A])

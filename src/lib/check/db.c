@@ -50,7 +50,7 @@ static uint32_t get_u32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err)
+int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct kcve_err *err)
 {
 	struct strbuf raw = STRBUF_INIT;
 	for (size_t i = 0; i < s->n; i++) {
@@ -114,9 +114,10 @@ int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err)
 		}
 	}
 	uLongf clen = compressBound((uLong)raw.len);
-	unsigned char *out = xmalloc(DB_HDR + clen);
-	if (compress2(out + DB_HDR, &clen, (const Bytef *)raw.buf, (uLong)raw.len, 9) != Z_OK) {
-		free(out);
+	size_t at = image->len;
+	sb_grow(image, DB_HDR + clen);
+	unsigned char *out = (unsigned char *)image->buf + at;
+	if (compress2(out + DB_HDR, &clen, (const Bytef *)raw.buf, (uLong)raw.len, level) != Z_OK) {
 		sb_release(&raw);
 		return kcve_err_set(err, KCVE_E_GENERIC, "compressing the database failed");
 	}
@@ -126,12 +127,20 @@ int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err)
 	put_u32(out + 16, (uint32_t)clen);
 	put_u32(out + 20, (uint32_t)crc32(0L, (const Bytef *)raw.buf, (uInt)raw.len));
 	put_u32(out + 24, flags);
-	int rc = 0;
-	if (atomic_write_file(path, out, DB_HDR + clen, 0644) < 0)
+	image->len = at + DB_HDR + clen;
+	image->buf[image->len] = '\0';
+	sb_release(&raw);
+	return 0;
+}
+
+int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err)
+{
+	struct strbuf img = STRBUF_INIT;
+	int rc = ck_db_image(s, 9, &img, err);
+	if (rc == 0 && atomic_write_file(path, img.buf, img.len, 0644) < 0)
 		rc = kcve_err_set(err, KCVE_E_IO, "cannot write %s (%s); check the directory exists and is writable",
 				  path, strerror(errno));
-	free(out);
-	sb_release(&raw);
+	sb_release(&img);
 	return rc;
 }
 
@@ -252,7 +261,7 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 	const unsigned char *h = data;
 	if (len < DB_HDR || memcmp(h, DB_MAGIC, 6) != 0)
 		return corrupt(err, name, "bad magic");
-	if (h[6] != 0 || h[7] != 1)
+	if (h[6] != 0 || h[7] != CK_DB_FORMAT)
 		return corrupt(err, name, "unsupported format version");
 	uint32_t nrec = get_u32(h + 8), rawlen = get_u32(h + 12), clen = get_u32(h + 16);
 	uint32_t crc = get_u32(h + 20), flags = get_u32(h + 24);

@@ -169,6 +169,7 @@ static void read_fixes(struct ck_record *r, const char *text)
 	}
 }
 
+/* The files read here are also those treecache.c keys its cache on: keep both lists equal. */
 int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct kcve_err *err)
 {
 	char path[8192];

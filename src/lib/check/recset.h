@@ -34,6 +34,10 @@
 
 #include "check/record.h"
 #include "core/error.h"
+#include "core/strbuf.h"
+
+/* Format version of the compact database (the last byte of its magic). */
+#define CK_DB_FORMAT 1
 
 struct ck_cond {
 	const char *path, *cond;
@@ -64,6 +68,9 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 /* Parse an already inflated payload: s->blob/blob_len/origin set by the caller (the fuzzer
  * uses this to reach the record decoder without a valid checksum). */
 int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct kcve_err *err);
+/* Serialise s (records + optional conditions) as a database image appended to image
+ * (zlib level 0-9). */
+int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct kcve_err *err);
 /* Serialise s (records + optional conditions) and write it atomically to path. */
 int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err);
 /* Condition for a source path from the database section, or NULL. */

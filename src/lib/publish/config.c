@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <strings.h>
 #include <stdlib.h>
@@ -334,6 +335,22 @@ void publish_config_scrub_mem(const struct publish_config *c, char *buf, size_t 
 {
 	scrub_mem_one(buf, len, c->api_key);
 	scrub_mem_one(buf, len, c->smtp_password);
+}
+
+int publish_err_set(const struct publish_config *c, struct kcve_err *err, int code,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *full = NULL;
+	int n = vasprintf(&full, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return kcve_err_set(err, code, "out of memory formatting an error");
+	publish_config_scrub(c, full, (size_t)n + 1);
+	kcve_err_set(err, code, "%s", full);
+	free(full);
+	return code;
 }
 
 void publish_config_scrub(const struct publish_config *c, char *msg, size_t size)

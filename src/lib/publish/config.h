@@ -47,6 +47,10 @@ bool url_is_loopback(const char *url);
 /* Replace every occurrence of a configured secret in msg (NUL-terminated, edited in place)
  * with "***", so server echoes can never leak credentials into output. */
 void publish_config_scrub(const struct publish_config *c, char *msg, size_t size);
+/* kcve_err_set, but the whole message is formatted and scrubbed before err->msg cuts it to
+ * size, so no tail of a secret can survive the cut. Returns code. */
+int publish_err_set(const struct publish_config *c, struct kcve_err *err, int code,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The same over len bytes that may hold NULs (buf[len] must be a NUL); *len shrinks. */
 void publish_config_scrub_mem(const struct publish_config *c, char *buf, size_t *len);
 

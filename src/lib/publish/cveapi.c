@@ -254,9 +254,9 @@ static int http_fail(struct cveapi *a, const char *what, const struct resp *r,
 	if (cveapi_parse_error(r->body.buf, r->body.len, code, n, msg, n)) {
 		publish_config_scrub(a->cfg, code, n);
 		publish_config_scrub(a->cfg, msg, n);
-		kcve_err_set(err, KCVE_E_NET, "CVE Services refused to %s: HTTP %ld %.64s%s%.200s",
-			     what, r->status, code[0] ? code : "(no error code)", msg[0] ? ": " : "",
-			     msg);
+		publish_err_set(a->cfg, err, KCVE_E_NET, "CVE Services refused to %s: HTTP %ld "
+				"%.64s%s%.200s", what, r->status, code[0] ? code : "(no error code)",
+				msg[0] ? ": " : "", msg);
 	} else
 		kcve_err_set(err, KCVE_E_NET, "CVE Services refused to %s: HTTP %ld with %s", what,
 			     r->status,

@@ -225,11 +225,11 @@ int smtp_send(struct smtp *s, const char *msg, size_t len, struct kcve_err *err)
 			rc = 0;
 			break;
 		}
-		rc = kcve_err_set(err, KCVE_E_NET, "SMTP server %s did not accept the mail (%s, "
-				  "last reply %ld)%s", cfg->smtp_url,
-				  s->errbuf[0] ? s->errbuf : curl_easy_strerror(cc), code,
-				  cc == CURLE_LOGIN_DENIED ? ", check smtp.user and smtp.password" : "");
-		publish_config_scrub(cfg, err->msg, sizeof(err->msg));
+		rc = publish_err_set(cfg, err, KCVE_E_NET, "SMTP server %s did not accept the mail "
+				     "(%s, last reply %ld)%s", cfg->smtp_url,
+				     s->errbuf[0] ? s->errbuf : curl_easy_strerror(cc), code,
+				     cc == CURLE_LOGIN_DENIED ? ", check smtp.user and smtp.password"
+							      : "");
 		/* 5xx is a permanent refusal; 4xx and broken connections are worth a retry */
 		if ((code >= 500 && code < 600) || attempt >= 3 ||
 		    cc == CURLE_LOGIN_DENIED || cc == CURLE_USE_SSL_FAILED ||

@@ -1,0 +1,50 @@
+/* A compact-database cache of a record tree, so that `kcve check --tree` costs what `--db` does.
+ *
+ * The cache is <root>/.kcve/check-cache (the tree's state directory, which carries its own
+ * ".gitignore" so git never sees it): a header, the key it was built for, then a compact
+ * database image (check/recset.h) of exactly what ck_set_load_tree() returned.
+ *
+ *   bytes 0..7   "KCVETC" NUL 0x01      magic + cache format version
+ *   16 bytes     key: FNV-1a-64 and CRC-32 of the key text, and the key text's length (u32)
+ *   rest         compact database image (loaded with ck_db_parse())
+ *
+ * The key text covers everything the result depends on:
+ *   - the tree's content, by metadata: for every year directory under cve/published and every
+ *     CVE-*.json in it, the name and the (inode, size, mtime, ctime) of its .json, .dyad and
+ *     .sha1 (ctime changes on every write, so an edit in place is seen as well as a git
+ *     checkout); any entry that is not a regular file or directory disables the cache;
+ *   - the compact database's format version and the kcve binary (version, and the size and
+ *     mtime of /proc/self/exe), so a kcve that reads records differently never trusts a
+ *     cache written by another build.
+ * A cache whose key differs, or which does not parse, is ignored and rewritten.  It is only
+ * written under the tree lock (<root>/.kcve/lock, not waited for: when a writer holds it the
+ * check runs from the records and leaves the cache alone), atomically (temporary file,
+ * fsync, rename), reached with openat() from the tree's directory without following
+ * symbolic links. */
+#ifndef KCVE_CHECK_TREECACHE_H
+#define KCVE_CHECK_TREECACHE_H
+
+#include <stdbool.h>
+
+#include "check/recset.h"
+#include "core/error.h"
+
+enum ck_cache_state {
+	CK_CACHE_OFF,      /* not used (--no-cache) */
+	CK_CACHE_HIT,      /* records loaded from a valid cache */
+	CK_CACHE_BUILT,    /* no cache: loaded from the records, cache written */
+	CK_CACHE_REBUILT,  /* stale or damaged cache: loaded from the records, cache rewritten */
+	CK_CACHE_SKIPPED,  /* loaded from the records, cache neither read nor written (see why) */
+};
+
+struct ck_cache_info {
+	enum ck_cache_state state;
+	char why[160]; /* CK_CACHE_SKIPPED / REBUILT: the reason, for -v */
+};
+
+/* Load the published records of the tree at root, through the cache when use_cache. */
+int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
+			    struct ck_cache_info *info, struct kcve_err *err);
+const char *ck_cache_state_name(enum ck_cache_state st);
+
+#endif

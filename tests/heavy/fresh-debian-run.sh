@@ -40,9 +40,7 @@ mount -t proc proc "$root/proc"; mount -t sysfs sys "$root/sys"
 mount --bind /dev "$root/dev"; mount --bind /dev/pts "$root/dev/pts"
 
 # the source as a clone would have it: tracked and new files, no build directories
-mkdir -p "$root/home/user/kcve"
-git -C "$src" ls-files -z --cached --others --exclude-standard |
-	(cd "$src" && xargs -0 cp --parents -t "$root/home/user/kcve" 2>/dev/null) || true
+"$src/tests/lib/copy-source.sh" "$src" "$root/home/user/kcve"
 
 t1=$SECONDS
 set +e

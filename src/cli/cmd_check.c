@@ -26,6 +26,7 @@ enum {
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
 	O_NO_CACHE,
+	O_READING,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -54,6 +55,7 @@ static const struct cli_option opts[] = {
 	{"author", O_AUTHOR, true},
 	{"role", O_ROLE, true},
 	{"no-cache", O_NO_CACHE, false},
+	{"reading", O_READING, true},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -64,6 +66,9 @@ static const struct cli_command check_cmd = {
 	"  --git TREE         kernel git tree: introducing commit present and no fix (ancestry or\n"
 	"                     a cherry-pick naming the upstream fix) -> affected\n"
 	"  --ref REF          revision of --git to check (default HEAD)\n"
+	"  --reading R        version verdict from the published JSON record read per branch\n"
+	"                     (json, default), the .dyad pairs (dyad), or affected when either\n"
+	"                     says so (either); records whose readings differ are marked\n"
 	"  --git-cache FILE   what --git read from each commit is kept there, so the next run\n"
 	"                     reads only new commits (default: kcve-scan.cache in the tree's\n"
 	"                     git dir); --no-git-cache reads every commit and writes nothing\n"
@@ -228,6 +233,33 @@ static bool file_in_loaded_module(const struct running *rn, const struct ck_file
 	return false;
 }
 
+/* --running: is the record's code in a module, and is that module loaded?  Loaded when one of
+ * its files links into a loaded module.  Not loaded when every file the configuration compiles
+ * links into a module and none of them is loaded: the code is built but not in the kernel now
+ * (the verdict stays, modules can be autoloaded).  Deciding "not loaded" needs the exact
+ * file-to-module mapping (--source, or a database built with --source); the name guess only
+ * ever says "loaded". */
+static enum ck_module module_state(const struct running *rn, struct ck_files *cf,
+				   const struct ck_set *set, const struct ck_record *r)
+{
+	for (size_t f = 0; f < r->nfiles; f++)
+		if (file_in_loaded_module(rn, cf, set, r->files[f]))
+			return CK_MOD_LOADED;
+	if (!cf || !ck_files_have_modules(cf, set))
+		return CK_MOD_NONE;
+	bool in_module = false;
+	for (size_t f = 0; f < r->nfiles; f++) {
+		const char *why = NULL;
+		if (ck_files_verdict(cf, r->files[f], &why) != CK_FILE_COMPILED)
+			continue;
+		char mod[256];
+		if (!ck_files_module(cf, set, r->files[f], mod, sizeof mod))
+			return CK_MOD_NONE; /* built in */
+		in_module = true;
+	}
+	return in_module ? CK_MOD_NOT_LOADED : CK_MOD_NONE;
+}
+
 int cmd_check(int argc, char **argv, struct kcve_global *g)
 {
 	const char *tree = NULL, *db = NULL, *gitdir = NULL, *ref = NULL, *config = NULL;
@@ -235,6 +267,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
 	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
 	const char *git_cache = NULL;
+	enum ck_reading reading = CK_READ_JSON;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
 	struct ck_vex_opts vo = {.author = getenv("KCVE_VEX_AUTHOR")};
@@ -285,6 +318,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_SBOM: sbom_path = v; break;
 		case O_AUTHOR: vo.author = v; break;
 		case O_ROLE: vo.role = v; break;
+		case O_READING:
+			if (!ck_reading_parse(v, &reading))
+				cli_usage_error(&p, "--reading %s: give json, dyad or either", v);
+			break;
 		}
 	}
 	char **ops;
@@ -438,19 +475,16 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			ck_run_git(&set, gt, glabel, nversions ? versions[0] : NULL, R);
 		else
 #endif
-			ck_run_version(&set, versions[i], R);
+			ck_run_version(&set, versions[i], reading, R);
 		if (cf)
 			ck_run_files(&set, R, "config", ck_files_verdict, cf);
 		if (bf)
 			ck_run_files(&set, R, "build", ck_files_verdict, bf);
-		if (running && rn.nmodules)
+		if (running)
 			for (size_t k = 0; k < R->n; k++) {
 				struct ck_entry *e = &R->e[k];
-				if (!ck_outcome_kept(e->outcome))
-					continue;
-				const struct ck_record *r = &set.v[e->rec];
-				for (size_t f = 0; f < r->nfiles && !e->module_loaded; f++)
-					e->module_loaded = file_in_loaded_module(&rn, cf, &set, r->files[f]);
+				if (ck_outcome_kept(e->outcome))
+					e->module = module_state(&rn, cf, &set, &set.v[e->rec]);
 			}
 		if (fixed_in)
 			ck_compute_fixed_in(&set, R);

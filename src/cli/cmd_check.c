@@ -26,6 +26,7 @@ enum {
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
 	O_NO_CACHE,
+	O_READING,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -54,6 +55,7 @@ static const struct cli_option opts[] = {
 	{"author", O_AUTHOR, true},
 	{"role", O_ROLE, true},
 	{"no-cache", O_NO_CACHE, false},
+	{"reading", O_READING, true},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -64,6 +66,9 @@ static const struct cli_command check_cmd = {
 	"  --git TREE         kernel git tree: introducing commit present and no fix (ancestry or\n"
 	"                     a cherry-pick naming the upstream fix) -> affected\n"
 	"  --ref REF          revision of --git to check (default HEAD)\n"
+	"  --reading R        version verdict from the published JSON record read per branch\n"
+	"                     (json, default), the .dyad pairs (dyad), or affected when either\n"
+	"                     says so (either); records whose readings differ are marked\n"
 	"  --git-cache FILE   what --git read from each commit is kept there, so the next run\n"
 	"                     reads only new commits (default: kcve-scan.cache in the tree's\n"
 	"                     git dir); --no-git-cache reads every commit and writes nothing\n"
@@ -235,6 +240,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
 	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
 	const char *git_cache = NULL;
+	enum ck_reading reading = CK_READ_JSON;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
 	struct ck_vex_opts vo = {.author = getenv("KCVE_VEX_AUTHOR")};
@@ -285,6 +291,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_SBOM: sbom_path = v; break;
 		case O_AUTHOR: vo.author = v; break;
 		case O_ROLE: vo.role = v; break;
+		case O_READING:
+			if (!ck_reading_parse(v, &reading))
+				cli_usage_error(&p, "--reading %s: give json, dyad or either", v);
+			break;
 		}
 	}
 	char **ops;
@@ -438,7 +448,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			ck_run_git(&set, gt, glabel, nversions ? versions[0] : NULL, R);
 		else
 #endif
-			ck_run_version(&set, versions[i], R);
+			ck_run_version(&set, versions[i], reading, R);
 		if (cf)
 			ck_run_files(&set, R, "config", ck_files_verdict, cf);
 		if (bf)

@@ -13,6 +13,7 @@
 #include "check/output.h"
 #include "check/recset.h"
 #include "check/treecache.h"
+#include "check/upgrade.h"
 #include "check/verdict.h"
 #include "check/vex.h"
 #include "cli.h"
@@ -26,7 +27,7 @@ enum {
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
 	O_NO_CACHE,
-	O_READING,
+	O_READING, O_FIXED_BETWEEN, O_FIXED_BY,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -56,6 +57,8 @@ static const struct cli_option opts[] = {
 	{"role", O_ROLE, true},
 	{"no-cache", O_NO_CACHE, false},
 	{"reading", O_READING, true},
+	{"fixed-between", O_FIXED_BETWEEN, true},
+	{"fixed-by", O_FIXED_BY, true},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -88,6 +91,9 @@ static const struct cli_command check_cmd = {
 	"Output (default: table grouped by subsystem and severity, stdout):\n"
 	"  --json | --openvex | --cyclonedx | --ids (one line of CVE ids per kernel)\n"
 	"  --fixed-in         smallest release on the same branch fixing everything found\n"
+	"  --fixed-between V1 V2  the CVEs fixed going from release V1 to V2, counted per\n"
+	"                     severity (table, --json or --ids)\n"
+	"  --fixed-by V       the CVEs release V fixed (from the release before it to V)\n"
 	"  --all              JSON/VEX: include records that do not apply (fixed/not introduced)\n"
 	"  --fail-if-affected exit with status 18 when a CVE applies\n"
 	"VEX (--openvex, --cyclonedx; see docs/check.md):\n"
@@ -233,6 +239,51 @@ static bool file_in_loaded_module(const struct running *rn, const struct ck_file
 	return false;
 }
 
+/* The records: the compact database, or the tree (through its cache); exits on errors. */
+static void load_set(struct kcve_global *g, const char *tree, const char *db, bool use_cache,
+		     struct ck_set *set)
+{
+	struct kcve_err err = {0};
+	int rc;
+	if (db) {
+		rc = ck_set_load_db(set, db, &err);
+	} else {
+		char *troot = ck_tree_find(tree ? tree : g->tree, &err);
+		if (!troot)
+			die_err(&err);
+		struct ck_cache_info ci;
+		rc = ck_set_load_tree_cached(set, troot, use_cache, &ci, &err);
+		if (g->verbose)
+			fprintf(stderr, "kcve: record cache of %s: %s%s%s\n", troot,
+				ck_cache_state_name(ci.state), ci.why[0] ? ": " : "", ci.why);
+		free(troot);
+	}
+	if (rc) {
+		ck_set_release(set);
+		die_err(&err);
+	}
+}
+
+/* --fixed-between / --fixed-by: two version runs and their difference (check/upgrade.h). */
+static void check_fixed(struct kcve_global *g, const char *tree, const char *db, const char *v1,
+			const char *v2, bool by, enum ck_reading rd, enum ck_fixed_format fmt)
+{
+	struct kcve_err err = {0};
+	char a[64], b[64];
+	if (ck_version_normalize(v2, b, sizeof b, &err) != 0 ||
+	    (by ? ck_previous_release(b, a, sizeof a, &err)
+		: ck_version_normalize(v1, a, sizeof a, &err)) != 0)
+		die_err(&err);
+	struct ck_set set;
+	load_set(g, tree, db, true, &set);
+	int rc = ck_print_fixed_between(stdout, &set, a, b, rd, fmt, &err);
+	ck_set_release(&set);
+	if (rc)
+		die_err(&err);
+	if (fflush(stdout) != 0)
+		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
+}
+
 int cmd_check(int argc, char **argv, struct kcve_global *g)
 {
 	const char *tree = NULL, *db = NULL, *gitdir = NULL, *ref = NULL, *config = NULL;
@@ -241,6 +292,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
 	const char *git_cache = NULL;
 	enum ck_reading reading = CK_READ_JSON;
+	const char *fixed_from = NULL, *fixed_by = NULL;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
 	struct ck_vex_opts vo = {.author = getenv("KCVE_VEX_AUTHOR")};
@@ -291,6 +343,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_SBOM: sbom_path = v; break;
 		case O_AUTHOR: vo.author = v; break;
 		case O_ROLE: vo.role = v; break;
+		case O_FIXED_BETWEEN: fixed_from = v; break;
+		case O_FIXED_BY: fixed_by = v; break;
 		case O_READING:
 			if (!ck_reading_parse(v, &reading))
 				cli_usage_error(&p, "--reading %s: give json, dyad or either", v);
@@ -298,7 +352,18 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		}
 	}
 	char **ops;
-	if (cli_operands(&p, &ops)) {
+	int nops = cli_operands(&p, &ops);
+	if (fixed_from || fixed_by) {
+		if ((fixed_from && fixed_by) || nversions || (fixed_from && nops != 1) ||
+		    (fixed_by && nops))
+			cli_usage_error(&p, "give either --fixed-between V1 V2 or --fixed-by V (and no "
+					"--version)");
+		check_fixed(g, tree, db, fixed_from, fixed_from ? ops[0] : fixed_by, fixed_by != NULL,
+			    reading, json ? CK_FIXED_JSON : ids ? CK_FIXED_IDS : CK_FIXED_TABLE);
+		cli_end(&p);
+		return 0;
+	}
+	if (nops) {
 		for (size_t i = 0; i < nversions; i++)
 			free(versions[i]);
 		free(versions);
@@ -386,24 +451,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 
 	/* records */
 	struct ck_set set;
-	int rc;
-	if (db) {
-		rc = ck_set_load_db(&set, db, &err);
-	} else {
-		char *troot = ck_tree_find(tree ? tree : g->tree, &err);
-		if (!troot)
-			die_err(&err);
-		struct ck_cache_info ci;
-		rc = ck_set_load_tree_cached(&set, troot, !no_cache, &ci, &err);
-		if (g->verbose)
-			fprintf(stderr, "kcve: record cache of %s: %s%s%s\n", troot,
-				ck_cache_state_name(ci.state), ci.why[0] ? ": " : "", ci.why);
-		free(troot);
-	}
-	if (rc) {
-		ck_set_release(&set);
-		die_err(&err);
-	}
+	load_set(g, tree, db, !no_cache, &set);
 
 	/* file stages are opened once and applied to every checked kernel */
 	struct ck_files *cf = NULL, *bf = NULL;

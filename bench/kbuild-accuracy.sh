@@ -85,7 +85,7 @@ for c in "${CONFIGS[@]}"; do
             *) echo "unknown configuration $c" >&2; exit 2 ;;
         esac
         start=$(date +%s)
-        kmake "$b" vmlinux modules
+        kmake "$b" vmlinux bzImage modules
         echo "$c: build took $(( $(date +%s) - start )) s" >&2
         touch "$b/.build-done"
     fi

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (rc == 0) {
 		struct ck_result r;
-		ck_run_version(&s, "6.1.50", &r);
+		ck_run_version(&s, "6.1.50", CK_READ_JSON, &r);
 		ck_compute_fixed_in(&s, &r);
 		char buf[256];
 		for (size_t i = 0; i < r.n; i++)

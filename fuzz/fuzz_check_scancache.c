@@ -29,14 +29,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	/* look every 20-byte window of the input up: hits must point inside the cache */
 	for (size_t i = 0; i + 20 <= img.len && i < 4096; i++) {
-		const unsigned char *p, *r;
-		size_t np, nr;
-		if (scan_cache_get(c, (const unsigned char *)img.buf + i, &p, &np, &r, &nr)) {
+		struct scan_entry e;
+		if (scan_cache_get(c, (const unsigned char *)img.buf + i, &e)) {
 			volatile unsigned char sink = 0;
-			for (size_t k = 0; k < 20 * np; k++)
-				sink ^= p[k];
-			for (size_t k = 0; k < 20 * nr; k++)
-				sink ^= r[k];
+			for (size_t k = 0; k < 20 * e.nparents; k++)
+				sink ^= e.parents[k];
+			for (size_t k = 0; k < 20 * e.nrefs; k++)
+				sink ^= e.refs[k];
+			for (size_t k = 0; k < 20 * e.nreverts; k++)
+				sink ^= e.reverts[k];
 			(void)sink;
 		}
 	}

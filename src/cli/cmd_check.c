@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@ enum {
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
 	O_NO_CACHE, O_BATCH,
+	O_READING,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -55,6 +57,7 @@ static const struct cli_option opts[] = {
 	{"role", O_ROLE, true},
 	{"no-cache", O_NO_CACHE, false},
 	{"batch", O_BATCH, true},
+	{"reading", O_READING, true},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -65,6 +68,9 @@ static const struct cli_command check_cmd = {
 	"  --git TREE         kernel git tree: introducing commit present and no fix (ancestry or\n"
 	"                     a cherry-pick naming the upstream fix) -> affected\n"
 	"  --ref REF          revision of --git to check (default HEAD)\n"
+	"  --reading R        version verdict from the published JSON record read per branch\n"
+	"                     (json, default), the .dyad pairs (dyad), or affected when either\n"
+	"                     says so (either); records whose readings differ are marked\n"
 	"  --git-cache FILE   what --git read from each commit is kept there, so the next run\n"
 	"                     reads only new commits (default: kcve-scan.cache in the tree's\n"
 	"                     git dir); --no-git-cache reads every commit and writes nothing\n"
@@ -128,9 +134,19 @@ static void running_probe(struct running *rn, const char *root)
 	struct strbuf sb = STRBUF_INIT;
 	char path[4096];
 	const char *r = root ? root : "";
-	/* uname -r: from the root's proc (tests) or the system call */
+	/* uname -r: from the root's proc or the system call.  With --root nothing of this machine is
+	 * read: a missing file is an error, never a fallback to the host kernel. */
 	snprintf(path, sizeof path, "%s/proc/sys/kernel/osrelease", r);
-	if (root && read_line_file(path, &sb)) {
+	if (root) {
+		struct stat st;
+		if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
+			kcve_die(KCVE_E_NOTFOUND, "--root %s: not a directory; give the root of the system image to check",
+				 root);
+		if (!read_line_file(path, &sb) || !sb.len || strchr(sb.buf, '\n'))
+			kcve_die(KCVE_E_NOTFOUND,
+				 "--root %s: %s is missing or not one line; it must hold the image's kernel release "
+				 "(uname -r), or pass --version instead of --running",
+				 root, path);
 		snprintf(rn->uname_r, sizeof rn->uname_r, "%s", sb.buf);
 	} else {
 		struct utsname u;
@@ -223,9 +239,11 @@ static bool file_in_loaded_module(const struct running *rn, const struct ck_file
 
 /* --batch: every kernel of the list, JSON Lines on stdout; frees the record set. */
 static int check_batch(struct ck_set *set, const char *list, const char *source,
-		       const char *arch, bool fixed_in, bool fail, struct kcve_global *g)
+		       const char *arch, bool fixed_in, enum ck_reading reading, bool fail,
+		       struct kcve_global *g)
 {
-	struct ck_batch_opts bo = {.source = source, .arch = arch, .fixed_in = fixed_in};
+	struct ck_batch_opts bo = {.source = source, .arch = arch, .fixed_in = fixed_in,
+				   .reading = reading};
 	struct ck_batch_stats st;
 	struct kcve_err err = {0};
 	int rc = ck_batch_run(set, list, stdout, &bo, &st, &err);
@@ -249,6 +267,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
 	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
 	const char *git_cache = NULL, *batch = NULL;
+	enum ck_reading reading = CK_READ_JSON;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
 	struct ck_vex_opts vo = {.author = getenv("KCVE_VEX_AUTHOR")};
@@ -300,6 +319,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_SBOM: sbom_path = v; break;
 		case O_AUTHOR: vo.author = v; break;
 		case O_ROLE: vo.role = v; break;
+		case O_READING:
+			if (!ck_reading_parse(v, &reading))
+				cli_usage_error(&p, "--reading %s: give json, dyad or either", v);
+			break;
 		}
 	}
 	char **ops;
@@ -324,7 +347,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	if (batch && (nversions || gitdir || running || build || config || json || openvex ||
 		      cdx || ids || all))
 		cli_usage_error(&p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
-				"only with --tree/--db, --source/--arch, --fixed-in, --fail-if-affected");
+				"only with --tree/--db, --source/--arch, --reading, --fixed-in, --fail-if-affected");
 	if (no_cache && db)
 		cli_usage_error(&p, "--no-cache applies to a record tree, not to --db FILE");
 	if (source && !config && !running)
@@ -415,7 +438,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	}
 
 	if (batch)
-		return check_batch(&set, batch, source, arch, fixed_in, fail, g);
+		return check_batch(&set, batch, source, arch, fixed_in, reading, fail, g);
 
 	/* file stages are opened once and applied to every checked kernel */
 	struct ck_files *cf = NULL, *bf = NULL;
@@ -460,7 +483,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			ck_run_git(&set, gt, glabel, nversions ? versions[0] : NULL, R);
 		else
 #endif
-			ck_run_version(&set, versions[i], R);
+			ck_run_version(&set, versions[i], reading, R);
 		if (cf)
 			ck_run_files(&set, R, "config", ck_files_verdict, cf);
 		if (bf)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/gitdates.h"
 #include "check/recset.h"
 #include "check/report.h"
 #include "cli.h"
@@ -17,9 +18,12 @@ static const struct cli_option opts[] = {
 	{"check-json", O_CHECK_JSON, true}, {NULL, 0, false}};
 static const struct cli_command report_cmd = {
 	"report", "--html OUT [--tree DIR | --db FILE] [--check-json FILE]",
-	"Write one self-contained HTML page (inline SVG charts, no external assets): CVEs\n"
-	"per week, per subsystem, per branch, time to fix; with --check-json (the output of\n"
-	"'kcve check --json'), the stage counts and the applicable CVEs.\n",
+	"Write one self-contained HTML page (inline SVG charts and a few lines of inline script,\n"
+	"no external assets; light and dark themes): CVEs per week, per subsystem, per branch,\n"
+	"time to fix; with --check-json (the output of 'kcve check --json'), the stage counts and\n"
+	"a sortable, filterable table of the applicable CVEs with links to cve.org and the fix.\n"
+	"Publication dates come from the record tree's git history (the commit that added each\n"
+	"record) when the tree is a git checkout, else from the records' datePublished.\n",
 	opts, false};
 
 int cmd_report(int argc, char **argv, struct kcve_global *g)
@@ -45,9 +49,20 @@ int cmd_report(int argc, char **argv, struct kcve_global *g)
 			 "cannot read %s (%s); pass the output of 'kcve check --json'", cj, strerror(errno));
 	struct ck_set set;
 	int rc = cli_load_records(&set, db, tree, g, &err);
+	/* publication dates: the git history of the record tree when it is a checkout, else the
+	 * records' datePublished (never a file time) */
+	const char *dates = "the records' datePublished";
+	size_t ndated = 0;
+	if (rc == 0 && !db) {
+		int g2 = ck_set_dates_from_git(&set, set.origin, &ndated, &err);
+		if (g2 == 0)
+			dates = "the commit that added each record to the tree's git history";
+		else if (g2 != 1)
+			rc = g2;
+	}
 	struct strbuf page = STRBUF_INIT;
 	if (rc == 0)
-		rc = ck_report_html(&set, cj ? cjs.buf : NULL, &page, &err);
+		rc = ck_report_html(&set, cj ? cjs.buf : NULL, dates, &page, &err);
 	if (rc == 0 && atomic_write_file(html, page.buf, page.len, 0644) < 0)
 		rc = kcve_err_set(&err, KCVE_E_IO, "cannot write %s (%s); check the directory", html,
 				  strerror(errno));

@@ -4,7 +4,10 @@
 usage: mktree.py DIR SPEC.json
 SPEC: [{"id": "CVE-2099-0001", "title": "...", "files": [...], "pairs": ["V:VG:F:FG", ...],
         "fixes": [sha, ...], "severity": "HIGH", "score": 7.8, "versions": [...optional JSON
-        product-2 versions...], "default": "affected"}]
+        product-2 versions, null = no such product, absent = defaultStatus unknown...],
+        "default": "affected",
+        "products": [{"default": "unaffected", "versions": [...]}, ...optional products
+        written before it]}]
 """
 import json
 import os
@@ -23,10 +26,17 @@ def main():
             "title": r.get("title", r["id"]),
             "affected": [{
                 "product": "Linux", "vendor": "Linux",
-                "defaultStatus": r.get("default", "affected"),
+                "defaultStatus": p.get("default", "unaffected"),
                 "programFiles": r.get("files", []),
-                "versions": r.get("versions", []),
-            }],
+                "versions": p.get("versions", []),
+            } for p in r.get("products", [])] + ([] if r.get("versions", []) is None else [{
+                "product": "Linux", "vendor": "Linux",
+                # without "versions" the product decides nothing (defaultStatus unknown), so
+                # the record's .dyad pairs give the verdict
+                "defaultStatus": r.get("default", "affected" if "versions" in r else "unknown"),
+                "programFiles": r.get("files", []),
+                "versions": r.get("versions") or [],
+            }]),
         }
         if "severity" in r:
             cna["metrics"] = [{"cvssV3_1": {"version": "3.1", "baseScore": r.get("score", 5.0),

@@ -1,7 +1,10 @@
 #!/bin/bash
-# kcve report --html: a self-contained page (no scripts, no external assets, inline SVG), then
-# rendered by headless Chromium; the screenshot must exist and not be blank.
-# Exits 77 (skipped) only for the rendering part when Chromium is missing or cannot start.
+# kcve report --html: a self-contained page (inline SVG, one inline script for the table, no
+# external assets, light and dark themes); publication dates from the tree's git history when
+# it is a checkout, else datePublished, never a file time; then rendered by headless Chromium
+# at 1400 and 800 px: the screenshots must not be blank and are kept as test artifacts in
+# $KCVE_BUILD/test-artifacts/. Exits 77 (skipped) only for the rendering part when Chromium is
+# missing or cannot start.
 set -u
 : "${KCVE:?}" "${KCVE_SRC:?}"
 T=$(mktemp -d)
@@ -18,7 +21,7 @@ for i in range(60):
     spec.append({"id": f"CVE-2024-{1000 + i}", "title": f"sub{i % 7}: fix <bug> & {i}",
                  "files": [f"fs/sub{i % 7}/file{i}.c"],
                  "pairs": [f"5.{4 + i % 10}:$A:6.1.{10 + i}:$B", f"5.{4 + i % 10}:$A:6.{2 + i % 9}:$B"],
-                 "severity": ["HIGH", "MEDIUM", "LOW"][i % 3], "score": 5.5,
+                 "severity": ["HIGH", "MEDIUM", "LOW"][i % 3], "score": 5.5, "fixes": ["$B"],
                  "date": f"2024-{month:02d}-{day:02d}T10:00:00.000Z"})
 json.dump(spec, open(sys.argv[1], "w"))
 EOF
@@ -31,34 +34,82 @@ import re, sys
 h = open(sys.argv[1]).read()
 assert h.startswith("<!DOCTYPE html>")
 assert h.count("<svg") == 5, h.count("<svg")           # week, subsystem, branch, ttf, check
-assert "<script" not in h and "<link" not in h and "<img" not in h
-assert not re.search(r'(src|href)\s*=\s*"(https?:)?//', h), "external asset"
+assert h.count("<script>") == 1 and "<link" not in h and "<img" not in h
+assert not re.search(r'src\s*=\s*"', h), "external asset"
+assert "prefers-color-scheme:dark" in h                  # a dark theme
+assert 'href="https://www.cve.org/CVERecord?id=CVE-2024-1030"' in h
+assert f'href="https://git.kernel.org/linus/{"b" * 40}"' in h   # the mainline fix
+assert 'class="cves"' in h and 'type="search"' in h       # sortable, filterable table
 assert "&lt;bug&gt; &amp;" in h                          # titles are escaped
 assert "60 published records" in h
 assert "60 records &#8594;" in h                         # stage counts from the check JSON
+assert "datePublished" in h and "without a date" not in h
 weeks = re.findall(r"<title>(\d{4}-\d\d-\d\d): (\d+)</title>", h)
 assert len(weeks) > 20 and sum(int(n) for _, n in weeks) == 60, weeks[:3]
 EOF
+
+# publication dates from the tree's git history (the commit that added each record) when the
+# tree is a git checkout, not the JSON dates
+cp -r "$T/tree" "$T/gtree"
+/usr/bin/python3 - "$T/gtree" <<'EOF' || fail "git tree"
+import glob, os, subprocess, sys
+root = sys.argv[1]
+def git(*a, date=None):
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@e")
+    if date:
+        env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    subprocess.run(["git", "-C", root] + list(a), check=True, env=env, capture_output=True)
+git("init", "-q")
+files = sorted(glob.glob(os.path.join(root, "cve/published/2024/*")))
+half = files.index(os.path.join(root, "cve/published/2024/CVE-2024-1030"))
+for k, part in enumerate((files[:half], files[half:])):
+    git("add", *part)
+    git("commit", "-q", "-m", f"part {k}", date=f"2025-0{3 + 2 * k}-05T12:00:00Z")
+EOF
+"$KCVE" report --tree "$T/gtree" --html "$T/g.html" || fail "report on a git tree"
+/usr/bin/python3 - "$T/g.html" <<'EOF' || fail "dates from git history"
+import re, sys
+h = open(sys.argv[1]).read()
+weeks = {d: int(n) for d, n in re.findall(r"<title>(\d{4}-\d\d-\d\d): (\d+)</title>", h)}
+assert weeks.get("2025-03-03") == 30 and weeks.get("2025-05-05") == 30, weeks
+assert sum(weeks.values()) == 60 and "git history" in h
+EOF
+# a record without any date is counted in a note, never dated by its file time
+/usr/bin/python3 - "$T/tree/cve/published/2024/CVE-2024-1001.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["cveMetadata"]["datePublished"]
+json.dump(d, open(sys.argv[1], "w"))
+EOF
+"$KCVE" report --tree "$T/tree" --html "$T/u.html" || fail "report without a date"
+grep -q "1 record without a date is left out" "$T/u.html" || fail "undated record not counted"
+
 echo '{"not": "a check"}' > "$T/bad.json"
 "$KCVE" report --tree "$T/tree" --check-json "$T/bad.json" --html "$T/bad.html" 2>"$T/err"; rc=$?
 [ $rc -eq 13 ] && [ ! -e "$T/bad.html" ] || fail "bad check json: rc=$rc $(cat "$T/err")"
 
-# ---- rendering
+# ---- rendering at two widths, screenshots kept
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || { echo "skip: chromium not installed"; exit 77; }
-timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
-	--no-first-run --disable-dev-shm-usage --user-data-dir="$T/profile" --window-size=1000,1600 \
-	--screenshot="$T/shot.png" "file://$T/report.html" >"$T/chrome.log" 2>&1
-if [ ! -s "$T/shot.png" ]; then
-	echo "skip: chromium could not start or render: $(tail -2 "$T/chrome.log")"
-	exit 77
-fi
-/usr/bin/python3 - "$T/shot.png" <<'EOF' || fail "screenshot"
+ART="${KCVE_BUILD:-$T}/test-artifacts"
+mkdir -p "$ART"
+for width in 1400 800; do
+	rm -f "$ART/report-$width.png"
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--no-first-run --disable-dev-shm-usage --user-data-dir="$T/profile" --hide-scrollbars \
+		--window-size=$width,2600 --screenshot="$ART/report-$width.png" \
+		"file://$T/report.html" >"$T/chrome.log" 2>&1
+	if [ ! -s "$ART/report-$width.png" ]; then
+		echo "skip: chromium could not start or render: $(tail -2 "$T/chrome.log")"
+		exit 77
+	fi
+	/usr/bin/python3 - "$ART/report-$width.png" "$width" <<'EOF' || fail "screenshot $width"
 import struct, sys, zlib
 d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 w, h = struct.unpack(">II", d[16:24])
-assert w >= 800 and h >= 600, (w, h)
+assert w == int(sys.argv[2]) and h >= 1200, (w, h)
 idat, p = b"", 8
 while p < len(d):
     n, = struct.unpack(">I", d[p:p + 4]); t = d[p + 4:p + 8]
@@ -71,4 +122,5 @@ values = len(set(raw))
 assert values > 32, f"blank-looking screenshot ({values} distinct byte values)"
 print(f"screenshot {w}x{h}, {len(d)} bytes")
 EOF
-echo "report: ok"
+done
+echo "report: ok (screenshots in $ART)"

@@ -119,11 +119,12 @@ def check_repo(repo, truth):
         up = rev = None
         mainline = commits.get(sha, {}).get('mainline', True)
         if not mainline:
-            for ln in lines:
+            for ln in lines:   # the first line mentioning upstream that carries a 40-hex id
                 if 'upstream' in ln.lower():
                     m = HEX40.search(ln)
-                    up = m.group(0).lower() if m else None
-                    break
+                    if m:
+                        up = m.group(0).lower()
+                        break
         for ln in lines:
             if 'reverts' in ln.lower():
                 m = HEX40.search(ln)
@@ -181,10 +182,17 @@ def coverage(truth, repo):
         'Fixes: resolving': any(len(x) == 40 and x in c for e in vals for x in e.get('fixes', [])),
         'Fixes: not resolving': any(len(x) < 40 for e in vals for x in e.get('fixes', [])),
         'two Fixes: lines': any(len(e.get('fixes', [])) > 1 for e in vals),
+        'backport whose subject mentions upstream': any(
+            not e['mainline'] and e.get('upstream') and not e.get('reverts') and
+            'upstream' in e['subject'].lower() for e in vals),
     }
     log = git(repo, 'log', '--all', '--format=%B')
     need['commit <sha> upstream.'] = re.search(r'^commit [0-9a-f]{40} upstream\.$', log, re.M) is not None
     need['[ Upstream commit <sha> ]'] = re.search(r'^\[ Upstream commit [0-9a-f]{40} \]$', log, re.M) is not None
+    # a subject or backport note mentioning upstream (no id) right before the id line
+    need['a line mentioning upstream without an id before the id line'] = re.search(
+        r'upstream[^\n]*\n\n(commit [0-9a-f]{40} upstream\.|\[ Upstream commit [0-9a-f]{40} \])$', log,
+        re.M | re.I) is not None
     for form, rx in [('indented Fixes:', r'^\s+Fixes: '), ('lower-case fixes:', r'^fixes: '),
                      ('upper-case FIXES:', r'^FIXES: '), ('short Fixes: id', r'^Fixes: [0-9a-f]{7,8} '),
                      ('full-length Fixes: id', r'^Fixes: [0-9a-f]{40} ')]:

@@ -41,12 +41,19 @@ static void upstream_forms(void **state)
 	assert_string_equal(t.upstream, "");
 }
 
-static void upstream_first_line_only(void **state)
+static void upstream_first_line_with_id(void **state)
 {
 	(void)state;
 	struct trailers t;
-	/* the first line mentioning upstream has no id: the later one is not consulted */
+	/* a subject (or body line) mentioning upstream without an id is passed over: the id comes
+	 * from the first line that mentions upstream and carries one */
+	parse("net: phy: clean the sfp upstream if phy probing fails\n\n[ Upstream commit " B40
+	      " ]\n\nThe upstream bus is released.\ncommit " A40 " upstream.\n", true, &t);
+	assert_string_equal(t.upstream, B40);
 	parse("sync with upstream\n\ncommit " A40 " upstream.\n", true, &t);
+	assert_string_equal(t.upstream, A40);
+	/* an id on a line without "upstream" is not taken; none anywhere gives none */
+	parse("upstream fix\n\nSee " A40 ".\nTaken from upstream.\n", true, &t);
 	assert_string_equal(t.upstream, "");
 	/* a 39-digit run is not an id */
 	parse("x\n\ncommit 0123456789abcdef0123456789abcdef0123456 upstream.\n", true, &t);
@@ -124,7 +131,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(upstream_forms),
-		cmocka_unit_test(upstream_first_line_only),
+		cmocka_unit_test(upstream_first_line_with_id),
 		cmocka_unit_test(reverts_line),
 		cmocka_unit_test(fixes_lines),
 		cmocka_unit_test(message_without_trailers),

@@ -145,7 +145,7 @@ static const char *tree_config =
 	"CONFIG_X86=y\nCONFIG_64BIT=y\nCONFIG_MODULES=y\nCONFIG_BLOCK=y\nCONFIG_EXT4_FS=y\n"
 	"CONFIG_EXT4_FS_POSIX_ACL=y\n# CONFIG_EXT4_FS_SECURITY is not set\nCONFIG_EXT2_FS=m\n"
 	"# CONFIG_XFS_FS is not set\nCONFIG_VIRTIO=y\nCONFIG_PROC_FS=y\nCONFIG_HZ=250\n"
-	"CONFIG_DEBUG_STRING=\"yes\"\n# CONFIG_EXT4_DEBUG is not set\n";
+	"CONFIG_DEBUG_STRING=\"yes\"\n# CONFIG_EXT4_DEBUG is not set\nCONFIG_EARLY_PRINTK=y\n";
 
 static void write_tree(void)
 {
@@ -160,8 +160,35 @@ static void write_tree(void)
 				 "ifeq ($(shell uname -m),x86_64)\n  KBUILD_DEFCONFIG := x86_64_defconfig\nendif\n"
 				 "core-y += arch/x86/extra/\nlibs-y += arch/x86/lib/\n"
 				 "drivers-$(CONFIG_PCI) += arch/x86/pci/\n"
-				 "archprepare: checkbin\n\t@echo obj-y += recipe.o\n");
-	put("arch/x86/Kbuild", "obj-y += kernel/\n");
+				 "archprepare: checkbin\n\t@echo obj-y += recipe.o\n"
+				 "boot := arch/x86/boot\nbzImage: vmlinux\n\t$(Q)$(MAKE) $(build)=$(boot) $(KBUILD_IMAGE)\n"
+				 "archscripts:\n\t$(Q)$(MAKE) $(build)=arch/x86/tools relocs\n");
+	/* boot code: built by the bzImage recipe, listed in arch/x86/Kbuild only for make clean */
+	put("arch/x86/Kbuild", "obj-y += kernel/\nobj-y += realmode/\n# for cleaning\nsubdir- += boot tools cleanonly\n");
+	put("arch/x86/boot/Makefile", "subdir- := compressed\nsetup-y += a20.o early_serial_console.o\n"
+				      "setup-$(CONFIG_X86_APM_BOOT) += apm.o\nhostprogs := mkcpustr\n"
+				      "$(obj)/compressed/vmlinux: FORCE\n\t$(Q)$(MAKE) $(build)=$(obj)/compressed $@\n");
+	put("arch/x86/boot/a20.c", "");
+	put("arch/x86/boot/early_serial_console.c", "");
+	put("arch/x86/boot/apm.c", "");
+	put("arch/x86/boot/mkcpustr.c", "");
+	put("arch/x86/boot/compressed/Makefile",
+	    "vmlinux-objs-y := $(obj)/misc.o\n"
+	    "vmlinux-objs-$(CONFIG_EARLY_PRINTK) += $(obj)/early_serial_console.o\n"
+	    "vmlinux-objs-$(CONFIG_AMD_MEM_ENCRYPT) += $(obj)/sev.o\n");
+	put("arch/x86/boot/compressed/misc.c", "");
+	put("arch/x86/boot/compressed/early_serial_console.c", "");
+	put("arch/x86/boot/compressed/sev.c", "");
+	put("arch/x86/boot/compressed/mkpiggy.c", "");
+	put("arch/x86/realmode/Makefile", "subdir- := rm\nobj-y += init.o\n"
+					  "$(obj)/rm/realmode.bin: FORCE\n\t$(Q)$(MAKE) $(build)=$(obj)/rm $@\n");
+	put("arch/x86/realmode/init.c", "");
+	put("arch/x86/realmode/rm/Makefile", "wakeup-objs := wakemain.o\nrealmode-y += reboot.o\n"
+					     "realmode-$(CONFIG_ACPI_SLEEP) += $(wakeup-objs)\n");
+	put("arch/x86/realmode/rm/reboot.c", "");
+	put("arch/x86/realmode/rm/wakemain.c", "");
+	put("arch/x86/cleanonly/Makefile", "obj-y += gone.o\n");
+	put("arch/x86/cleanonly/gone.c", "");
 	put("arch/x86/kernel/Makefile", "obj-y += process_$(BITS).o\nobj-$(CONFIG_X86_32) += only32.o\n"
 					"extra-y += head_$(BITS).o\n");
 	put("arch/x86/kernel/process_64.c", "");
@@ -285,6 +312,19 @@ static const struct expect expects[] = {
 	{"arch/x86/extra/extra.c", KB_COMPILED, NULL},           /* $(ARCH_CORE) */
 	{"arch/x86/pci/pci.c", KB_NOT_COMPILED, "not descended"}, /* drivers-$(CONFIG_PCI) */
 	{"arch/x86/tools/relocs.c", KB_NOT_COMPILED, "host program"},
+	/* `subdir- += boot` in arch/x86/Kbuild is for make clean; bzImage's recipe builds boot/ */
+	{"arch/x86/boot/early_serial_console.c", KB_COMPILED, "setup-y"},
+	{"arch/x86/boot/a20.c", KB_COMPILED, "bzImage"},
+	{"arch/x86/boot/apm.c", KB_NOT_COMPILED, "CONFIG_X86_APM_BOOT is not set"},
+	{"arch/x86/boot/mkcpustr.c", KB_UNKNOWN, "$(build)="},
+	{"arch/x86/boot/compressed/early_serial_console.c", KB_COMPILED, "vmlinux-objs-y"},
+	{"arch/x86/boot/compressed/misc.c", KB_COMPILED, "compressed kernel"},
+	{"arch/x86/boot/compressed/sev.c", KB_NOT_COMPILED, "CONFIG_AMD_MEM_ENCRYPT is not set"},
+	{"arch/x86/boot/compressed/mkpiggy.c", KB_UNKNOWN, "$(build)="},
+	{"arch/x86/realmode/rm/reboot.c", KB_COMPILED, "realmode-y"},
+	/* first listed through a helper variable (wakeup-objs): the disabled listing is not seen */
+	{"arch/x86/realmode/rm/wakemain.c", KB_UNKNOWN, "$(build)="},
+	{"arch/x86/cleanonly/gone.c", KB_UNKNOWN, "subdir-"},
 	{"fs/open.c", KB_COMPILED, NULL},
 	{"fs/read_write.c", KB_COMPILED, NULL}, /* continuation line */
 	{"fs/buffer.c", KB_COMPILED, NULL},
@@ -423,6 +463,13 @@ static void test_export_conditions(void **state)
 		"arch/x86/pci/pci.c\tCONFIG_PCI\n",
 		"tools/perf/perf.c\tn\n",
 		"drivers/unlisted.c\tunknown\n",
+		"arch/x86/boot/early_serial_console.c\ty\n",
+		"arch/x86/boot/apm.c\tCONFIG_X86_APM_BOOT\n",
+		"arch/x86/boot/mkcpustr.c\tunknown\n",
+		"arch/x86/boot/compressed/early_serial_console.c\tCONFIG_EARLY_PRINTK\n",
+		"arch/x86/realmode/rm/wakemain.c\tCONFIG_ACPI_SLEEP\n",
+		"arch/x86/cleanonly/gone.c\tunknown\n",
+		"arch/x86/tools/relocs.c\tn\n",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!strstr(buf, want[i]))

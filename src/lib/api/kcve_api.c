@@ -97,7 +97,7 @@ int kcve_check_version(kcve_records *r, const char *version, int all, kcve_cve_f
 		return fail(&e, err, errlen);
 	}
 	struct ck_result res;
-	ck_run_version(&r->set, norm, &res);
+	ck_run_version(&r->set, norm, CK_READ_JSON, &res);
 	ck_compute_fixed_in(&r->set, &res);
 	int rc = 0;
 	for (size_t i = 0; i < res.n && rc == 0; i++) {

@@ -435,7 +435,7 @@ static void evaluate_release(struct batch *b, size_t first, size_t end)
 {
 	size_t rel = (size_t)(b->keys[first] / (b->nfs + 1));
 	struct ck_result base;
-	ck_run_version(b->s, b->rels[rel], &base);
+	ck_run_version(b->s, b->rels[rel], b->o->reading, &base);
 	for (size_t i = first; i < end; i++) {
 		int fs = (int)(b->keys[i] % (b->nfs + 1)) - 1;
 		struct ck_result r = base;

@@ -24,12 +24,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "check/check.h"
 #include "check/recset.h"
 #include "core/error.h"
 
 struct ck_batch_opts {
 	const char *source, *arch; /* kernel source for .config files (NULL: the db's conditions) */
 	bool fixed_in;             /* fill "fixed_in" */
+	enum ck_reading reading;   /* version verdict from the JSON, the .dyad or either */
 };
 
 struct ck_batch_stats {

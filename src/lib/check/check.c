@@ -41,11 +41,13 @@ static void push_stage(struct ck_result *res, const char *name)
 	}
 }
 
-void ck_run_version(struct ck_set *s, const char *release, struct ck_result *out)
+void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,
+		    struct ck_result *out)
 {
 	memset(out, 0, sizeof *out);
 	snprintf(out->label, sizeof out->label, "%s", release);
 	snprintf(out->release, sizeof out->release, "%s", release);
+	out->reading = (unsigned char)rd;
 	struct kver v;
 	ck_kver_parse(&v, release);
 	out->e = xcalloc(s->n + 1, sizeof *out->e);
@@ -54,21 +56,29 @@ void ck_run_version(struct ck_set *s, const char *release, struct ck_result *out
 	out->stages[0].count = s->n;
 	out->nstages = 1;
 	for (size_t i = 0; i < s->n; i++) {
-		struct ck_record *r = &s->v[i];
 		struct ck_entry *e = &out->e[i];
+		struct ck_readings rs;
+		ck_record_readings(&s->v[i], &v, rd, &rs);
 		e->rec = i;
 		e->stage = "version";
-		bool introduced = false;
-		enum ck_vstatus d = ck_record_dyad_verdict(r, &v, &introduced);
-		enum ck_vstatus j = ck_record_semver_verdict(r, &v);
-		e->semver = (unsigned char)j;
-		if (d == CK_ST_UNKNOWN)
-			e->outcome = CK_OUT_NO_DATA;
-		else if (d == CK_ST_AFFECTED)
-			e->outcome = CK_OUT_AFFECTED;
-		else
-			e->outcome = introduced ? CK_OUT_FIXED : CK_OUT_NOT_INTRODUCED;
-		if (d != CK_ST_UNKNOWN && j != CK_ST_UNKNOWN && d != j) {
+		e->semver = (unsigned char)rs.json;
+		e->dyad = (unsigned char)rs.dyad;
+		switch (rs.verdict) {
+		case CK_ST_AFFECTED: e->outcome = CK_OUT_AFFECTED; break;
+		case CK_ST_UNAFFECTED:
+			e->outcome = rs.fixed ? CK_OUT_FIXED : CK_OUT_NOT_INTRODUCED;
+			break;
+		case CK_ST_UNDECIDED:
+			e->outcome = CK_OUT_UNKNOWN;
+			e->needs_git = true;
+			out->nneeds_git++;
+			break;
+		default: e->outcome = CK_OUT_NO_DATA; break;
+		}
+		/* the readings differ where both can decide and one calls the release affected */
+		bool jd = rs.json == CK_ST_AFFECTED || rs.json == CK_ST_UNAFFECTED;
+		bool dd = rs.dyad == CK_ST_AFFECTED || rs.dyad == CK_ST_UNAFFECTED;
+		if (jd && dd && rs.json != rs.dyad) {
 			e->disagree = true;
 			out->ndisagree++;
 		}
@@ -78,38 +88,85 @@ void ck_run_version(struct ck_set *s, const char *release, struct ck_result *out
 	push_stage(out, "version");
 }
 
+static const char *vstatus_word(unsigned char v)
+{
+	switch (v) {
+	case CK_ST_AFFECTED: return "affected";
+	case CK_ST_UNAFFECTED: return "unaffected";
+	case CK_ST_UNDECIDED: return "unknown (needs --git)";
+	default: return "cannot decide";
+	}
+}
+
+/* The pair that decides the .dyad reading at v, worded. */
+static void dyad_why(const struct ck_record *r, const struct kver *v, char *buf, size_t n)
+{
+	const struct dyad_pair *looked = NULL;
+	for (size_t k = 0; k < r->pairs.n; k++) {
+		const struct dyad_pair *p = &r->pairs.v[k];
+		if (dyad_pair_same_version(p) || !ck_release_in(p->vver, v))
+			continue;
+		if (strcmp(p->fver, "0") != 0 && ck_release_in(p->fver, v)) {
+			snprintf(buf, n, "pair %s->%s: the fix %s is in the release", p->vver, p->fver,
+				 p->fver);
+			return;
+		}
+		if (!looked)
+			looked = p;
+	}
+	if (looked)
+		snprintf(buf, n, "pair %s->%s: introduced, no fix of an applicable pair is in the release",
+			 looked->vver, strcmp(looked->fver, "0") ? looked->fver : "(unfixed)");
+	else if (r->pairs.n)
+		snprintf(buf, n, "no pair's introduction is in the release");
+	else
+		snprintf(buf, n, "no pairs");
+}
+
+void ck_readings_explain(const struct ck_set *s, const struct ck_result *res,
+			 const struct ck_entry *e, char *json_why, char *dyad_why_buf, size_t n)
+{
+	/* the compiled form of a record is a cache filled on first use */
+	struct ck_record *r = (struct ck_record *)&s->v[e->rec];
+	struct kver v;
+	ck_kver_parse(&v, res->release[0] ? res->release : res->label);
+	struct ck_json_why w;
+	enum ck_vstatus j = ck_record_json_verdict(r, &v, &w);
+	char t[160];
+	ck_json_why_text(r, &w, t, sizeof t);
+	snprintf(json_why, n, "JSON %s (%s)", vstatus_word((unsigned char)j), t);
+	dyad_why(r, &v, t, sizeof t);
+	snprintf(dyad_why_buf, n, ".dyad %s (%s)", vstatus_word(e->dyad), t);
+}
+
 const char *ck_entry_reason(const struct ck_set *s, const struct ck_result *res,
 			    const struct ck_entry *e, char *buf, size_t n)
 {
 	if (e->reason)
 		return e->reason;
-	const struct ck_record *r = &s->v[e->rec];
 	const char *rel = res->release[0] ? res->release : res->label;
-	struct kver v;
-	ck_kver_parse(&v, rel);
+	char jw[256], dw[256];
+	ck_readings_explain(s, res, e, jw, dw, sizeof jw);
+	const char *used = res->reading == CK_READ_DYAD ? dw : jw;
 	switch ((enum ck_outcome)e->outcome) {
 	case CK_OUT_AFFECTED:
-		snprintf(buf, n, "%s is in the vulnerable range", rel);
+		snprintf(buf, n, "%s is in the vulnerable range: %s", rel, used);
 		break;
-	case CK_OUT_FIXED: {
-		const char *f = NULL;
-		for (size_t k = 0; k < r->pairs.n && !f; k++) {
-			const struct dyad_pair *p = &r->pairs.v[k];
-			if (!dyad_pair_same_version(p) && strcmp(p->fver, "0") != 0 &&
-			    ck_release_in(p->vver, &v) && ck_release_in(p->fver, &v))
-				f = p->fver;
-		}
-		snprintf(buf, n, "fixed in %s", f ? f : "an earlier release");
+	case CK_OUT_FIXED:
+		snprintf(buf, n, "fixed: %s", used);
 		break;
-	}
 	case CK_OUT_NOT_INTRODUCED:
-		snprintf(buf, n, "vulnerable code not introduced in %s", rel);
+		snprintf(buf, n, "vulnerable code not introduced in %s: %s", rel, used);
 		break;
-	case CK_OUT_NO_DATA:
-		snprintf(buf, n, "record has no vulnerable:fixed pair");
-		break;
+	case CK_OUT_UNKNOWN:
+		if (e->needs_git) {
+			snprintf(buf, n, "unknown (needs --git): %s holds only part of what the records "
+					 "date to its final release; %s", rel, used);
+			break;
+		}
+		/* fall through */
 	default:
-		snprintf(buf, n, "%s", ck_outcome_name(e->outcome));
+		snprintf(buf, n, "record has no usable JSON version data and no vulnerable:fixed pair");
 	}
 	return buf;
 }
@@ -121,6 +178,8 @@ void ck_run_files(struct ck_set *s, struct ck_result *res, const char *name, ck_
 		struct ck_entry *e = &res->e[i];
 		if (!ck_outcome_kept(e->outcome) || e->outcome == CK_OUT_NO_DATA)
 			continue;
+		/* an -rc the records cannot place stays unknown unless nothing is compiled */
+		bool undecided = e->needs_git;
 		const struct ck_record *r = &s->v[e->rec];
 		struct strbuf sb = STRBUF_INIT;
 		if (r->nfiles == 0) {
@@ -151,7 +210,10 @@ void ck_run_files(struct ck_set *s, struct ck_result *res, const char *name, ck_
 			}
 		}
 		e->stage = name;
-		if (ncomp) {
+		if (ncomp && undecided) {
+			e->outcome = CK_OUT_UNKNOWN;
+			sb_addf(&sb, "%s compiled; version unknown (needs --git)", first_comp);
+		} else if (ncomp) {
 			e->outcome = CK_OUT_AFFECTED;
 			sb_addf(&sb, "%s compiled%s%s%s", first_comp, comp_reason ? " (" : "",
 				comp_reason ? comp_reason : "", comp_reason ? ")" : "");
@@ -183,7 +245,8 @@ void ck_compute_fixed_in(struct ck_set *s, struct ck_result *res)
 		struct ck_entry *e = &res->e[i];
 		if (e->outcome != CK_OUT_AFFECTED && e->outcome != CK_OUT_UNKNOWN)
 			continue;
-		if (!ck_branch_fix(&s->v[e->rec], &v, e->fixed_in, sizeof e->fixed_in)) {
+		if (!ck_branch_fix(&s->v[e->rec], &v, (enum ck_reading)res->reading, e->fixed_in,
+				   sizeof e->fixed_in)) {
 			res->unfixed_on_branch++;
 			continue;
 		}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "check/recset.h"
+#include "check/verdict.h"
 
 enum ck_outcome {
 	CK_OUT_AFFECTED = 1,       /* applies (version/git, and a compiled file if a file stage ran) */
@@ -32,8 +33,10 @@ typedef enum ck_filev (*ck_file_fn)(void *ctx, const char *path, const char **re
 struct ck_entry {
 	size_t rec;            /* index into the record set */
 	unsigned char outcome; /* enum ck_outcome */
-	unsigned char semver;  /* cross-check verdict (enum ck_vstatus) */
-	bool disagree;         /* dyad and JSON products disagree on the version verdict */
+	unsigned char semver;  /* JSON reading of the release (enum ck_vstatus) */
+	unsigned char dyad;    /* .dyad reading of the release (enum ck_vstatus) */
+	bool disagree;         /* the two readings differ for the checked release */
+	bool needs_git;        /* -rc release the records cannot place: "unknown (needs --git)" */
 	bool module_loaded;    /* --running: a programFile belongs to a loaded module */
 	const char *stage;     /* stage that decided: "version", "git", "config", "build" */
 	char *reason;          /* NULL for version verdicts: see ck_entry_reason() */
@@ -54,12 +57,16 @@ struct ck_result {
 	struct ck_stage_count stages[6];
 	int nstages;
 	size_t ndisagree;
+	size_t nneeds_git;     /* entries left unknown because an -rc cannot be placed */
+	unsigned char reading; /* enum ck_reading used for the version verdict */
 	char fixed_in[32];     /* --fixed-in: smallest branch release fixing every affected CVE */
 	size_t unfixed_on_branch; /* affected CVEs without any fix on the branch */
 };
 
-/* Version stage from the dyad pairs, with the JSON cross-check. release must be normalised. */
-void ck_run_version(struct ck_set *s, const char *release, struct ck_result *out);
+/* Version stage: the reading rd of every record (check/verdict.h), the other reading kept for
+ * comparison.  release must be normalised. */
+void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,
+		    struct ck_result *out);
 /* A file stage over the entries still kept; name is "config" or "build". */
 void ck_run_files(struct ck_set *s, struct ck_result *res, const char *name, ck_file_fn fn,
 		  void *ctx);
@@ -68,6 +75,10 @@ void ck_compute_fixed_in(struct ck_set *s, struct ck_result *res);
 /* Human-readable reason of an entry (its own, or the version verdict worded into buf). */
 const char *ck_entry_reason(const struct ck_set *s, const struct ck_result *res,
 			    const struct ck_entry *e, char *buf, size_t n);
+/* Both readings of an entry's record at the result's release, worded ("JSON affected (product
+ * 2: no entry matches, defaultStatus affected)"), each into a buffer of n bytes. */
+void ck_readings_explain(const struct ck_set *s, const struct ck_result *res,
+			 const struct ck_entry *e, char *json_why, char *dyad_why, size_t n);
 void ck_result_release(struct ck_result *res);
 
 #endif

@@ -4,8 +4,10 @@
 #include <git2.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "check/gitrefs.h"
 #include "check/scancache.h"
 #include "check/verdict.h"
 #include "core/error.h"
@@ -110,11 +112,64 @@ static bool parse_hex40(const char *s, unsigned char out[20])
 	return true;
 }
 
+/* "commit from names commit to" (a reference or a revert), sortable by either end. */
+struct edge {
+	unsigned char from[20], to[20];
+};
+
+struct edges {
+	struct edge *v;
+	size_t n, alloc;
+};
+
 struct ck_git {
 	struct oidset commits, refs;
+	struct edges ref_by_to, ref_by_from, rev_by_to; /* sorted after the walk */
 	char head[41];
 	size_t nread, ncached; /* commits read from objects / from the scan cache */
 };
+
+static void edges_add(struct edges *e, const unsigned char *from, const unsigned char *to, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		XGROW(e->v, e->n + 1, e->alloc);
+		memcpy(e->v[e->n].from, from, 20);
+		memcpy(e->v[e->n].to, to + 20 * k, 20);
+		e->n++;
+	}
+}
+
+static int cmp_to(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+	int c = memcmp(x->to, y->to, 20);
+	return c ? c : memcmp(x->from, y->from, 20);
+}
+
+static int cmp_from(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+	int c = memcmp(x->from, y->from, 20);
+	return c ? c : memcmp(x->to, y->to, 20);
+}
+
+/* The run of edges whose to (by_to) or from (!by_to) is id; returns its start, *n its length. */
+static const struct edge *edges_find(const struct edges *e, const unsigned char *id, bool by_to, size_t *n)
+{
+	size_t lo = 0, hi = e->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (memcmp(by_to ? e->v[mid].to : e->v[mid].from, id, 20) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t k = lo;
+	while (k < e->n && !memcmp(by_to ? e->v[k].to : e->v[k].from, id, 20))
+		k++;
+	*n = k - lo;
+	return e->v + lo;
+}
 
 /* A growing list of 20-byte ids (one commit's parents or references). */
 struct idlist {
@@ -128,54 +183,26 @@ static void idlist_push(struct idlist *l, const unsigned char *id)
 	memcpy(l->v[l->n++], id, 20);
 }
 
-/* Collect every 40-hex id in msg[0..len) whose preceding word is "commit" or "Git-commit:". */
-static void scan_message(struct idlist *refs, const char *msg, size_t len)
-{
-	/* every accepted keyword ends in "ommit": most messages are rejected by one memmem */
-	if (!memmem(msg, len, "ommit", 5) && !memmem(msg, len, "OMMIT", 5))
-		return;
-	size_t i = 0;
-	while (i + 40 <= len) {
-		if (hexval((unsigned char)msg[i]) < 0 || (i > 0 && hexval((unsigned char)msg[i - 1]) >= 0)) {
-			i++;
-			continue;
-		}
-		size_t j = i;
-		while (j < len && hexval((unsigned char)msg[j]) >= 0)
-			j++;
-		if (j - i != 40) {
-			i = j;
-			continue;
-		}
-		/* preceding word */
-		size_t e = i;
-		while (e > 0 && (msg[e - 1] == ' ' || msg[e - 1] == '\t'))
-			e--;
-		size_t b = e;
-		while (b > 0 && !isspace((unsigned char)msg[b - 1]) && msg[b - 1] != '[' &&
-		       msg[b - 1] != '(')
-			b--;
-		size_t wl = e - b;
-		if ((wl == 6 && strncasecmp(msg + b, "commit", 6) == 0) ||
-		    (wl == 11 && strncasecmp(msg + b, "git-commit:", 11) == 0)) {
-			unsigned char id[20];
-			if (parse_hex40(msg + i, id))
-				idlist_push(refs, id);
-		}
-		i = j;
-	}
-}
-
 static int git_fail(struct kcve_err *err, int code, const char *what, const char *arg)
 {
 	const git_error *ge = git_error_last();
 	return kcve_err_set(err, code, "%s %s (%s)", what, arg, ge && ge->message ? ge->message : "libgit2 error");
 }
 
-/* Read one commit object: its parents and references into the lists. 1 read, 0 not a
+/* Abbreviated ids of (cherry picked from commit <id>) and reverts: the one object they name. */
+static bool resolve_prefix(void *ctx, const char *hex, size_t n, unsigned char out[20])
+{
+	git_oid short_id, full;
+	if (git_oid_fromstrn(&short_id, hex, n) < 0 || git_odb_exists_prefix(&full, ctx, &short_id, n) < 0)
+		return false;
+	memcpy(out, full.id, 20);
+	return true;
+}
+
+/* Read one commit object: its parents and what its message carries / reverts. 1 read, 0 not a
  * commit / missing in a shallow clone (skip), -1 error. */
 static int read_commit(git_odb *odb, git_repository *repo, const git_oid *id,
-		       struct idlist *parents, struct idlist *refs)
+		       struct idlist *parents, struct ck_msgrefs *refs)
 {
 	git_odb_object *o = NULL;
 	if (git_odb_read(&o, odb, id) < 0)
@@ -197,7 +224,9 @@ static int read_commit(git_odb *odb, git_repository *repo, const git_oid *id,
 		p = eol < end ? eol + 1 : end;
 	}
 	if (p < end)
-		scan_message(refs, p + 1, (size_t)(end - p - 1));
+		ck_scan_message(refs, p + 1, (size_t)(end - p - 1), resolve_prefix, odb);
+	else
+		refs->refs.n = refs->reverts.n = 0;
 	git_odb_object_free(o);
 	return 1;
 }
@@ -223,7 +252,8 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 	int rc = 0;
 	git_oid *stack = NULL;
 	size_t nstack = 0, astack = 0;
-	struct idlist parents = {0}, refs = {0};
+	struct idlist parents = {0};
+	struct ck_msgrefs mr = {0};
 	XGROW(stack, 1, astack);
 	stack[nstack++] = *head;
 	struct progress pg;
@@ -234,14 +264,13 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 		if (set_has(&g->commits, id.id))
 			continue;
 		progress_update(&pg, ++seen);
-		/* the commit's parents and references: from the cache, else from its object */
-		const unsigned char *cp, *cr;
-		size_t np, nr;
-		if (cache && scan_cache_get(cache, id.id, &cp, &np, &cr, &nr)) {
+		/* the commit's parents, references and reverts: from the cache, else from its object */
+		struct scan_entry e;
+		if (cache && scan_cache_get(cache, id.id, &e)) {
 			g->ncached++;
 		} else {
-			parents.n = refs.n = 0;
-			int r = read_commit(odb, repo, &id, &parents, &refs);
+			parents.n = 0;
+			int r = read_commit(odb, repo, &id, &parents, &mr);
 			if (r < 0) {
 				rc = git_fail(err, KCVE_E_GENERIC, "missing commit object in", path);
 				break;
@@ -249,24 +278,41 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 			if (r == 0)
 				continue;
 			g->nread++;
-			cp = parents.n ? parents.v[0] : NULL;
-			np = parents.n;
-			cr = refs.n ? refs.v[0] : NULL;
-			nr = refs.n;
-			if (cache) /* cp/cr point into the lists, not the cache: still valid */
-				scan_cache_add(cache, id.id, cp, np, cr, nr);
+			e.parents = parents.n ? parents.v[0] : NULL;
+			e.nparents = parents.n;
+			e.refs = mr.refs.n ? mr.refs.v[0] : NULL;
+			e.nrefs = mr.refs.n;
+			e.reverts = mr.reverts.n ? mr.reverts.v[0] : NULL;
+			e.nreverts = mr.reverts.n;
+			if (cache) /* e points into the lists, not the cache: still valid */
+				scan_cache_add(cache, id.id, &e);
 		}
 		set_insert(&g->commits, id.id);
-		XGROW(stack, nstack + np, astack);
-		for (size_t k = 0; k < np; k++)
-			memcpy(stack[nstack++].id, cp + 20 * k, 20);
-		for (size_t k = 0; k < nr; k++)
-			set_insert(&g->refs, cr + 20 * k);
+		XGROW(stack, nstack + e.nparents, astack);
+		for (size_t k = 0; k < e.nparents; k++)
+			memcpy(stack[nstack++].id, e.parents + 20 * k, 20);
+		for (size_t k = 0; k < e.nrefs; k++)
+			set_insert(&g->refs, e.refs + 20 * k);
+		edges_add(&g->ref_by_to, id.id, e.refs, e.nrefs);
+		edges_add(&g->rev_by_to, id.id, e.reverts, e.nreverts);
 	}
 	progress_end(&pg, seen);
 	free(stack);
 	free(parents.v);
-	free(refs.v);
+	ck_msgrefs_free(&mr);
+	if (rc == 0) {
+		struct edges *f = &g->ref_by_from;
+		f->n = f->alloc = g->ref_by_to.n;
+		f->v = f->n ? xmalloc(f->n * sizeof *f->v) : NULL;
+		if (f->n)
+			memcpy(f->v, g->ref_by_to.v, f->n * sizeof *f->v);
+		if (f->n > 1) {
+			qsort(g->ref_by_to.v, g->ref_by_to.n, sizeof(struct edge), cmp_to);
+			qsort(f->v, f->n, sizeof(struct edge), cmp_from);
+		}
+		if (g->rev_by_to.n > 1)
+			qsort(g->rev_by_to.v, g->rev_by_to.n, sizeof(struct edge), cmp_to);
+	}
 	return rc;
 }
 
@@ -378,12 +424,81 @@ void ck_git_close(struct ck_git *g)
 		return;
 	free(g->commits.v);
 	free(g->refs.v);
+	free(g->ref_by_to.v);
+	free(g->ref_by_from.v);
+	free(g->rev_by_to.v);
 	free(g);
 }
 
-static bool present(const struct ck_git *g, const char *sha)
+/* Reverts: a commit x of the tree is undone when a live commit of the tree reverts it or one
+ * of the ids it carries (a backport B of F is undone by "This reverts commit B" as well as by a
+ * backported mainline revert "This reverts commit F"); a revert is live unless it is undone
+ * itself (a revert of the revert), and so on. Chains deeper than 8 count as live reverts: the
+ * CVE stays open, the safe answer. */
+static bool undone(const struct ck_git *g, const unsigned char *x, int depth);
+
+static bool undone_via(const struct ck_git *g, const unsigned char *target, int depth,
+		       const unsigned char **by)
 {
-	return ck_git_contains(g, sha) || ck_git_references(g, sha);
+	size_t n;
+	const struct edge *r = edges_find(&g->rev_by_to, target, true, &n);
+	for (size_t i = 0; i < n; i++)
+		if (depth >= 8 || !undone(g, r[i].from, depth + 1)) {
+			if (by)
+				*by = r[i].from;
+			return true;
+		}
+	return false;
+}
+
+static bool undone_by(const struct ck_git *g, const unsigned char *x, int depth, const unsigned char **by)
+{
+	if (undone_via(g, x, depth, by))
+		return true;
+	size_t n;
+	const struct edge *c = edges_find(&g->ref_by_from, x, false, &n);
+	for (size_t i = 0; i < n; i++)
+		if (undone_via(g, c[i].to, depth, by))
+			return true;
+	return false;
+}
+
+static bool undone(const struct ck_git *g, const unsigned char *x, int depth)
+{
+	return undone_by(g, x, depth, NULL);
+}
+
+enum presence { ABSENT, ANCESTOR, CARRIED, REVERTED };
+
+/* Is the change of commit sha in the tree: the commit itself as an ancestor, or a commit whose
+ * message says it carries it (gitrefs.h), and at least one of those not undone by a revert?
+ * *by: the carrying commit, or the revert when every copy is undone. */
+static enum presence presence_of(const struct ck_git *g, const char *sha, unsigned char by[20])
+{
+	unsigned char id[20];
+	if (strlen(sha) != 40 || !parse_hex40(sha, id))
+		return ABSENT;
+	const unsigned char *rev = NULL;
+	bool any = false;
+	if (set_has(&g->commits, id)) {
+		any = true;
+		if (!undone_by(g, id, 0, &rev)) {
+			memcpy(by, id, 20);
+			return ANCESTOR;
+		}
+	}
+	size_t n;
+	const struct edge *c = edges_find(&g->ref_by_to, id, true, &n);
+	for (size_t i = 0; i < n; i++) {
+		any = true;
+		if (!undone_by(g, c[i].from, 0, &rev)) {
+			memcpy(by, c[i].from, 20);
+			return CARRIED;
+		}
+	}
+	if (any && rev)
+		memcpy(by, rev, 20);
+	return any ? REVERTED : ABSENT;
 }
 
 void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
@@ -407,27 +522,39 @@ void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const cha
 		e->rec = i;
 		e->stage = "git";
 		bool usable = false, introduced = false;
-		const char *intro = NULL, *fix = NULL;
-		bool fix_by_ref = false;
+		const char *intro = NULL, *fix = NULL, *reverted = NULL;
+		enum presence fix_how = ABSENT;
+		unsigned char by[20] = {0}, rev_by[20] = {0};
+		/* same-release pairs count too: at an -rc tag the introducing commit can be in the
+		 * tree without the fix */
 		for (size_t k = 0; k < r->pairs.n; k++) {
 			const struct dyad_pair *p = &r->pairs.v[k];
-			if (dyad_pair_same_version(p))
-				continue;
 			usable = true;
-			if (!introduced && (strcmp(p->vsha, "0") == 0 || present(g, p->vsha))) {
+			enum presence h = introduced || !strcmp(p->vsha, "0") ? ANCESTOR : presence_of(g, p->vsha, by);
+			if (!introduced && (h == ANCESTOR || h == CARRIED)) {
 				introduced = true;
 				intro = p->vsha;
 			}
-			if (!fix && strcmp(p->fsha, "0") != 0 && present(g, p->fsha)) {
-				fix = p->fsha;
-				fix_by_ref = !ck_git_contains(g, p->fsha);
+		}
+		for (size_t k = 0; k <= r->pairs.n + r->nfixes && !fix; k++) {
+			const char *f = k < r->pairs.n ? r->pairs.v[k].fsha
+					: k - r->pairs.n < r->nfixes ? r->fixes[k - r->pairs.n] : NULL;
+			if (!f || strcmp(f, "0") == 0)
+				continue;
+			enum presence h = presence_of(g, f, by);
+			if (h == ANCESTOR || h == CARRIED) {
+				fix = f;
+				fix_how = h;
+			} else if (h == REVERTED && !reverted) {
+				reverted = f;
+				memcpy(rev_by, by, 20);
 			}
 		}
-		for (size_t k = 0; k < r->nfixes && !fix; k++)
-			if (present(g, r->fixes[k])) {
-				fix = r->fixes[k];
-				fix_by_ref = !ck_git_contains(g, r->fixes[k]);
-			}
+		char byhex[41], revhex[41];
+		git_oid_fmt(byhex, (const git_oid *)by);
+		byhex[40] = '\0';
+		git_oid_fmt(revhex, (const git_oid *)rev_by);
+		revhex[40] = '\0';
 		struct strbuf sb = STRBUF_INIT;
 		if (!usable) {
 			e->outcome = CK_OUT_NO_DATA;
@@ -437,14 +564,21 @@ void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const cha
 			sb_adds(&sb, "no introducing commit is in the tree");
 		} else if (fix) {
 			e->outcome = CK_OUT_FIXED;
-			sb_addf(&sb, "fix %.12s %s", fix,
-				fix_by_ref ? "referenced by a cherry-picked commit" : "is an ancestor");
+			if (fix_how == ANCESTOR)
+				sb_addf(&sb, "fix %.12s is an ancestor", fix);
+			else
+				sb_addf(&sb, "fix %.12s carried by %.12s (a cherry-picked / backported commit)", fix,
+					byhex);
 		} else {
 			e->outcome = CK_OUT_AFFECTED;
 			if (strcmp(intro, "0") == 0)
-				sb_adds(&sb, "introduction unknown (always present), no fix in the tree");
+				sb_adds(&sb, "introduction unknown (always present), ");
 			else
-				sb_addf(&sb, "introduced by %.12s, no fix in the tree", intro);
+				sb_addf(&sb, "introduced by %.12s, ", intro);
+			if (reverted)
+				sb_addf(&sb, "fix %.12s reverted by %.12s", reverted, revhex);
+			else
+				sb_adds(&sb, "no fix in the tree");
 		}
 		e->reason = sb_detach(&sb);
 		if (release) {

@@ -1,12 +1,12 @@
 /* `kcve check --git TREE [--ref REF]`: applicability against a real (vendor/stable) tree.
  *
- * One walk over the history reachable from REF builds two hash sets: the commits themselves
- * (ancestry becomes a lookup) and the upstream ids their messages reference — stable and
- * vendor trees cherry-pick, so a fix also counts when some commit says
- *   "commit <sha> upstream." / "[ Upstream commit <sha> ]" / "(cherry picked from commit <sha>)"
- *   / "Git-commit: <sha>"  (any 40-hex id right after the word "commit" or "Git-commit:").
- * Verdict per record: some pair's introducing commit is present (ancestor, referenced, or "0"
- * = always there) and no fix commit of any pair (nor the .sha1 main fix) is present. */
+ * One walk over the history reachable from REF collects the commits (ancestry becomes a lookup),
+ * the commits each message says it carries and the ones it reverts (gitrefs.h: whole-line forms
+ * only, prose never counts). A commit's change is present when the commit is an ancestor or
+ * some commit carries it, and at least one of those copies is not undone by a live revert (a
+ * revert that is reverted itself undoes nothing).
+ * Verdict per record: some pair's introducing commit is present ("0" = always there; pairs of
+ * one release count, for -rc tags) and no fix commit of any pair (nor the .sha1 main fix) is. */
 #ifndef KCVE_CHECK_GITSCAN_H
 #define KCVE_CHECK_GITSCAN_H
 
@@ -28,7 +28,7 @@ size_t ck_git_commit_count(const struct ck_git *g);
 size_t ck_git_read_count(const struct ck_git *g);
 size_t ck_git_cached_count(const struct ck_git *g);
 size_t ck_git_reference_count(const struct ck_git *g);
-/* Is this full sha an ancestor of (or equal to) REF? Referenced by a commit message? */
+/* Is this full sha an ancestor of (or equal to) REF? Carried by some commit (gitrefs.h)? */
 bool ck_git_contains(const struct ck_git *g, const char *sha40);
 bool ck_git_references(const struct ck_git *g, const char *sha40);
 /* Resolved head commit id (40 hex). */

@@ -67,6 +67,28 @@ static void print_stages(FILE *f, const struct ck_result *r)
 	fputc('\n', f);
 }
 
+static const char *const reading_names[] = {"json", "dyad", "either"};
+
+/* Records whose JSON and .dyad readings differ for this kernel, both kept and dropped ones:
+ * never pick one silently. */
+static void print_disagreements(FILE *f, const struct ck_set *s, const struct ck_result *R)
+{
+	if (!R->ndisagree)
+		return;
+	fprintf(f, "≠ %zu record(s) whose JSON and .dyad readings differ for %s (verdict from the %s "
+		   "reading; --reading either for the cautious answer, --json for both):\n",
+		R->ndisagree, R->label, reading_names[R->reading < 3 ? R->reading : 0]);
+	for (size_t i = 0; i < R->n; i++) {
+		const struct ck_entry *e = &R->e[i];
+		if (!e->disagree)
+			continue;
+		char jw[256], dw[256];
+		ck_readings_explain(s, R, e, jw, dw, sizeof jw);
+		fprintf(f, "  %-16s %-14s %s; %s\n", s->v[e->rec].id, ck_outcome_name(e->outcome), jw,
+			dw);
+	}
+}
+
 void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		    const struct ck_out_opts *o)
 {
@@ -128,9 +150,10 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 					col = e->outcome == CK_OUT_AFFECTED ? "\033[31m" : "\033[33m";
 					end = "\033[0m";
 				}
-				fprintf(f, "  %-16s %-8s %4s %s%-8s%s %s%s", rows[i].r->id,
+				fprintf(f, "  %-16s %-8s %4s %s%-8s%s%s %s%s", rows[i].r->id,
 					sev_names[rows[i].sev], score, col, ck_outcome_name(e->outcome), end,
-					rows[i].r->title, e->module_loaded ? " [module loaded]" : "");
+					e->disagree ? " ≠" : e->needs_git ? " ?" : "", rows[i].r->title,
+					e->module_loaded ? " [module loaded]" : "");
 				if (e->fixed_in[0])
 					fprintf(f, " (fixed in %s)", e->fixed_in);
 				fputc('\n', f);
@@ -138,10 +161,11 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 			fputc('\n', f);
 		}
 		free(rows);
-		if (R->ndisagree)
-			fprintf(f, "note: %zu record(s) whose JSON version ranges disagree with their "
-				   ".dyad pairs for %s (the pairs were used; see --json \"disagree\")\n",
-				R->ndisagree, R->label);
+		print_disagreements(f, s, R);
+		if (R->nneeds_git)
+			fprintf(f, "unknown: %zu CVE(s) marked ? cannot be decided at %s by version: the "
+				   "records date their introduction or fix to the final release, which an -rc "
+				   "holds only in part; check the tree with --git\n", R->nneeds_git, R->label);
 		if (o->fixed_in && R->release[0]) {
 			char br[24];
 			kver_str_major(R->release, br, sizeof br);
@@ -176,7 +200,12 @@ void ck_print_ids(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 
 static const char *vstat_name(unsigned char v)
 {
-	return v == CK_ST_AFFECTED ? "affected" : v == CK_ST_UNAFFECTED ? "unaffected" : "unknown";
+	switch (v) {
+	case CK_ST_AFFECTED: return "affected";
+	case CK_ST_UNAFFECTED: return "unaffected";
+	case CK_ST_UNDECIDED: return "undecided";
+	default: return "unknown";
+	}
 }
 
 static bool listed(const struct ck_entry *e, const struct ck_out_opts *o)
@@ -215,7 +244,10 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 			json_array_append_new(st, c);
 		}
 		json_object_set_new(jr, "stages", st);
+		json_object_set_new(jr, "reading",
+				    json_string(reading_names[R->reading < 3 ? R->reading : 0]));
 		json_object_set_new(jr, "disagreements", json_integer((json_int_t)R->ndisagree));
+		json_object_set_new(jr, "needs_git", json_integer((json_int_t)R->nneeds_git));
 		if (o->fixed_in) {
 			json_object_set_new(jr, "fixed_in", json_string(R->fixed_in));
 			json_object_set_new(jr, "unfixed_on_branch",
@@ -224,7 +256,7 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 		json_t *cves = json_array();
 		for (size_t i = 0; i < R->n; i++) {
 			const struct ck_entry *e = &R->e[i];
-			if (!listed(e, o))
+			if (!listed(e, o) && !e->disagree)
 				continue;
 			const struct ck_record *r = &s->v[e->rec];
 			char sub[96];
@@ -241,8 +273,19 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 			json_object_set_new(c, "stage", json_string(e->stage ? e->stage : ""));
 			char rb[256];
 			json_object_set_new(c, "reason", json_string(ck_entry_reason(s, R, e, rb, sizeof rb)));
-			json_object_set_new(c, "semver", json_string(vstat_name(e->semver)));
+			json_object_set_new(c, "json", json_string(vstat_name(e->semver)));
+			json_object_set_new(c, "dyad", json_string(vstat_name(e->dyad)));
 			json_object_set_new(c, "disagree", json_boolean(e->disagree));
+			if (e->needs_git)
+				json_object_set_new(c, "needs_git", json_true());
+			if (e->disagree) {
+				char jw[256], dw[256];
+				ck_readings_explain(s, R, e, jw, dw, sizeof jw);
+				json_t *why = json_object();
+				json_object_set_new(why, "json", json_string(jw));
+				json_object_set_new(why, "dyad", json_string(dw));
+				json_object_set_new(c, "readings", why);
+			}
 			if (e->module_loaded)
 				json_object_set_new(c, "module_loaded", json_true());
 			if (e->fixed_in[0])

@@ -186,11 +186,6 @@ int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct 
 		sb_release(&sb);
 		return rc;
 	}
-	if (r->published == 0) {
-		struct stat st;
-		if (stat(path, &st) == 0)
-			r->published = (long long)st.st_mtime;
-	}
 	snprintf(path, sizeof path, "%s/%s.dyad", dir, id);
 	sb_reset(&sb);
 	if (read_file(path, &sb) == 0) {

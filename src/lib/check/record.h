@@ -11,7 +11,15 @@
 #include "core/error.h"
 #include "history/dyad_text.h"
 
-enum ck_vstatus { CK_ST_NONE = 0, CK_ST_AFFECTED = 1, CK_ST_UNAFFECTED = 2, CK_ST_UNKNOWN = 3 };
+/* CK_ST_UNDECIDED: an -rc kernel the records cannot place (it may or may not hold a commit the
+ * records date to the final release): only --git can tell. */
+enum ck_vstatus {
+	CK_ST_NONE = 0,
+	CK_ST_AFFECTED = 1,
+	CK_ST_UNAFFECTED = 2,
+	CK_ST_UNKNOWN = 3,
+	CK_ST_UNDECIDED = 4,
+};
 enum ck_vtype { CK_VT_NONE = 0, CK_VT_SEMVER = 1, CK_VT_GIT = 2, CK_VT_OCFF = 3, CK_VT_OTHER = 4 };
 
 /* One entry of a product's "versions" array. Strings are NULL when absent. */

@@ -84,30 +84,39 @@ static void kv_free(struct kv *v, size_t n)
 }
 
 /* Horizontal bar chart: one row per item. */
+/* Horizontal bars with the label left of each bar (as wide as the longest label, so nothing is
+ * clipped) and the count right of it. */
 static void hbars(struct strbuf *o, const char *title, const struct kv *v, size_t n, const char *color)
 {
-	size_t max = 1;
-	for (size_t i = 0; i < n; i++)
+	size_t max = 1, longest = 4;
+	for (size_t i = 0; i < n; i++) {
 		if (v[i].n > max)
 			max = v[i].n;
-	int rowh = 18, w = 760, lab = 220, h = (int)n * rowh + 30;
-	sb_addf(o, "<h2>%s</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "role=\"img\" aria-label=\"", title, w, h);
+		if (strlen(v[i].key) > longest)
+			longest = strlen(v[i].key);
+	}
+	int rowh = 20, lab = 12 + 7 * (int)(longest > 48 ? 48 : longest), w = lab + 560;
+	int h = (int)n * rowh + 16;
+	sb_addf(o, "<h2>%s</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
+		   "width=\"%d\" role=\"img\" aria-label=\"", title, w, h, w);
 	esc(o, title);
 	sb_adds(o, "\">\n");
 	for (size_t i = 0; i < n; i++) {
-		int y = 10 + (int)i * rowh;
-		int bw = (int)((double)(w - lab - 60) * (double)v[i].n / (double)max);
-		sb_addf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"l\">", lab - 6, y + 12);
+		int y = 8 + (int)i * rowh;
+		int bw = (int)((double)(w - lab - 70) * (double)v[i].n / (double)max);
+		sb_addf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"l\">", lab - 6, y + 13);
 		esc(o, v[i].key);
 		sb_addf(o, "</text><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>"
 			   "<text x=\"%d\" y=\"%d\" class=\"l\">%zu</text>\n",
-			lab, y, bw > 0 ? bw : 1, rowh - 4, color, lab + bw + 4, y + 12, v[i].n);
+			lab, y, bw > 0 ? bw : 1, rowh - 5, color, lab + (bw > 0 ? bw : 1) + 5, y + 13,
+			v[i].n);
 	}
 	sb_adds(o, "</svg>\n");
 }
 
-/* Vertical bar chart over an ordered axis (weeks, buckets). */
+/* Vertical bars over an ordered axis (weeks): a labelled count axis with grid lines, a date
+ * label every label_every bars (slanted, with room below), the count of each bar as its
+ * tooltip and, when bars are wide enough, above it. */
 static void vbars(struct strbuf *o, const char *title, const struct kv *v, size_t n, const char *color,
 		  int label_every)
 {
@@ -115,33 +124,87 @@ static void vbars(struct strbuf *o, const char *title, const struct kv *v, size_
 	for (size_t i = 0; i < n; i++)
 		if (v[i].n > max)
 			max = v[i].n;
-	int w = 900, h = 260, left = 40, bottom = 50, plotw = w - left - 10, ploth = h - bottom - 20;
+	int w = 1000, h = 300, left = 56, top = 20, bottom = 86;
+	int plotw = w - left - 16, ploth = h - top - bottom;
 	double bw = n ? (double)plotw / (double)n : plotw;
-	sb_addf(o, "<h2>%s</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "role=\"img\" aria-label=\"", title, w, h);
+	sb_addf(o, "<h2>%s</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
+		   "width=\"%d\" role=\"img\" aria-label=\"", title, w, h, w);
 	esc(o, title);
-	sb_addf(o, "\">\n<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", left,
-		20 + ploth, left + plotw, 20 + ploth);
-	sb_addf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"l\">%zu</text>\n", left - 4, 28, max);
+	sb_adds(o, "\">\n");
+	for (int t = 0; t <= 4; t++) { /* count axis: 0, max/4, ..., max */
+		size_t val = (max * (size_t)t + 2) / 4;
+		int y = top + ploth - (int)((double)ploth * (double)val / (double)max);
+		sb_addf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"g\"/>"
+			   "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"s\">%zu</text>\n",
+			left, y, left + plotw, y, left - 5, y + 4, val);
+	}
+	sb_addf(o, "<text x=\"14\" y=\"%d\" class=\"s\" transform=\"rotate(-90 14 %d)\" "
+		   "text-anchor=\"middle\">CVEs</text>\n", top + ploth / 2, top + ploth / 2);
 	for (size_t i = 0; i < n; i++) {
 		int bh = (int)((double)ploth * (double)v[i].n / (double)max);
 		double x = left + bw * (double)i;
 		sb_addf(o, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>",
-			x, 20 + ploth - bh, bw > 2 ? bw - 1 : bw, bh, color);
+			x, top + ploth - bh, bw > 2 ? bw - 1 : bw, bh, color);
 		esc(o, v[i].key);
 		sb_addf(o, ": %zu</title></rect>\n", v[i].n);
+		if (bw >= 22 && v[i].n)
+			sb_addf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"s\">%zu</text>\n",
+				x + bw / 2, top + ploth - bh - 3, v[i].n);
 		if (label_every > 0 && i % (size_t)label_every == 0) {
-			sb_addf(o, "<text x=\"%.1f\" y=\"%d\" class=\"s\" transform=\"rotate(45 %.1f %d)\">", x,
-				h - bottom + 36, x, h - bottom + 36);
+			double lx = x + bw / 2;
+			int ly = top + ploth + 14;
+			sb_addf(o, "<text x=\"%.1f\" y=\"%d\" class=\"s\" text-anchor=\"end\" "
+				   "transform=\"rotate(-40 %.1f %d)\">", lx, ly, lx, ly);
 			esc(o, v[i].key);
 			sb_adds(o, "</text>\n");
 		}
 	}
+	sb_addf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>\n", left, top + ploth,
+		left + plotw, top + ploth);
 	sb_adds(o, "</svg>\n");
 }
 
-static void check_section(struct strbuf *o, const char *check_json, struct kcve_err *err, int *rc)
+struct id_rec {
+	const char *id;
+	const struct ck_record *r;
+};
+
+static int cmp_id_rec(const void *a, const void *b)
 {
+	return strcmp(((const struct id_rec *)a)->id, ((const struct id_rec *)b)->id);
+}
+
+static int sev_key(const char *sev)
+{
+	static const char *const order[] = {"CRITICAL", "HIGH", "MEDIUM", "LOW"};
+	for (int i = 0; sev && i < 4; i++)
+		if (!strcmp(sev, order[i]))
+			return i;
+	return 4;
+}
+
+/* Sorting (click a column head; again to reverse) and filtering (the box above the table) of
+ * the applicable-CVE tables; data-k holds a cell's sort key when its text is not one. */
+static const char table_script[] =
+	"<script>\n"
+	"document.querySelectorAll('table.cves').forEach(function(t){\n"
+	" var b=t.tBodies[0],q=t.previousElementSibling;\n"
+	" q.oninput=function(){var v=q.value.toLowerCase();for(var r of b.rows)"
+	"r.hidden=v!==''&&r.textContent.toLowerCase().indexOf(v)<0;};\n"
+	" for(let th of t.tHead.rows[0].cells)th.onclick=function(){var i=th.cellIndex,"
+	"d=th.dataset.d=th.dataset.d==='1'?'-1':'1',k=function(r){var c=r.cells[i];"
+	"return c.dataset.k||c.textContent;};\n"
+	"  Array.from(b.rows).sort(function(x,y){return d*k(x).localeCompare(k(y),undefined,"
+	"{numeric:true});}).forEach(function(r){b.appendChild(r);});};\n"
+	"});\n</script>\n";
+
+static void check_section(struct strbuf *o, const struct ck_set *set, const char *check_json,
+			  struct kcve_err *err, int *rc)
+{
+	struct id_rec *idx = xcalloc(set->n + 1, sizeof *idx);
+	for (size_t i = 0; i < set->n; i++)
+		idx[i] = (struct id_rec){set->v[i].id, &set->v[i]};
+	qsort(idx, set->n, sizeof *idx, cmp_id_rec);
 	json_error_t je;
 	json_t *doc = json_loads(check_json, 0, &je);
 	json_t *results = json_object_get(doc, "results");
@@ -151,6 +214,7 @@ static void check_section(struct strbuf *o, const char *check_json, struct kcve_
 				   "regenerate it with kcve check --json",
 				   doc ? "no results array" : je.text);
 		json_decref(doc);
+		free(idx);
 		return;
 	}
 	size_t i;
@@ -179,15 +243,25 @@ static void check_section(struct strbuf *o, const char *check_json, struct kcve_
 				continue;
 			const char *s = json_string_value(json_object_get(c, "subsystem"));
 			kv_bump(&sub, &ns, &as, s ? s : "other", 0);
-			sb_adds(&rows, "<tr><td>");
-			esc(&rows, json_string_value(json_object_get(c, "id")));
-			sb_adds(&rows, "</td><td>");
+			const char *id = json_string_value(json_object_get(c, "id"));
+			struct id_rec key = {id ? id : "", NULL};
+			struct id_rec *hit = bsearch(&key, idx, set->n, sizeof *idx, cmp_id_rec);
+			sb_adds(&rows, "<tr><td><a href=\"https://www.cve.org/CVERecord?id=");
+			esc(&rows, id);
+			sb_adds(&rows, "\">");
+			esc(&rows, id);
 			const char *sev = json_string_value(json_object_get(c, "severity"));
+			sb_addf(&rows, "</a></td><td data-k=\"%d\">", sev_key(sev));
 			esc(&rows, sev ? sev : "unscored");
 			sb_adds(&rows, "</td><td>");
 			esc(&rows, s);
 			sb_adds(&rows, "</td><td>");
 			esc(&rows, out);
+			sb_adds(&rows, "</td><td>");
+			if (hit && hit->r->nfixes && strlen(hit->r->fixes[0]) == 40 &&
+			    strspn(hit->r->fixes[0], "0123456789abcdef") == 40)
+				sb_addf(&rows, "<a href=\"https://git.kernel.org/linus/%s\">%.12s</a>",
+					hit->r->fixes[0], hit->r->fixes[0]);
 			sb_adds(&rows, "</td><td>");
 			esc(&rows, json_string_value(json_object_get(c, "title")));
 			sb_adds(&rows, "</td></tr>\n");
@@ -195,31 +269,60 @@ static void check_section(struct strbuf *o, const char *check_json, struct kcve_
 		if (ns > 1)
 			qsort(sub, ns, sizeof *sub, by_count);
 		hbars(o, "Applicable CVEs per subsystem (top 20)", sub, ns > 20 ? 20 : ns, "#c0392b");
-		sb_adds(o, "<table><tr><th>CVE</th><th>Severity</th><th>Subsystem</th><th>Verdict</th>"
-			   "<th>Title</th></tr>\n");
+		sb_adds(o, "<h3>Applicable CVEs (click a column to sort)</h3>\n"
+			   "<input type=\"search\" placeholder=\"filter: id, subsystem, words of the "
+			   "title...\" aria-label=\"filter the table\">\n"
+			   "<table class=\"cves\"><thead><tr><th>CVE</th><th>Severity</th>"
+			   "<th>Subsystem</th><th>Verdict</th><th>Mainline fix</th><th>Title</th></tr>"
+			   "</thead><tbody>\n");
 		sb_add(o, rows.buf, rows.len);
-		sb_adds(o, "</table>\n");
+		sb_adds(o, "</tbody></table>\n");
 		sb_release(&rows);
 		kv_free(sub, ns);
 	}
 	json_decref(doc);
+	free(idx);
+	sb_adds(o, table_script);
 }
 
-int ck_report_html(const struct ck_set *s, const char *check_json, struct strbuf *o,
-		   struct kcve_err *err)
+int ck_report_html(const struct ck_set *s, const char *check_json, const char *dates,
+		   struct strbuf *o, struct kcve_err *err)
 {
 	int rc = 0;
+	/* light and dark themes: colours are CSS variables, the charts use them too */
 	sb_adds(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		   "<meta name=\"color-scheme\" content=\"light dark\">\n"
 		   "<title>kcve report</title>\n<style>\n"
-		   "body{font-family:sans-serif;margin:2em;color:#222;background:#fff}\n"
-		   "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.5em}\n"
-		   "svg{display:block;border:1px solid #ddd;background:#fafafa}\n"
-		   ".l{font-size:11px;fill:#333}.s{font-size:9px;fill:#555}\n"
-		   "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
-		   "text-align:left}\n.stages{font-size:1.1em;font-weight:bold}\n</style></head><body>\n");
+		   ":root{--fg:#222;--bg:#fff;--muted:#555;--grid:#d8d8d8;--panel:#fafafa;--link:#0645ad;"
+		   "--row:#f2f2f2}\n"
+		   "@media (prefers-color-scheme:dark){:root{--fg:#e6e6e6;--bg:#16181a;--muted:#a8a8a8;"
+		   "--grid:#3a3d40;--panel:#1f2224;--link:#8ab4f8;--row:#24272a}}\n"
+		   "body{font-family:sans-serif;margin:1.5em;color:var(--fg);background:var(--bg)}\n"
+		   "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.5em}h3{font-size:1.05em}\n"
+		   "a{color:var(--link)}\n"
+		   "svg{display:block;max-width:100%;height:auto;border:1px solid var(--grid);"
+		   "background:var(--panel)}\n"
+		   ".l{font-size:13px;fill:var(--fg)}.s{font-size:11px;fill:var(--muted)}\n"
+		   ".g{stroke:var(--grid)}.ax{stroke:var(--muted)}\n"
+		   "input{font-size:14px;padding:4px;margin:4px 0;width:min(40em,100%);"
+		   "color:var(--fg);background:var(--panel);border:1px solid var(--grid)}\n"
+		   "table{border-collapse:collapse;font-size:12px;display:block;overflow-x:auto}"
+		   "td,th{border:1px solid var(--grid);padding:2px 6px;text-align:left}\n"
+		   "th{cursor:pointer;background:var(--row)}tbody tr:nth-child(even){background:var(--row)}\n"
+		   ".stages{font-size:1.1em;font-weight:bold}\n</style></head><body>\n");
 	sb_adds(o, "<h1>Linux kernel CVE report</h1>\n<p>");
 	sb_addf(o, "%zu published records from ", s->n);
 	esc(o, s->origin);
+	sb_adds(o, ".</p>\n");
+	size_t undated = 0;
+	for (size_t i = 0; i < s->n; i++)
+		undated += s->v[i].published <= 0;
+	sb_adds(o, "<p class=\"note\">Publication dates: ");
+	esc(o, dates);
+	if (undated)
+		sb_addf(o, "; %zu record%s without a date %s left out of the weekly chart", undated,
+			undated == 1 ? "" : "s", undated == 1 ? "is" : "are");
 	sb_adds(o, ".</p>\n");
 
 	/* per week */
@@ -316,8 +419,8 @@ int ck_report_html(const struct ck_set *s, const char *check_json, struct strbuf
 		kv_bump(&ttf, &nt, &at, bucket, ord);
 	}
 	if (nw)
-		vbars(o, "CVEs per week (publication date; file time when the record has none)", wk, nw,
-		      "#2c7fb8", nw > 26 ? (int)(nw / 26) : 1);
+		vbars(o, "CVEs per week (week of publication, Monday)", wk, nw, "#2c7fb8",
+		      nw > 26 ? (int)((nw + 25) / 26) : 1);
 	if (ns > 1)
 		qsort(sub, ns, sizeof *sub, by_count);
 	hbars(o, "CVEs per subsystem (top 20)", sub, ns > 20 ? 20 : ns, "#41ab5d");
@@ -326,10 +429,10 @@ int ck_report_html(const struct ck_set *s, const char *check_json, struct strbuf
 	hbars(o, "CVEs per branch (records with a fix on the branch)", br, nb, "#756bb1");
 	if (nt > 1)
 		qsort(ttf, nt, sizeof *ttf, by_order);
-	vbars(o, "Time to fix (mainline releases between introduction and fix; ~9-10 weeks each)", ttf,
-	      nt, "#e6550d", 1);
+	hbars(o, "Time to fix (mainline releases between introduction and fix; ~9-10 weeks each)", ttf,
+	      nt, "#e6550d");
 	if (check_json)
-		check_section(o, check_json, err, &rc);
+		check_section(o, s, check_json, err, &rc);
 	sb_adds(o, "<p class=\"s\">Generated by kcve report.</p>\n</body></html>\n");
 	kv_free(wk, nw);
 	kv_free(sub, ns);

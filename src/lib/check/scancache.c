@@ -13,7 +13,7 @@
 
 #define MAGIC "KCVESCN1"
 #define HEADER_LEN 24 /* magic, u32 rules, u32 0, u64 count */
-#define ENTRY_HEAD 24 /* id, u16 nparents, u16 nrefs */
+#define ENTRY_HEAD 26 /* id, u16 nparents, u16 nrefs, u16 nreverts */
 #define NO_OFF SIZE_MAX
 
 struct slot {
@@ -117,7 +117,7 @@ static const char *adopt(struct scan_cache *c)
 	for (uint64_t i = 0; i < count; i++) {
 		if (end - off < ENTRY_HEAD)
 			return "truncated entry";
-		size_t ids = (size_t)get16(p + off + 20) + get16(p + off + 22);
+		size_t ids = (size_t)get16(p + off + 20) + get16(p + off + 22) + get16(p + off + 24);
 		if ((end - off - ENTRY_HEAD) / 20 < ids)
 			return "truncated entry";
 		if (!table_insert(c, off))
@@ -170,36 +170,38 @@ size_t scan_cache_added(const struct scan_cache *c)
 	return c->nadded;
 }
 
-bool scan_cache_get(const struct scan_cache *c, const unsigned char id[20],
-		    const unsigned char **parents, size_t *nparents,
-		    const unsigned char **refs, size_t *nrefs)
+bool scan_cache_get(const struct scan_cache *c, const unsigned char id[20], struct scan_entry *out)
 {
 	const struct slot *s = find_slot(c, id);
 	if (s->off == NO_OFF)
 		return false;
 	const unsigned char *e = (const unsigned char *)c->data.buf + s->off;
-	*nparents = get16(e + 20);
-	*nrefs = get16(e + 22);
-	*parents = e + ENTRY_HEAD;
-	*refs = e + ENTRY_HEAD + *nparents * 20;
+	out->nparents = get16(e + 20);
+	out->nrefs = get16(e + 22);
+	out->nreverts = get16(e + 24);
+	out->parents = e + ENTRY_HEAD;
+	out->refs = out->parents + out->nparents * 20;
+	out->reverts = out->refs + out->nrefs * 20;
 	return true;
 }
 
-void scan_cache_add(struct scan_cache *c, const unsigned char id[20],
-		    const unsigned char *parents, size_t nparents,
-		    const unsigned char *refs, size_t nrefs)
+void scan_cache_add(struct scan_cache *c, const unsigned char id[20], const struct scan_entry *e)
 {
-	if (nparents > UINT16_MAX || nrefs > UINT16_MAX || find_slot(c, id)->off != NO_OFF)
+	if (e->nparents > UINT16_MAX || e->nrefs > UINT16_MAX || e->nreverts > UINT16_MAX ||
+	    find_slot(c, id)->off != NO_OFF)
 		return;
 	size_t off = c->data.len;
-	uint16_t np = (uint16_t)nparents, nr = (uint16_t)nrefs;
+	uint16_t np = (uint16_t)e->nparents, nr = (uint16_t)e->nrefs, nv = (uint16_t)e->nreverts;
 	sb_add(&c->data, id, 20);
 	sb_add(&c->data, &np, 2);
 	sb_add(&c->data, &nr, 2);
-	if (nparents)
-		sb_add(&c->data, parents, nparents * 20);
-	if (nrefs)
-		sb_add(&c->data, refs, nrefs * 20);
+	sb_add(&c->data, &nv, 2);
+	if (np)
+		sb_add(&c->data, e->parents, e->nparents * 20);
+	if (nr)
+		sb_add(&c->data, e->refs, e->nrefs * 20);
+	if (nv)
+		sb_add(&c->data, e->reverts, e->nreverts * 20);
 	table_insert(c, off);
 	c->nadded++;
 }

@@ -1,6 +1,6 @@
-/* A persistent cache of what `kcve check --git` reads from each commit: its parents and the
- * upstream ids its message references ("commit X upstream", "cherry picked from commit X",
- * "Git-commit: X").
+/* A persistent cache of what `kcve check --git` reads from each commit: its parents, the
+ * upstream ids its message references ("commit X upstream.", "(cherry picked from commit X)",
+ * "Git-commit: X", ... see gitscan.h) and the ids it reverts ("This reverts commit X").
  *
  * Why: a vendor or stable tree is checked again and again (after every merge or rebase), and
  * the first walk over 900,000 commits spends ~13 s inflating commit objects. Commit objects
@@ -9,7 +9,8 @@
  *
  * File format (native byte order, the cache is machine-local):
  *   "KCVESCN1" | u32 rule version | u32 0 | u64 entry count
- *   entries:   id[20] | u16 nparents | u16 nrefs | parents[nparents][20] | refs[nrefs][20]
+ *   entries:   id[20] | u16 nparents | u16 nrefs | u16 nreverts | parents[nparents][20] |
+ *              refs[nrefs][20] | reverts[nreverts][20]
  *   trailer:   u32 crc32 (zlib) of everything before it
  * A file with another magic, rule version, count or checksum is ignored (and replaced on the
  * next save): the cache can always be rebuilt from the repository. */
@@ -23,7 +24,7 @@
 #include "core/strbuf.h"
 
 /* Bump when what counts as a reference changes: old caches are then ignored. */
-#define SCAN_CACHE_RULES 1
+#define SCAN_CACHE_RULES 2 /* 2: whole-line reference forms, short cherry-pick ids, reverts */
 
 struct scan_cache;
 
@@ -36,15 +37,15 @@ size_t scan_cache_count(const struct scan_cache *c);
 /* Entries added since loading. */
 size_t scan_cache_added(const struct scan_cache *c);
 
-/* The cached entry of a commit: pointers into the cache (valid until the next add or free),
- * nparents/nrefs ids of 20 bytes each. */
-bool scan_cache_get(const struct scan_cache *c, const unsigned char id[20],
-		    const unsigned char **parents, size_t *nparents,
-		    const unsigned char **refs, size_t *nrefs);
+/* What one commit holds: lists of 20-byte ids. */
+struct scan_entry {
+	const unsigned char *parents, *refs, *reverts;
+	size_t nparents, nrefs, nreverts;
+};
+/* The cached entry of a commit: pointers into the cache (valid until the next add or free). */
+bool scan_cache_get(const struct scan_cache *c, const unsigned char id[20], struct scan_entry *out);
 /* Record a commit (ignored if already present or if a list exceeds 65535 ids). */
-void scan_cache_add(struct scan_cache *c, const unsigned char id[20],
-		    const unsigned char *parents, size_t nparents,
-		    const unsigned char *refs, size_t nrefs);
+void scan_cache_add(struct scan_cache *c, const unsigned char id[20], const struct scan_entry *e);
 
 /* Serialise (old entries first, then the added ones). */
 void scan_cache_bytes(const struct scan_cache *c, struct strbuf *out);

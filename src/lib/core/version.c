@@ -39,7 +39,7 @@ void kver_parse(struct kver *v, const char *s)
 		if (*num == '\0')
 			v->rcnum = 0;
 		else if (parse_uint(num, num + strlen(num), &n))
-			v->rcnum = (int)n;
+			v->rcnum = (long long)n;
 		else
 			v->rcnum = -1;
 		*rc = '\0';

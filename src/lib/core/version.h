@@ -16,7 +16,7 @@ struct kver {
 	unsigned comp[KVER_MAXCOMP];
 	int ncomp;
 	bool rc;       /* has "-rc" */
-	int rcnum;     /* rc number; 0 for a bare "-rc"; -1 when the text after -rc is not a number */
+	long long rcnum; /* rc number (32 bits); 0 for a bare "-rc"; -1 when the text after -rc is not a number */
 	bool queue;    /* has "-queue" */
 };
 

@@ -73,9 +73,11 @@ void trailers_parse(const char *msg, size_t len, bool want_upstream, struct trai
 		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
 		/* Cheap pre-filter: all three keywords contain an 's' or 'S'. */
 		if (memchr(line, 's', n) || memchr(line, 'S', n)) {
+			/* the subject "net: phy: clean the sfp upstream if ..." mentions upstream
+			 * without an id: keep looking for the `[ Upstream commit <sha> ]` line */
 			if (!seen_upstream && memcasemem(line, n, "upstream", 8)) {
-				seen_upstream = true;
 				take_full_id(line, n, out->upstream);
+				seen_upstream = out->upstream[0] != '\0';
 			}
 			if (!seen_reverts && memcasemem(line, n, "reverts", 7)) {
 				seen_reverts = true;

@@ -1,12 +1,13 @@
 /* Commit-message trailers the index stores (anchor-spec §2.2 step 5), parsed by hand because
  * the indexer runs this on every commit of the history:
- *  - upstream: first line containing "upstream" (any case); the first run of >= 40 hex
- *    digits on that line ("commit <sha> upstream." and "[ Upstream commit <sha> ]");
+ *  - upstream: first line containing "upstream" (any case) that carries a run of >= 40 hex
+ *    digits; that run ("commit <sha> upstream." and "[ Upstream commit <sha> ]").  A subject
+ *    such as "clean the sfp upstream if phy probing fails" carries none and is passed over;
  *  - reverts: first line containing "reverts"; the first run of >= 40 hex digits on it;
  *  - fixes: every line containing "fixes:" (any case, anywhere on the line); the first run
  *    of >= 7 hex digits after it.
- * Only the first line matching "upstream"/"reverts" is looked at: a later line is never
- * consulted, exactly like the anchor's first-match regexes. */
+ * Only the first line matching "reverts" is looked at: a later line is never consulted,
+ * like the anchor's first-match regex. */
 #ifndef KCVE_HISTORY_TRAILERS_H
 #define KCVE_HISTORY_TRAILERS_H
 

@@ -104,7 +104,7 @@ char *kbt_cond_or(const char *a, const char *b)
 	return sb_detach(&sb);
 }
 
-static char *symcond(struct kb_tree *t, const char *dir, const char *var, const char *w, size_t wn)
+char *kbt_symcond(struct kb_tree *t, const char *dir, const char *var, const char *w, size_t wn)
 {
 	struct strbuf key = STRBUF_INIT;
 	sb_addf(&key, "%s\t%s\t%.*s", dir, var, (int)wn, w);
@@ -120,7 +120,7 @@ static char *symcond(struct kb_tree *t, const char *dir, const char *var, const 
 	return xstrdup(c ? c : "y");
 }
 
-static void add_objcond(struct kb_tree *t, const char *path, const char *cond)
+void kbt_add_objcond(struct kb_tree *t, const char *path, const char *cond)
 {
 	char *old = strmap_get(&t->objconds, path);
 	char *n = old ? kbt_cond_or(old, cond) : xstrdup(cond);
@@ -139,12 +139,12 @@ static void collect_list(struct kb_tree *t, struct mk_ctx *c, const char *dir, c
 {
 	size_t wn;
 	for (const char *w = list; (w = mk_next_word(w, &wn)); w += wn) {
-		char *oc0 = symcond(t, dir, var, w, wn);
+		char *oc0 = kbt_symcond(t, dir, var, w, wn);
 		if (!*dir && !strcmp(var, "obj-y")) {
 			/* $(ARCH_CORE)/$(ARCH_LIB)/$(ARCH_DRIVERS): conditions from the arch Makefile */
 			static const char *const av[] = {"core-y", "libs-y", "drivers-y", "drivers-m"};
 			for (size_t i = 0; i < 4; i++) {
-				char *ac = symcond(t, dir, av[i], w, wn);
+				char *ac = kbt_symcond(t, dir, av[i], w, wn);
 				if (strcmp(ac, "y")) {
 					char *x = kbt_cond_and(oc0, ac);
 					free(oc0);
@@ -188,11 +188,11 @@ static void collect_list(struct kb_tree *t, struct mk_ctx *c, const char *dir, c
 				composite = true;
 				if (!ends_with(m, mn, ".o"))
 					continue;
-				char *mc0 = symcond(t, dir, sb_str(&var2), m, mn);
+				char *mc0 = kbt_symcond(t, dir, sb_str(&var2), m, mn);
 				char *mc = kbt_cond_and(oc, mc0);
 				char *p = kbt_normalize(dir, m, mn);
 				if (p)
-					add_objcond(t, p, mc);
+					kbt_add_objcond(t, p, mc);
 				free(p);
 				free(mc0);
 				free(mc);
@@ -203,7 +203,7 @@ static void collect_list(struct kb_tree *t, struct mk_ctx *c, const char *dir, c
 		if (!composite) {
 			char *p = kbt_normalize(dir, w, wn);
 			if (p)
-				add_objcond(t, p, oc);
+				kbt_add_objcond(t, p, oc);
 			free(p);
 		}
 		free(base);
@@ -243,6 +243,19 @@ void kbt_symbolic_collect(struct kb_tree *t, struct mk_ctx *c, const char *dir, 
 		sb_release(&val);
 		sb_release(&withslash);
 	}
+}
+
+/* A file whose directory no obj-y/subdir-y reaches: "n", or "unknown" inside a directory that a
+ * `$(build)=` recipe kcve does not know builds, or that is listed only as a literal `subdir-`
+ * (verdict.c answers "unknown" there too); host programs are "n". */
+const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char *dir)
+{
+	if (kbt_host_tool(norm))
+		return "n";
+	char *which = NULL;
+	bool open = kbt_custom_dir(s, dir, &which) || kbt_clean_dir(s, dir, &which);
+	free(which);
+	return open ? "unknown" : "n";
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -327,8 +340,9 @@ int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err
 			char *slash = strrchr(files[i], '/');
 			char *dir = slash ? xstrndup(files[i], (size_t)(slash - files[i])) : xstrdup("");
 			struct kb_dir *d = strmap_get(&s->dirs, dir);
-			/* inside a directory it could not fully evaluate the answer is open */
-			res = d && d->uncertain ? "unknown" : "n";
+			/* inside a directory it could not fully evaluate, or one that only a recipe
+			 * builds, the answer is open */
+			res = d ? (d->uncertain ? "unknown" : "n") : kbt_undescended_cond(s, files[i], dir);
 			free(dir);
 		}
 		fprintf(out, "%s\t%s\n", files[i], res);

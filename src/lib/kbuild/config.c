@@ -194,6 +194,47 @@ fail:
 	return -1;
 }
 
+/* gzip data (a copy of /proc/config.gz) -> text.  A stream that stops before its end marker and
+ * checksum -- a truncated copy, even one cut at a line boundary -- is an error: the symbols after
+ * the cut would read as "not set" and `check` would drop CVEs that apply. */
+static int gunzip_config(const struct strbuf *in, struct strbuf *out, const char *path,
+			 struct kcve_err *err)
+{
+	if (in->len > (64u << 20))
+		return kcve_err_set(err, KCVE_E_PARSE, "%s is larger than 64 MiB, not a kernel config", path);
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	if (inflateInit2(&z, 15 + 16) != Z_OK)
+		return kcve_err_set(err, KCVE_E_GENERIC, "zlib initialisation failed while reading %s", path);
+	z.next_in = (Bytef *)in->buf;
+	z.avail_in = (uInt)in->len;
+	unsigned char buf[65536];
+	int zr;
+	do {
+		z.next_out = buf;
+		z.avail_out = sizeof buf;
+		zr = inflate(&z, Z_NO_FLUSH);
+		if (zr != Z_OK && zr != Z_STREAM_END)
+			break;
+		sb_add(out, (const char *)buf, sizeof buf - z.avail_out);
+		if (out->len > (64u << 20)) {
+			zr = Z_MEM_ERROR;
+			break;
+		}
+	} while (zr != Z_STREAM_END);
+	inflateEnd(&z);
+	if (zr == Z_STREAM_END)
+		return 0;
+	if (zr == Z_MEM_ERROR)
+		return kcve_err_set(err, KCVE_E_PARSE, "%s decompresses to more than 64 MiB, not a kernel config",
+				    path);
+	return kcve_err_set(err, KCVE_E_PARSE,
+			    "%s is a truncated or corrupt gzip stream (%s); copy the whole /proc/config.gz again",
+			    path, zr == Z_BUF_ERROR ? "it ends before the end of the compressed data"
+						    : z.msg ? z.msg : "invalid data");
+}
+
+/* Either form: a file starting with the gzip magic is decompressed first. */
 int kb_config_load(struct kb_config **out, const char *path, struct kcve_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -204,42 +245,24 @@ int kb_config_load(struct kb_config **out, const char *path, struct kcve_err *er
 		sb_release(&sb);
 		return -1;
 	}
-	int r = kb_config_parse(out, sb_str(&sb), sb.len, path, err);
+	int r;
+	if (sb.len >= 2 && (unsigned char)sb.buf[0] == 0x1f && (unsigned char)sb.buf[1] == 0x8b) {
+		struct strbuf text = STRBUF_INIT;
+		sb_adds(&text, "");
+		r = gunzip_config(&sb, &text, path, err);
+		if (r == 0)
+			r = kb_config_parse(out, sb_str(&text), text.len, path, err);
+		sb_release(&text);
+	} else {
+		r = kb_config_parse(out, sb_str(&sb), sb.len, path, err);
+	}
 	sb_release(&sb);
 	return r;
 }
 
 int kb_config_load_gz(struct kb_config **out, const char *path, struct kcve_err *err)
 {
-	*out = NULL;
-	gzFile gz = gzopen(path, "rb");
-	if (!gz) {
-		kcve_err_set(err, KCVE_E_IO, "cannot open %s (%s), give a gzip-compressed config", path,
-			     strerror(errno ? errno : EIO));
-		return -1;
-	}
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	int n;
-	while ((n = gzread(gz, buf, sizeof(buf))) > 0) {
-		sb_add(&sb, buf, (size_t)n);
-		if (sb.len > (64u << 20)) {
-			n = -1;
-			break;
-		}
-	}
-	int zerr = 0;
-	if (n < 0)
-		gzerror(gz, &zerr);
-	gzclose(gz);
-	if (n < 0) {
-		kcve_err_set(err, KCVE_E_PARSE, "%s is not a valid gzip stream (or larger than 64 MiB)", path);
-		sb_release(&sb);
-		return -1;
-	}
-	int r = kb_config_parse(out, sb_str(&sb), sb.len, path, err);
-	sb_release(&sb);
-	return r;
+	return kb_config_load(out, path, err);
 }
 
 static const struct kb_sym *lookup(const struct kb_config *c, const char *sym)

@@ -30,7 +30,9 @@ struct kb_config;
  * `# CONFIG_X is not set`, comments and blank lines.  Any other line is an error naming the
  * line number (KCVE_E_PARSE); an unreadable file is KCVE_E_IO. */
 int kb_config_load(struct kb_config **out, const char *dotconfig_path, struct kcve_err *err);
-/* Same for a gzip-compressed config (/proc/config.gz). */
+/* kb_config_load() reads either form: a file starting with the gzip magic (a copy of
+ * /proc/config.gz) is decompressed, and a truncated or corrupt stream is KCVE_E_PARSE, never a
+ * partial config.  kb_config_load_gz() is the same call. */
 int kb_config_load_gz(struct kb_config **out, const char *config_gz_path, struct kcve_err *err);
 /* Parse from memory; `name` is used in error messages. */
 int kb_config_parse(struct kb_config **out, const char *text, size_t len, const char *name,

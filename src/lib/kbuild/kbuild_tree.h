@@ -40,6 +40,8 @@ struct kb_tree {
 	struct strmap notes;      /* word path -> "+|-<var> <lhs> <file>:<line>" */
 	struct strmap mentions;   /* .o named by other variables -> "$(var) of dir" */
 	struct strmap custom_dirs; /* dirs built by an explicit $(build)= recipe -> makefile */
+	struct strmap clean_dirs;  /* dirs listed by a literal `subdir-` (make clean only) -> makefile */
+	struct strmap recipe_dirs; /* dirs whose recipe objects recipes.c added -> condition ("y") */
 	struct strmap includes;   /* per-dir scan: "dir/x.c" -> "dir/y.c" (#include "x.c") */
 	struct strmap symconds;   /* symbolic: "dir\tvar\tword" -> condition */
 	struct strmap objconds;   /* symbolic: object path -> condition */
@@ -48,6 +50,29 @@ struct kb_tree {
 	char **reasons;           /* strings handed out by kb_file_verdict */
 	size_t nreasons, reasons_alloc;
 };
+
+/* One directory's makefile evaluated in a fresh context (tree.c). */
+struct kbt_hookdata {
+	struct kb_tree *t;
+	const char *dir;
+};
+struct kbt_dirctx {
+	struct mk_vars locals;
+	struct mk_ctx c;
+	struct kbt_hookdata hd;
+};
+char *kbt_dirctx_open(struct kb_tree *t, struct kbt_dirctx *x, const char *dir);
+void kbt_dirctx_close(struct kbt_dirctx *x);
+void kbt_scan_build_rules(struct kb_tree *t, struct mk_ctx *c, const char *mf_rel, const char *dir);
+void kbt_add_object(struct kb_tree *t, const char *path, const char *reason, int kind);
+
+/* recipes.c: objects that the arch's image recipes link outside obj-y (boot, realmode, vDSO) */
+void kbt_apply_recipes(struct kb_tree *t);
+/* The innermost directory (dir itself or an ancestor) that a `$(build)=` recipe builds, with the
+ * makefile naming it; NULL when none. */
+const char *kbt_custom_dir(struct kb_tree *t, const char *dir, char **which);
+/* The innermost directory (dir or an ancestor) listed only by a literal `subdir-`; NULL when none. */
+const char *kbt_clean_dir(struct kb_tree *t, const char *dir, char **which);
 
 int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg, const char *arch,
 	     bool symbolic, struct kcve_err *err);
@@ -100,6 +125,9 @@ void kbt_scan_includes(struct kb_tree *t, const char *dir);
 /* conditions.c: symbolic ("every symbol y") evaluation bookkeeping */
 char *kbt_cond_from_syms(const char *syms);     /* " && CONFIG_A CONFIG_B" -> "CONFIG_A && CONFIG_B" */
 char *kbt_cond_and(const char *a, const char *b);
+char *kbt_symcond(struct kb_tree *t, const char *dir, const char *var, const char *w, size_t wn);
+void kbt_add_objcond(struct kb_tree *t, const char *path, const char *cond);
+const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char *dir);
 char *kbt_cond_or(const char *a, const char *b);
 void kbt_symbolic_collect(struct kb_tree *t, struct mk_ctx *c, const char *dir, struct kb_dir *d,
 			  const char *obj_y, const char *obj_m, const char *lib_y, const char *lib_m,

@@ -199,6 +199,8 @@ static char *path_cond(struct kb_tree *s, const char *norm, int depth)
 							      : xstrdup("unknown");
 		}
 	}
+	if (!d)
+		res = xstrdup(kbt_undescended_cond(s, norm, dir));
 	free(dir);
 	return res ? res : xstrdup("n");
 }

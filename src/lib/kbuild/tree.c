@@ -103,17 +103,13 @@ static bool list_name(const char *name)
 	       ends_with(name, n, "-") || ends_with(name, n, "-n");
 }
 
-struct hookdata {
-	struct kb_tree *t;
-	const char *dir;
-};
 
 /* Remember, for every word of an object list, where it was listed (for reasons) and, in
  * symbolic mode, under which condition. */
 static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, const char *rhs,
 		      const char *file, unsigned line)
 {
-	struct hookdata *hd = c->hook_data;
+	struct kbt_hookdata *hd = c->hook_data;
 	struct kb_tree *t = hd->t;
 	if (!list_name(name))
 		return;
@@ -130,8 +126,17 @@ static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, c
 	size_t kl = strlen(t->ksrc);
 	if (rel && !strncmp(rel, t->ksrc, kl) && rel[kl] == '/')
 		rel = rel + kl + 1;
+	/* a literal `subdir- += boot` only tells `make clean` where to go: it says nothing about
+	 * whether (or by which recipe) the directory is built */
+	bool clean_only = !strcmp(name, "subdir-") && !strchr(lhs_raw, '$');
 	size_t wn;
 	for (const char *w = sb_str(&words); (w = mk_next_word(w, &wn)); w += wn) {
+		if (clean_only) {
+			char *p = kbt_normalize(hd->dir, w, ends_with(w, wn, "/") ? wn - 1 : wn);
+			if (p && !strmap_get(&t->clean_dirs, p))
+				strmap_put(&t->clean_dirs, p, mk_strf("%s", rel ? rel : "?"));
+			free(p);
+		}
 		if (c->symbolic) {
 			/* key: "<var>\t<word>" within this directory */
 			struct strbuf key = STRBUF_INIT, cond = STRBUF_INIT;
@@ -151,7 +156,10 @@ static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, c
 			sb_release(&cond);
 			continue;
 		}
-		char *path = kbt_normalize(hd->dir, w, wn);
+		/* "$(obj)/x.o" expands to a path from the root */
+		size_t dl = strlen(hd->dir);
+		bool rooted = dl && wn > dl && !strncmp(w, hd->dir, dl) && w[dl] == '/';
+		char *path = kbt_normalize(rooted ? "" : hd->dir, w, wn);
 		if (!path)
 			continue;
 		struct strbuf note = STRBUF_INIT;
@@ -196,7 +204,7 @@ static bool word_in(const char *list, const char *w, size_t wn)
 	return false;
 }
 
-static void add_object(struct kb_tree *t, const char *path, const char *reason, int kind)
+void kbt_add_object(struct kb_tree *t, const char *path, const char *reason, int kind)
 {
 	struct kb_obj *o = strmap_get(&t->objs, path);
 	if (o) {
@@ -265,7 +273,7 @@ static void add_real(struct kb_tree *t, struct mk_ctx *c, const char *dir, const
 	struct strbuf reason = STRBUF_INIT;
 	if (!composite) {
 		sb_addf(&reason, "%s object", kind_name(kind));
-		add_object(t, self, sb_str(&reason), kind);
+		kbt_add_object(t, self, sb_str(&reason), kind);
 	} else {
 		size_t n;
 		for (const char *m = sb_str(&members); (m = mk_next_word(m, &n)); m += n) {
@@ -276,7 +284,7 @@ static void add_real(struct kb_tree *t, struct mk_ctx *c, const char *dir, const
 				continue;
 			sb_reset(&reason);
 			sb_addf(&reason, "%s object, part of composite %s", kind_name(kind), self);
-			add_object(t, p, sb_str(&reason), kind);
+			kbt_add_object(t, p, sb_str(&reason), kind);
 			free(p);
 		}
 		/* the composite itself is linked, not compiled: remember it so that a same-named .c
@@ -379,9 +387,12 @@ static void scan_mentions(struct kb_tree *t, struct mk_ctx *c, const char *dir)
 		}
 }
 
-/* Subdirectories built by an explicit recipe (`$(Q)$(MAKE) $(build)=$(obj)/rm $@`, realmode and
- * boot code) rather than by obj-y/subdir-y: their files can only be "unknown". */
-static void scan_build_rules(struct kb_tree *t, const char *mf_rel, const char *dir)
+/* Subdirectories built by an explicit recipe (`$(Q)$(MAKE) $(build)=$(obj)/rm $@`, the arch's
+ * `$(build)=$(boot)`) rather than by obj-y/subdir-y.  The word after `$(build)=` is expanded in
+ * the makefile's context ($(obj) is the directory, $(boot) the arch's boot directory); it names
+ * a path from the tree root.  recipes.c knows what some of them link; the files of the others
+ * can only be "unknown". */
+void kbt_scan_build_rules(struct kb_tree *t, struct mk_ctx *c, const char *mf_rel, const char *dir)
 {
 	struct strbuf text = STRBUF_INIT;
 	char *path = mk_strf("%s/%s", t->ksrc, mf_rel);
@@ -390,23 +401,64 @@ static void scan_build_rules(struct kb_tree *t, const char *mf_rel, const char *
 			const char *s = p + 9, *e = s;
 			while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != ';')
 				e++;
-			const char *rel = s;
-			if (!strncmp(rel, "$(obj)/", 7) || !strncmp(rel, "$(src)/", 7))
-				rel += 7;
-			else if (!strncmp(rel, "$(obj)", 6) || strchr(rel, '$'))
+			if (e <= s)
 				continue;
-			else
-				dir = ""; /* a path from the tree root */
-			if (e <= rel)
-				continue;
-			char *sub = kbt_normalize(dir, rel, (size_t)(e - rel));
-			if (sub && *sub && !strmap_get(&t->custom_dirs, sub))
+			bool saved = c->uncertain;
+			c->uncertain = false;
+			struct strbuf word = STRBUF_INIT;
+			sb_adds(&word, "");
+			mk_expand(c, s, (size_t)(e - s), &word);
+			bool unc = c->uncertain;
+			c->uncertain = saved;
+			size_t wn;
+			const char *w = mk_next_word(sb_str(&word), &wn);
+			char *sub = !unc && w ? kbt_normalize("", w, wn) : NULL;
+			if (sub && *sub && strcmp(sub, dir) && !strmap_get(&t->custom_dirs, sub))
 				strmap_put(&t->custom_dirs, sub, mk_strf("%s", mf_rel));
 			free(sub);
+			sb_release(&word);
 		}
 	}
 	free(path);
 	sb_release(&text);
+}
+
+/* A fresh evaluation context for dir's Kbuild-or-Makefile, with the list hook installed, and
+ * the makefile evaluated in it.  Returns the makefile's path relative to the tree, or NULL when
+ * the directory has none (x is then unusable). */
+char *kbt_dirctx_open(struct kb_tree *t, struct kbt_dirctx *x, const char *dir)
+{
+	char *mf = kbuild_file(t->ksrc, dir);
+	if (!mf)
+		return NULL;
+	mk_vars_init(&x->locals, 256);
+	mk_ctx_init(&x->c, &x->locals, &t->globals, t->cfg, t->ksrc);
+	x->c.symbolic = t->symbolic;
+	x->hd.t = t;
+	x->hd.dir = dir;
+	x->c.hook = list_hook;
+	x->c.hook_data = &x->hd;
+	const char *rel = *dir ? dir : ".";
+	mk_vars_set(&x->locals, "src", 3, rel, false);
+	mk_vars_set(&x->locals, "obj", 3, rel, false);
+	if (!*dir) {
+		/* the root Kbuild sees the arch lists through these exports (top-level Makefile) */
+		mk_vars_set(&x->locals, "ARCH_CORE", 9, t->arch_core, false);
+		mk_vars_set(&x->locals, "ARCH_LIB", 8, t->arch_lib, false);
+		mk_vars_set(&x->locals, "ARCH_DRIVERS", 12, t->arch_drivers, false);
+		if (t->arch_uncertain)
+			mk_vars_get(&x->locals, "ARCH_CORE", 9)->uncertain = true;
+	}
+	mk_eval_file(&x->c, mf);
+	char *rel_mf = xstrdup(mf + strlen(t->ksrc) + 1);
+	free(mf);
+	return rel_mf;
+}
+
+void kbt_dirctx_close(struct kbt_dirctx *x)
+{
+	mk_ctx_release(&x->c);
+	mk_vars_free(&x->locals);
 }
 
 static void eval_dir(struct kb_tree *t, const char *dir)
@@ -415,47 +467,28 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	if (!d || d->evaluated)
 		return;
 	d->evaluated = true;
-	char *mf = kbuild_file(t->ksrc, dir);
-	if (!mf) {
+	struct kbt_dirctx x;
+	char *mf_rel = kbt_dirctx_open(t, &x, dir);
+	if (!mf_rel) {
 		d->no_makefile = true;
 		return;
 	}
 	free(d->makefile);
-	d->makefile = xstrdup(mf + strlen(t->ksrc) + 1);
-	const char *mf_rel = d->makefile;
-	struct mk_vars locals;
-	mk_vars_init(&locals, 256);
-	struct mk_ctx c;
-	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
-	c.symbolic = t->symbolic;
-	struct hookdata hd = {t, dir};
-	c.hook = list_hook;
-	c.hook_data = &hd;
+	d->makefile = mf_rel;
+	struct mk_ctx *c = &x.c;
 	const char *rel = *dir ? dir : ".";
-	mk_vars_set(&locals, "src", 3, rel, false);
-	mk_vars_set(&locals, "obj", 3, rel, false);
-	if (!*dir) {
-		/* the root Kbuild sees the arch lists through these exports (top-level Makefile) */
-		mk_vars_set(&locals, "ARCH_CORE", 9, t->arch_core, false);
-		mk_vars_set(&locals, "ARCH_LIB", 8, t->arch_lib, false);
-		mk_vars_set(&locals, "ARCH_DRIVERS", 12, t->arch_drivers, false);
-		if (t->arch_uncertain)
-			mk_vars_get(&locals, "ARCH_CORE", 9)->uncertain = true;
-	}
-	mk_eval_file(&c, mf);
-	free(mf);
 
 	bool unc = false;
 	struct strbuf why = STRBUF_INIT;
-	char *obj_y = expand_list(&c, "obj-y", &unc, &why);
-	char *obj_m = expand_list(&c, "obj-m", &unc, &why);
-	char *lib_y = expand_list(&c, "lib-y", &unc, &why);
-	char *lib_m = expand_list(&c, "lib-m", &unc, &why);
-	char *sub_y = expand_list(&c, "subdir-y", &unc, &why);
-	char *sub_m = expand_list(&c, "subdir-m", &unc, &why);
-	char *extra = expand_list(&c, "extra-y", &unc, &why);
-	char *always = expand_list(&c, "always-y", &unc, &why);
-	char *always_m = expand_list(&c, "always-m", &unc, &why);
+	char *obj_y = expand_list(c, "obj-y", &unc, &why);
+	char *obj_m = expand_list(c, "obj-m", &unc, &why);
+	char *lib_y = expand_list(c, "lib-y", &unc, &why);
+	char *lib_m = expand_list(c, "lib-m", &unc, &why);
+	char *sub_y = expand_list(c, "subdir-y", &unc, &why);
+	char *sub_m = expand_list(c, "subdir-m", &unc, &why);
+	char *extra = expand_list(c, "extra-y", &unc, &why);
+	char *always = expand_list(c, "always-y", &unc, &why);
+	char *always_m = expand_list(c, "always-m", &unc, &why);
 	bool modules = t->symbolic || (kb_config_get(t->cfg, "MODULES") &&
 					  !strcmp(kb_config_get(t->cfg, "MODULES"), "y"));
 	size_t wn;
@@ -488,31 +521,30 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	if (d->builtin)
 		for (const char *w = obj_y; (w = mk_next_word(w, &wn)); w += wn)
 			if (!ends_with(w, wn, "/"))
-				add_real(t, &c, dir, w, wn, KBT_BUILTIN, &unc, &why);
+				add_real(t, c, dir, w, wn, KBT_BUILTIN, &unc, &why);
 	if (modules)
 		for (const char *w = obj_m; (w = mk_next_word(w, &wn)); w += wn)
 			if (!ends_with(w, wn, "/") && !word_in(obj_y, w, wn))
-				add_real(t, &c, dir, w, wn, KBT_MODULE, &unc, &why);
+				add_real(t, c, dir, w, wn, KBT_MODULE, &unc, &why);
 	const char *libs[] = {lib_y, lib_m};
 	for (size_t k = 0; k < 2; k++)
 		for (const char *w = libs[k]; (w = mk_next_word(w, &wn)); w += wn)
 			if (!word_in(obj_y, w, wn))
-				add_real(t, &c, dir, w, wn, KBT_LIB, &unc, &why);
+				add_real(t, c, dir, w, wn, KBT_LIB, &unc, &why);
 	const char *extras[] = {extra, always, always_m};
 	for (size_t k = 0; k < 3; k++)
 		for (const char *w = extras[k]; (w = mk_next_word(w, &wn)); w += wn)
 			if (ends_with(w, wn, ".o")) {
 				char *p = kbt_normalize(dir, w, wn);
 				if (p)
-					add_object(t, p, k == 0 ? "extra-y target" : "always-y target", KBT_EXTRA);
+					kbt_add_object(t, p, k == 0 ? "extra-y target" : "always-y target", KBT_EXTRA);
 				free(p);
 			}
-	if (!t->symbolic) {
-		scan_mentions(t, &c, dir);
-		scan_build_rules(t, mf_rel, dir);
-	}
+	kbt_scan_build_rules(t, c, mf_rel, dir);
+	if (!t->symbolic)
+		scan_mentions(t, c, dir);
 	else
-		kbt_symbolic_collect(t, &c, dir, d, obj_y, obj_m, lib_y, lib_m, extra, always);
+		kbt_symbolic_collect(t, c, dir, d, obj_y, obj_m, lib_y, lib_m, extra, always);
 	if (unc) {
 		d->uncertain = true;
 		d->why_uncertain = sb_detach(&why);
@@ -528,8 +560,7 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	free(extra);
 	free(always);
 	free(always_m);
-	mk_ctx_release(&c);
-	mk_vars_free(&locals);
+	kbt_dirctx_close(&x);
 }
 
 /* arch/<arch>/Makefile: only its core-y / libs-y / drivers-y lists and exported variables. */
@@ -540,7 +571,7 @@ static void eval_arch(struct kb_tree *t)
 	struct mk_ctx c;
 	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
 	c.symbolic = t->symbolic;
-	struct hookdata hd = {t, ""};
+	struct kbt_hookdata hd = {t, ""};
 	c.hook = list_hook;
 	c.hook_data = &hd;
 	mk_vars_set(&locals, "core-y", 6, "", false);
@@ -549,6 +580,9 @@ static void eval_arch(struct kb_tree *t)
 	char *mf = mk_strf("%s/arch/%s/Makefile", t->ksrc, t->arch);
 	mk_eval_file(&c, mf);
 	free(mf);
+	char *mf_rel = mk_strf("arch/%s/Makefile", t->arch);
+	kbt_scan_build_rules(t, &c, mf_rel, ""); /* bzImage: $(build)=$(boot) */
+	free(mf_rel);
 	bool unc = false;
 	struct strbuf why = STRBUF_INIT;
 	t->arch_core = expand_list(&c, "core-y", &unc, &why);
@@ -604,6 +638,7 @@ void kbt_evaluate(struct kb_tree *t)
 	}
 	for (size_t i = 1; i < t->nqueue; i++)
 		eval_dir(t, t->queue[i]);
+	kbt_apply_recipes(t);
 }
 
 void kb_tree_evaluate_all(struct kb_tree *t)
@@ -665,6 +700,8 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	strmap_init(&t->notes);
 	strmap_init(&t->mentions);
 	strmap_init(&t->custom_dirs);
+	strmap_init(&t->clean_dirs);
+	strmap_init(&t->recipe_dirs);
 	strmap_init(&t->composites);
 	strmap_init(&t->includes);
 	strmap_init(&t->symconds);
@@ -723,6 +760,8 @@ void kb_tree_close(struct kb_tree *t)
 	strmap_free(&t->notes, free);
 	strmap_free(&t->mentions, free);
 	strmap_free(&t->custom_dirs, free);
+	strmap_free(&t->clean_dirs, free);
+	strmap_free(&t->recipe_dirs, free);
 	strmap_free(&t->includes, free);
 	strmap_free(&t->symconds, free);
 	strmap_free(&t->objconds, free);

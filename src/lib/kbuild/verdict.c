@@ -9,8 +9,14 @@
  *       x.o named by another variable (custom rule: vdso)   -> unknown
  *       the makefile had undecidable object lists          -> unknown
  *       otherwise                                          -> not compiled
- *  4. dir was not descended: the nearest evaluated ancestor decides (its listing of the
- *     subdirectory, or "not listed"), unknown if that ancestor was undecidable. */
+ *  4. dir was not descended:
+ *       x.o linked by an arch recipe kcve knows (recipes.c)   -> compiled (step 1)
+ *       x.o listed only under a disabled name of such a recipe -> not compiled
+ *       host program (scripts/, tools/)                      -> not compiled
+ *       dir (or an ancestor) built by another $(build)= recipe -> unknown
+ *       otherwise the nearest evaluated ancestor decides (its listing of the subdirectory, or
+ *       "not listed"); unknown if that ancestor was undecidable or lists the subdirectory only
+ *       as a literal `subdir-` (which serves `make clean`, not the build). */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -311,21 +317,26 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 		sb_addf(&sb, "named in %s, built only if a custom rule uses it", mention);
 		goto done;
 	}
-	for (char *anc = xstrdup(dir);;) {
-		const char *mfr = strmap_get(&t->custom_dirs, anc);
-		if (mfr) {
-			v = KB_UNKNOWN;
-			sb_addf(&sb, "directory %s/ is built by an explicit $(build)= recipe in %s, which kcve does not follow",
-				anc, mfr);
-			free(anc);
-			goto done;
-		}
-		char *slash2 = strrchr(anc, '/');
-		if (!slash2) {
-			free(anc);
-			break;
-		}
-		*slash2 = '\0';
+	if (kbt_host_tool(norm)) {
+		v = KB_NOT_COMPILED;
+		sb_adds(&sb, "build-time host program (scripts/, tools/, arch/*/tools/): runs on the build machine, not part of the kernel");
+		goto done;
+	}
+	if (strmap_get(&t->recipe_dirs, dir) && note && note[0] == '-') {
+		/* a known recipe (recipes.c) links only the enabled entries of its list */
+		v = KB_NOT_COMPILED;
+		describe_note(t, note + 1, &sb);
+		sb_adds(&sb, "; the recipe building this directory links only the enabled entries");
+		goto done;
+	}
+	char *anc = NULL;
+	const char *mfr = kbt_custom_dir(t, dir, &anc);
+	if (mfr) {
+		v = KB_UNKNOWN;
+		sb_addf(&sb, "directory %s/ is built by an explicit $(build)= recipe in %s; kcve does not know whether that recipe uses this file",
+			anc, mfr);
+		free(anc);
+		goto done;
 	}
 	char *child = xstrdup(dir);
 	for (;;) {
@@ -338,12 +349,6 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 			free(parent);
 			break;
 		}
-		if (kbt_host_tool(norm)) {
-			v = KB_NOT_COMPILED;
-			sb_adds(&sb, "build-time host program (scripts/, tools/, arch/*/tools/): runs on the build machine, not part of the kernel");
-			free(parent);
-			break;
-		}
 		if (pd && pd->evaluated) {
 			struct strbuf key = STRBUF_INIT;
 			sb_addf(&key, "%s", child);
@@ -353,6 +358,12 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 				v = KB_UNKNOWN;
 				sb_addf(&sb, "directory %s/ not descended, but %s could not be fully evaluated: %s",
 					child, pd->makefile ? pd->makefile : parent, pd->why_uncertain);
+			} else if (dn && !strncmp(dn + 1, "subdir- subdir- ", 16)) {
+				/* a literal `subdir-` list only serves `make clean` */
+				v = KB_UNKNOWN;
+				sb_addf(&sb, "directory %s/ is not built through obj-y; it is listed only as `subdir-` "
+					"(for make clean) in %s, so a recipe kcve does not follow may build it",
+					child, pd->makefile ? pd->makefile : parent);
 			} else if (dn) {
 				v = KB_NOT_COMPILED;
 				sb_addf(&sb, "directory %s/ not descended: ", child);

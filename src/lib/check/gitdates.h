@@ -1,0 +1,17 @@
+/* Publication dates from the record tree's git history, for kcve report. */
+#ifndef KCVE_CHECK_GITDATES_H
+#define KCVE_CHECK_GITDATES_H
+
+#include <stddef.h>
+
+#include "check/recset.h"
+#include "core/error.h"
+
+/* When root is the top of a git checkout: set every record's `published` to the commit time of
+ * the first-parent commit that added its cve/published/.../ID.json (0 when no commit did) and
+ * return 0 with the number of dated records; 1 (nothing changed) when root is not a git
+ * checkout; an error code when its history cannot be read. */
+int ck_set_dates_from_git(struct ck_set *s, const char *root, size_t *ndated,
+			  struct kcve_err *err);
+
+#endif

@@ -478,6 +478,12 @@ static void *worker(void *arg)
 static void evaluate(struct batch *b)
 {
 	b->frag = xcalloc(b->nkeys + 1, sizeof *b->frag);
+	/* The version verdict compiles each record's ranges on first use and keeps them in the
+	 * record: do that for every record here, before the workers share the set. */
+	struct kver any;
+	ck_kver_parse(&any, "6.1");
+	for (size_t i = 0; i < b->s->n; i++)
+		ck_record_dyad_verdict(&b->s->v[i], &any, NULL);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t nt = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (size_t)ncpu;
 	if (nt > b->nrels)

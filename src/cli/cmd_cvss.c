@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_store.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -18,6 +19,8 @@
 #include "record/json_writer.h"
 #include "record/record.h"
 #include "record/render.h"
+#include "store/ops.h"
+#include "store/tree.h"
 
 enum { O_VECTOR_ONLY = CLI_LONG, O_RATIONALE, O_CNA_ID, O_JSON, O_CHECK, O_CANONICAL };
 static const struct cli_option opts[] = {
@@ -84,61 +87,6 @@ static void print_result(const char *cve, const struct cvss_vector *v, const cha
 	sb_release(&sb);
 }
 
-/* ---- locating the tree and a CVE in it ----------------------------------------------- */
-
-static char *find_tree(const char *given)
-{
-	if (given)
-		return xstrdup(given);
-	char cwd[4096];
-	if (!getcwd(cwd, sizeof(cwd)))
-		return NULL;
-	for (;;) {
-		char *p = path_join(cwd, "cve/published");
-		bool ok = is_dir(p);
-		free(p);
-		if (ok)
-			return xstrdup(cwd);
-		char *slash = strrchr(cwd, '/');
-		if (!slash || slash == cwd)
-			return NULL;
-		*slash = '\0';
-	}
-}
-
-/* <tree>/cve/<state>/<year>/<cve>.sha1, published first, then rejected. */
-static char *find_sha1(const char *tree, const char *cve)
-{
-	static const char *const states[] = {"published", "rejected"};
-	for (size_t s = 0; s < 2; s++) {
-		char *dir = xmalloc(strlen(tree) + 32);
-		sprintf(dir, "%s/cve/%s", tree, states[s]);
-		DIR *d = opendir(dir);
-		if (!d) {
-			free(dir);
-			continue;
-		}
-		struct dirent *e;
-		char *found = NULL;
-		while (!found && (e = readdir(d))) {
-			if (e->d_name[0] == '.')
-				continue;
-			size_t n = strlen(dir) + strlen(e->d_name) + strlen(cve) + 8;
-			char *p = xmalloc(n);
-			snprintf(p, n, "%s/%s/%s.sha1", dir, e->d_name, cve);
-			if (path_exists(p))
-				found = p;
-			else
-				free(p);
-		}
-		closedir(d);
-		free(dir);
-		if (found)
-			return found;
-	}
-	return NULL;
-}
-
 static int read_rationale(const char *path, struct cvss_rationale *out, struct kcve_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -199,15 +147,16 @@ static int write_cvss(const char *cve, const char *vector, const char *rationale
 	if (cvss_vector_parse(vector, &v, &err))
 		kcve_die(err.code, "%s; give a CVSS:3.1 base vector such as "
 			 "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H", err.msg);
-	char *tree = find_tree(g->tree);
-	if (!tree)
-		kcve_die(KCVE_E_TREE, "no record tree found; pass --tree DIR or set KCVE_TREE");
-	char *sha1 = find_sha1(tree, cve);
-	if (!sha1)
+	/* a writer like any other: the tree lock (the old file and the new one are read and
+	 * written in one critical section) and a journaled write */
+	struct cve_tree *t = cli_open_tree(g);
+	const char *tree = tree_root(t);
+	struct cve_entry e;
+	if (tree_lock(t, &err))
+		kcve_die(cli_fail(&err), "%s", err.msg);
+	if (tree_find_cve(t, cve, &e) || (e.state != CVE_PUBLISHED && e.state != CVE_REJECTED))
 		kcve_die(KCVE_E_NOTFOUND, "%s is not published or rejected in %s; check the id", cve, tree);
-	char *path = xstrdup(sha1);
-	strcpy(path + strlen(path) - strlen(".sha1"), ".cvss");
-
+	char *path = tree_cve_path(&e, ".cvss");
 	struct cvss_file f = {0};
 	struct cvss_rationale rat = {0};
 	int rc = 0;
@@ -238,9 +187,7 @@ static int write_cvss(const char *cve, const char *vector, const char *rationale
 	if (!rc) {
 		struct strbuf sb = STRBUF_INIT;
 		cvss_file_render(&f, &sb);
-		if (atomic_write_file(path, sb.buf, sb.len, 0644) < 0)
-			rc = kcve_err_set(&err, KCVE_E_IO, "cannot write %s (%s); check permissions", path,
-					  strerror(errno));
+		rc = store_write_file(t, cve, ".cvss", sb.buf, sb.len, &err);
 		sb_release(&sb);
 	}
 	if (rc)
@@ -251,8 +198,9 @@ static int write_cvss(const char *cve, const char *vector, const char *rationale
 	cvss_file_release(&f);
 	free(id);
 	free(path);
-	free(sha1);
-	free(tree);
+	cve_entry_release(&e);
+	tree_unlock(t);
+	tree_close(t);
 	return rc;
 }
 
@@ -298,7 +246,7 @@ static int cmp_str(const void *a, const void *b)
 
 static int walk(const char *dir, char ***list, size_t *n, size_t *alloc)
 {
-	DIR *d = opendir(dir);
+	DIR *d = dir_open(dir); /* inside the tree: never through a link */
 	if (!d)
 		return -1;
 	struct dirent *e;
@@ -308,7 +256,7 @@ static int walk(const char *dir, char ***list, size_t *n, size_t *alloc)
 			continue;
 		char *p = path_join(dir, e->d_name);
 		struct stat st;
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (file_stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (walk(p, list, n, alloc) < 0)
 				rc = -1;
 			free(p);
@@ -328,13 +276,8 @@ static int check(char **paths, size_t npaths, bool canonical, struct kcve_global
 {
 	char **list = NULL;
 	size_t n = 0, alloc = 0;
-	char *tree = NULL;
-	if (npaths == 0) {
-		tree = find_tree(g->tree);
-		if (!tree)
-			kcve_die(KCVE_E_TREE, "no record tree found; pass --tree DIR, set KCVE_TREE or "
-					      "give the .cvss paths to check");
-	}
+	struct cve_tree *t = npaths ? NULL : cli_open_tree(g);
+	const char *tree = t ? tree_root(t) : NULL;
 	for (size_t i = 0; i < (npaths ? npaths : 1); i++) {
 		char *root = npaths ? xstrdup(paths[i]) : path_join(tree, "cve");
 		if (is_dir(root)) {
@@ -355,7 +298,7 @@ static int check(char **paths, size_t npaths, bool canonical, struct kcve_global
 		free(list[i]);
 	}
 	free(list);
-	free(tree);
+	tree_close(t);
 	if (g->verbose || st.bad)
 		fprintf(stderr, "checked %zu files, %zu with a rationale, %zu bad\n", st.files,
 			st.with_rationale, st.bad);

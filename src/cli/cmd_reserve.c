@@ -21,7 +21,9 @@ static const struct cli_command reserve_cmd = {
 	"list [--year YEAR] [--json]\n"
 	"--remote --year YEAR --count N [--random] [--config FILE]",
 	"add: create the empty placeholders cve/reserved/YEAR/CVE-ID for ids already\n"
-	"     reserved at cve.org (an id already in the tree in any state is refused).\n"
+	"     reserved at cve.org. Ids already reserved are reported and skipped (a\n"
+	"     rerun finishes the job, exit 0); an id published, rejected or returned\n"
+	"     is refused, the other ids are still added.\n"
 	"list: one line per reserved id: \"ID free\" or \"ID held <note>\" (held by\n"
 	"     'kcve reserve-for'). --json: [{\"id\", \"state\": \"free\"|\"held\", \"note\"\n"
 	"     (null when free)}].\n"
@@ -132,12 +134,24 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 	struct cve_tree *t = cli_open_tree(g);
 	int rc = 0;
 	if (add) {
-		for (int i = 1; i < nops && !rc; i++) {
+		/* a rerun (after a failure or a kill) must converge: ids already reserved are
+		 * reported and skipped, every other id is still tried; the exit status is the
+		 * first real failure, 0 when every id ends up reserved */
+		for (int i = 1; i < nops; i++) {
 			struct kcve_err err = {0};
-			if ((rc = store_reserve(t, ops[i], &err)))
-				cli_fail(&err);
-			else
+			int r = store_reserve(t, ops[i], &err);
+			struct cve_entry e;
+			if (!r) {
 				printf("%s reserved\n", ops[i]);
+			} else if (r == KCVE_E_DUPLICATE && tree_find_cve(t, ops[i], &e) == 0 &&
+				   e.state == CVE_RESERVED) {
+				printf("%s already reserved\n", ops[i]);
+			} else {
+				cli_fail(&err);
+				rc = rc ? rc : r;
+			}
+			if (r == KCVE_E_DUPLICATE)
+				cve_entry_release(&e);
 		}
 	} else {
 		struct list_ctx c = {.year = year ? atoi(year) : 0, .out = json ? json_array() : NULL};

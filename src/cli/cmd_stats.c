@@ -100,7 +100,9 @@ struct stats_ctx {
 static void subsystem(struct stats_ctx *s, const struct cve_entry *e)
 {
 	char *p = tree_cve_path(e, ".json");
-	json_t *root = json_load_file(p, 0, NULL);
+	struct strbuf js = STRBUF_INIT;
+	json_t *root = read_file(p, &js) == 0 ? json_loadb(js.buf, js.len, 0, NULL) : NULL;
+	sb_release(&js);
 	free(p);
 	const char *file = NULL;
 	json_t *aff = json_object_get(json_object_get(json_object_get(root, "containers"), "cna"),

@@ -1,4 +1,5 @@
 /* kcve verify: check the whole record tree; non-zero exit on any problem. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,22 +33,32 @@ static int problems_json(const char *text, size_t checked)
 
 int cmd_verify(int argc, char **argv, struct kcve_global *g)
 {
-	static const struct cli_option opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+	enum { O_JSON = CLI_LONG, O_RECOVER };
+	static const struct cli_option opts[] = {
+		{"json", O_JSON, false}, {"recover", O_RECOVER, false}, {NULL, 0, false}};
 	static const struct cli_command cmd = {
-		"verify", "[--json] [CVE-ID|YEAR]...",
+		"verify", "[--json] [--recover] [CVE-ID|YEAR]...",
 		"Check every CVE of the tree (or the given ones): files present for its state,\n"
 		"id in the right year, .sha1/.vulnerable syntax, one CVE per commit, .mbox\n"
 		"subject, and the .dyad <-> .json rules (git ranges, CPE ranges). One line per\n"
 		"problem: \"<CVE>: <rule>: <evidence>\". Exit status 17 when a problem was\n"
-		"found.\n"
-		"  --json   {\"checked\": N, \"problems\": [{\"subject\" (a CVE id or a directory),\n"
-		"           \"rule\", \"evidence\"}]}\n",
+		"found. Entries kcve refuses to read (links, FIFOs, devices, oversize files,\n"
+		"names with control characters, foreign journals) are problems too.\n"
+		"verify never completes an interrupted operation (it reports it).\n"
+		"  --json     {\"checked\": N, \"problems\": [{\"subject\" (a CVE id or a directory),\n"
+		"             \"rule\", \"evidence\"}]}\n"
+		"  --recover  first complete an interrupted operation, as any writing command\n"
+		"             would\n",
 		opts, false};
 	struct cli_parser p;
 	cli_begin(&p, &cmd, argc, argv, g);
-	bool json = false;
-	while (cli_next(&p) != -1)
-		json = true;
+	bool json = false, recover = false;
+	for (int o; (o = cli_next(&p)) != -1;) {
+		if (o == O_JSON)
+			json = true;
+		else if (o == O_RECOVER)
+			recover = true;
+	}
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
 	const char **ids = xcalloc((size_t)nops + 1, sizeof(*ids));
@@ -63,21 +74,31 @@ int cmd_verify(int argc, char **argv, struct kcve_global *g)
 	}
 	struct cve_tree *t = cli_open_tree(g);
 	struct kcve_err err = {0};
-	/* take the lock (waiting for a running writer) so an interrupted operation is finished
-	 * before the tree is judged */
+	/* take the lock (waiting for a running writer) so the tree is judged between
+	 * operations; an interrupted operation is only completed when asked */
+	tree_set_replay(t, recover);
 	int rc = tree_lock(t, &err);
-	if (rc) {
+	if (rc == KCVE_E_IO && !recover) {
+		/* a damaged state directory (.kcve/lock a link, ...) is one of the problems
+		 * verify reports: judge the tree without the lock */
+		kcve_warn("%s (verifying without the lock)", err.msg);
+	} else if (rc) {
 		tree_close(t);
+		free(ids);
+		free(years);
 		return cli_fail(&err);
 	}
 	struct verify_stats st;
+	bool locked = rc == 0;
+	rc = 0;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = json ? open_memstream(&text, &len) : stdout;
 	if (!out)
 		kcve_die(KCVE_E_GENERIC, "out of memory for the problem list, verify, retry");
 	store_verify(t, &scope, out, &st, &err);
-	tree_unlock(t);
+	if (locked)
+		tree_unlock(t);
 	if (json) {
 		fclose(out);
 		rc = problems_json(text, st.cves);

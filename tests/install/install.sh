@@ -90,4 +90,5 @@ comp() { bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
 [ "$(comp kcve chec)" = check ] || fail "completion of 'kcve chec': $(comp kcve chec)"
 [ "$(comp kcve db i)" = info ] || fail "completion of 'kcve db i'"
 [ "$(comp kcve --tree t check --fixed)" = --fixed-in ] || fail "completion of check --fixed"
+zsh -n "$p/share/zsh/vendor-completions/_kcve" || fail "zsh completion: syntax error"
 echo "installed tree, libkcve.so.0, kcve.pc, example, $nman man pages and completion OK"

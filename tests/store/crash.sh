@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # kcve update killed with SIGKILL at random moments (and at every step boundary, through the
-# KCVE_TEST_CRASH_STEP hook): afterwards `kcve verify` is clean every time (each CVE is old
-# or new, never mixed), and a rerun completes with exactly the result of an uninterrupted run.
+# KCVE_TEST_CRASH_STEP hook): afterwards `kcve verify --recover` (verify completes the
+# interrupted operation only when asked) is clean every time (each CVE is old or new, never
+# mixed), and a rerun completes with exactly the result of an uninterrupted run.
 set -euo pipefail
 : "${KCVE:?KCVE must point at the kcve binary}"
 T=$(mktemp -d)
@@ -35,7 +36,7 @@ rm -rf "$T/ref/.kcve"
 same_as_ref() { diff -r -x .kcve "$T/ref" "$V" > "$T/diff" || fail "$1: tree differs from the reference: $(head -5 "$T/diff")"; }
 check_after_kill() { # $1 = label
 	set +e
-	K verify > "$T/v.out" 2>&1
+	K verify --recover > "$T/v.out" 2>&1
 	local rc=$?
 	set -e
 	[ "$rc" = 0 ] || fail "$1: verify after the kill: $(cat "$T/v.out")"
@@ -89,7 +90,7 @@ crash_steps() { # LABEL CHECK_OLD CHECK_NEW COMMAND...
 		KCVE_TEST_CRASH_STEP=$step "$@" > /dev/null 2>&1
 		rc=$?
 		set -e
-		K verify > "$T/v.out" 2>&1 || fail "$label step $step: verify: $(cat "$T/v.out")"
+		K verify --recover > "$T/v.out" 2>&1 || fail "$label step $step: verify: $(cat "$T/v.out")"
 		if [ "$rc" = 0 ]; then
 			$new || fail "$label: final state"
 			break

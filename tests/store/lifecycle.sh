@@ -15,7 +15,9 @@ export KCVE_NOW=1718000000 # 2024-06-10: fixed clock for notes and the EOL table
 # ---- reserve ----
 K reserve add CVE-2024-10001 CVE-2024-10002 CVE-2024-10003 CVE-2024-10004 CVE-2024-10005 CVE-2024-10006 >/dev/null
 [ -f "$V/cve/reserved/2024/CVE-2024-10003" ] && [ ! -s "$V/cve/reserved/2024/CVE-2024-10003" ] || fail "placeholder"
-refuse 14 "id already in the tree \(reserved\), CVE-2024-10002" K reserve add CVE-2024-10002
+# a rerun converges: an id already reserved is reported, not an error
+out=$(K reserve add CVE-2024-10002) || fail "reserve add of a reserved id failed"
+expect "$out" "CVE-2024-10002 already reserved" "rerun of reserve add"
 refuse 2 "not a CVE id, CVE-24-1" K reserve add CVE-24-1
 
 # ---- reserve-for: the first free id is held, the note kept in the reserved file ----

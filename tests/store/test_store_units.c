@@ -17,6 +17,7 @@
 #include "core/xalloc.h"
 #include "store/branches.h"
 #include "store/create.h"
+#include "store/journal.h"
 #include "store/ops.h"
 #include "store/tree.h"
 #include "store/txn.h"
@@ -191,8 +192,9 @@ static void test_journal_replay(void **state)
 	assert_int_equal(mkdir_p(s.buf, 0755), 0);
 	sb_adds(&s, "/0");
 	assert_int_equal(atomic_write_file(s.buf, "0123", 4, 0644), 0);
-	sb_addf(&j, "kcve-journal 1\nput .kcve/txn.0/0 cve/published/2024/CVE-2024-0001.sha1\n"
-		    "move cve/reserved/2024/CVE-2024-0001 cve/published/2024/CVE-2024-0001\nend\n");
+	sb_addf(&j, JOURNAL_MAGIC "put .kcve/txn.0/0 cve/published/2024/CVE-2024-0001.sha1\n"
+		    "move cve/reserved/2024/CVE-2024-0001 cve/published/2024/CVE-2024-0001\n");
+	journal_seal(&j);
 	struct strbuf jp = STRBUF_INIT;
 	sb_addf(&jp, "%s/.kcve/journal.0", dir);
 	assert_int_equal(atomic_write_file(jp.buf, j.buf, j.len, 0644), 0);

@@ -1,5 +1,6 @@
 #include "check/record.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "check/verdict.h"
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/xalloc.h"
 
 static const char *dup_or_null(const char *s)
@@ -178,8 +180,9 @@ int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct 
 		return kcve_err_set(err, KCVE_E_IO, "path too long: %s/%s", dir, id);
 	snprintf(path, sizeof path, "%s/%s.json", dir, id);
 	if (read_file(path, &sb) < 0) {
+		int e = errno;
 		sb_release(&sb);
-		return kcve_err_set(err, KCVE_E_IO, "cannot read %s", path);
+		return kcve_err_set(err, KCVE_E_IO, "cannot read %s: %s", path, safefs_reason(e));
 	}
 	int rc = ck_record_parse_json(r, sb.buf, sb.len, path, err);
 	if (rc) {

@@ -3,6 +3,8 @@
 #include "check/recset.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/progress.h"
 #include "core/xalloc.h"
 
@@ -70,7 +73,7 @@ static int cmp_ent(const void *a, const void *b)
 /* Names in dir (numeric part = value of the digits after the last '-', or the whole name). */
 static struct name_ent *list_dir(const char *dir, const char *suffix, size_t *n)
 {
-	DIR *d = opendir(dir);
+	DIR *d = dir_open(dir); /* below the guarded root: never through a link */
 	*n = 0;
 	if (!d)
 		return NULL;
@@ -100,6 +103,13 @@ static struct name_ent *list_dir(const char *dir, const char *suffix, size_t *n)
 int ck_set_load_tree(struct ck_set *s, const char *root, struct kcve_err *err)
 {
 	memset(s, 0, sizeof *s);
+	/* the tree is hostile input: every record is reached relative to the root, without links,
+	 * regular files only, size capped (core/safefs.h) */
+	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return kcve_err_set(err, KCVE_E_TREE, "cannot open the record tree %s: %s; check the "
+				    "path and permissions", root, strerror(errno));
+	safefs_guard(root, rootfd);
 	s->origin = xstrdup(root);
 	struct strbuf pubsb = STRBUF_INIT;
 	sb_addf(&pubsb, "%s/cve/published", root);
@@ -136,6 +146,8 @@ int ck_set_load_tree(struct ck_set *s, const char *root, struct kcve_err *err)
 		rc = kcve_err_set(err, KCVE_E_TREE, "no published records under %s; is this a vulns tree?",
 				  pub);
 	sb_release(&pubsb);
+	safefs_unguard(rootfd);
+	close(rootfd);
 	return rc;
 }
 

@@ -7,10 +7,17 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/random.h>
 #include <unistd.h>
+
+#include "core/safefs.h"
 
 int read_file(const char *path, struct strbuf *sb)
 {
+	const char *rel;
+	int root = safefs_lookup(path, &rel);
+	if (root >= 0)
+		return safe_read_at(root, rel, sb, SAFEFS_READ_MAX);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -25,21 +32,120 @@ int read_file(const char *path, struct strbuf *sb)
 	for (;;) {
 		sb_grow(sb, 65536);
 		ssize_t n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
 			int e = errno;
 			close(fd);
+			sb->buf[sb->len] = '\0'; /* also for an empty file: callers use it as a string */
 			errno = e;
-			return -1;
+			return n < 0 ? -1 : 0;
 		}
-		if (n == 0)
-			break;
 		sb->len += (size_t)n;
-		sb->buf[sb->len] = '\0';
 	}
+}
+
+/* Directory holding path, opened: below a guarded root without following links. *base is
+ * path's last component. -1 with errno. */
+static int open_parent(const char *path, bool create, const char **base)
+{
+	const char *rel;
+	int root = safefs_lookup(path, &rel);
+	if (root >= 0)
+		return safe_open_parent(root, rel, create, base);
+	const char *slash = strrchr(path, '/');
+	*base = slash ? slash + 1 : path;
+	if (!**base) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!slash)
+		return open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *dir = slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+	if (create && mkdir_p(dir, 0755) < 0) {
+		free(dir);
+		return -1;
+	}
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	return fd;
+}
+
+static int open_dir(const char *dir)
+{
+	const char *rel;
+	int root = safefs_lookup(dir, &rel);
+	if (root >= 0)
+		return safe_open_dir(root, rel, false, 0);
+	return open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+DIR *dir_open(const char *dir)
+{
+	int fd = open_dir(dir);
+	if (fd < 0)
+		return NULL;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
+int file_unlink(const char *path)
+{
+	const char *base;
+	int dfd = open_parent(path, false, &base);
+	if (dfd < 0)
+		return -1;
+	int r = unlinkat(dfd, base, 0);
+	int e = errno;
+	close(dfd);
+	errno = e;
+	return r;
+}
+
+int file_rename(const char *from, const char *to, bool create_parent)
+{
+	const char *fb, *tb;
+	int fd = open_parent(from, false, &fb);
+	if (fd < 0)
+		return -1;
+	int td = open_parent(to, create_parent, &tb);
+	if (td < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	int r = renameat(fd, fb, td, tb);
+	int e = errno;
 	close(fd);
-	return 0;
+	close(td);
+	errno = e;
+	return r;
+}
+
+int file_open_append(const char *path, int mode)
+{
+	const char *base;
+	int dfd = open_parent(path, false, &base);
+	if (dfd < 0)
+		return -1;
+	int fd = openat(dfd, base, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+			O_CLOEXEC | O_NOCTTY, (mode_t)mode);
+	int e = errno;
+	close(dfd);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		e = ENODEV;
+	}
+	errno = e;
+	return fd;
 }
 
 char *path_join(const char *a, const char *b)
@@ -60,7 +166,7 @@ char *path_join(const char *a, const char *b)
 /* fsync (one directory) or syncfs (its whole file system) through a descriptor of dir. */
 static int sync_dir(const char *dir, bool whole_fs)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open_dir(dir);
 	if (fd < 0)
 		return -1;
 	int r = whole_fs ? syncfs(fd) : fsync(fd);
@@ -108,59 +214,116 @@ int atomic_write_file(const char *path, const void *data, size_t len, int mode)
 	return atomic_write_file_ex(path, data, len, mode, true);
 }
 
+/* Create a fresh temporary file next to base in dirfd: an unpredictable name, O_EXCL and
+ * O_NOFOLLOW, so nothing another user prepared in a shared directory is followed or reused.
+ * The ".tmp." in the name keeps the tree walker away from it. */
+static int create_temp(int dirfd, const char *base, char **name)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	for (int attempt = 0; attempt < 100; attempt++) {
+		unsigned char rnd[8];
+		if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+			return -1;
+		char suffix[9];
+		for (size_t i = 0; i < 8; i++)
+			suffix[i] = abc[rnd[i] % (sizeof(abc) - 1)];
+		suffix[8] = '\0';
+		struct strbuf sb = STRBUF_INIT;
+		sb_addf(&sb, "%s.tmp.%s", base, suffix);
+		int fd = openat(dirfd, sb.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				0600);
+		if (fd >= 0) {
+			*name = sb_detach(&sb);
+			return fd;
+		}
+		sb_release(&sb);
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int atomic_write_file_ex(const char *path, const void *data, size_t len, int mode, bool durable)
 {
+	const char *base;
+	int dfd = open_parent(path, false, &base);
+	if (dfd < 0)
+		return -1;
+	/* the replaced file keeps its permissions (a 0600 file stays 0600); a link in its place
+	 * is replaced, never followed */
 	struct stat st;
-	if (stat(path, &st) == 0)
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
 		mode = st.st_mode & 07777;
-	size_t plen = strlen(path);
-	char *tmp = xmalloc(plen + 32);
-	snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	char *tmp = NULL;
+	int fd = create_temp(dfd, base, &tmp);
 	if (fd < 0) {
-		free(tmp);
+		int e = errno;
+		close(dfd);
+		errno = e;
 		return -1;
 	}
+	int r = 0;
 	if (fchmod(fd, (mode_t)mode) < 0 || write_all(fd, data, len) < 0 ||
-	    (durable && fsync(fd) < 0)) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		errno = e;
-		return -1;
+	    (durable && fsync(fd) < 0))
+		r = -1;
+	int e = errno;
+	if (close(fd) < 0 && !r) {
+		r = -1;
+		e = errno;
 	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		int e = errno;
-		unlink(tmp);
-		free(tmp);
-		errno = e;
-		return -1;
+	if (!r && renameat(dfd, tmp, dfd, base) < 0) {
+		r = -1;
+		e = errno;
 	}
+	if (r < 0)
+		unlinkat(dfd, tmp, 0);
+	else if (durable && fsync(dfd) < 0)
+		r = -1, e = errno;
 	free(tmp);
-	return durable ? fsync_parent_dir(path) : 0;
+	close(dfd);
+	errno = e;
+	return r;
 }
 
 int write_file_staged(const char *path, const void *data, size_t len, int mode, bool sync)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0)
+	const char *base;
+	int dfd = open_parent(path, false, &base);
+	if (dfd < 0)
 		return -1;
+	int fd = openat(dfd, base, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+			(mode_t)mode);
+	if (fd < 0) {
+		int e = errno;
+		close(dfd);
+		errno = e;
+		return -1;
+	}
 	int rc = write_all(fd, data, len) < 0 || (sync && fsync(fd) < 0) ? -1 : 0;
 	int e = errno;
 	if (close(fd) < 0 && rc == 0) {
 		rc = -1;
 		e = errno;
 	}
-	if (rc < 0) {
-		unlink(path);
-		errno = e;
-	}
+	if (rc < 0)
+		unlinkat(dfd, base, 0);
+	close(dfd);
+	errno = e;
 	return rc;
 }
 
 int mkdir_p(const char *path, int mode)
 {
+	const char *rel;
+	int root = safefs_lookup(path, &rel);
+	if (root >= 0) {
+		int fd = safe_open_dir(root, rel, true, mode);
+		if (fd < 0)
+			return -1;
+		close(fd);
+		return 0;
+	}
 	char *p = xstrdup(path);
 	for (char *s = p + 1; *s; s++) {
 		if (*s != '/')
@@ -179,14 +342,29 @@ int mkdir_p(const char *path, int mode)
 	return is_dir(path) ? 0 : (errno = ENOTDIR, -1);
 }
 
+/* stat, but below a guarded root without following links. */
+static int stat_path(const char *path, struct stat *st)
+{
+	const char *rel;
+	int root = safefs_lookup(path, &rel);
+	if (root >= 0)
+		return safe_lstat_at(root, rel, st);
+	return stat(path, st);
+}
+
 bool path_exists(const char *path)
 {
 	struct stat st;
-	return stat(path, &st) == 0;
+	return stat_path(path, &st) == 0;
 }
 
 bool is_dir(const char *path)
 {
 	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return stat_path(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int file_stat(const char *path, struct stat *st)
+{
+	return stat_path(path, st);
 }

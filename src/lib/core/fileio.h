@@ -6,14 +6,20 @@
 #ifndef KCVE_CORE_FILEIO_H
 #define KCVE_CORE_FILEIO_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "core/strbuf.h"
 
-/* Read a whole file into sb (appends). Returns 0, or -1 with errno set. */
+/* Read a whole file into sb (appends; sb is NUL-terminated, also for an empty file). Returns 0,
+ * or -1 with errno set. Below a guarded record tree (safefs.h) only regular files reached
+ * without links are read, and at most SAFEFS_READ_MAX bytes. */
 int read_file(const char *path, struct strbuf *sb);
 /* Atomically replace path with data. mode is used for new files (existing mode is kept).
+ * The temporary file gets an unpredictable name in path's directory and is created with
+ * O_EXCL|O_NOFOLLOW, then renamed into place (a link at path is replaced, never followed).
  * Returns 0, or -1 with errno set (no temporary file is left behind). */
 int atomic_write_file(const char *path, const void *data, size_t len, int mode);
 /* Same, durable only if asked: without it the rename is still atomic (readers see the old or
@@ -31,8 +37,18 @@ int syncfs_of(const char *dir);
 int fsync_parent_dir(const char *path);
 /* mkdir -p; returns 0 or -1 with errno. */
 int mkdir_p(const char *path, int mode);
+/* These do not follow links below a guarded record tree (a link there exists, and is not a
+ * directory). */
 bool path_exists(const char *path);
 bool is_dir(const char *path);
+int file_stat(const char *path, struct stat *st);
+/* opendir / unlink / rename / open for appending (a regular file only, never through a link),
+ * with the same rules below a guarded record tree. file_rename can create the destination's
+ * parent directories. */
+DIR *dir_open(const char *dir);
+int file_unlink(const char *path);
+int file_rename(const char *from, const char *to, bool create_parent);
+int file_open_append(const char *path, int mode);
 /* Join two path parts with one '/'. Caller frees. */
 char *path_join(const char *a, const char *b);
 

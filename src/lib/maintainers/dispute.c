@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/sha.h"
 #include "core/version.h"
 #include "core/xalloc.h"
@@ -161,9 +162,11 @@ static int audit_append(struct cve_tree *t, const struct dispute_request *rq,
 	char *dir = path_join(tree_root(t), "cve");
 	char *path = path_join(dir, "disputes.log");
 	int rc = 0;
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	/* the log is in the (hostile) tree: never appended through a link or to a FIFO */
+	int fd = file_open_append(path, 0644);
 	if (fd < 0 || write(fd, sb.buf, sb.len) != (ssize_t)sb.len || fsync(fd) != 0)
-		rc = kcve_err_set(err, KCVE_E_IO, "cannot append to %s: %s", path, strerror(errno));
+		rc = kcve_err_set(err, KCVE_E_IO, "cannot append to %s: %s", path,
+				  safefs_reason(errno));
 	if (fd >= 0)
 		close(fd);
 	sb_release(&sb);

@@ -29,7 +29,7 @@ char *store_rel(enum cve_state s, int year, const char *name)
 size_t store_cve_files(const struct cve_entry *e, char ***out)
 {
 	*out = NULL;
-	DIR *d = opendir(e->dir);
+	DIR *d = dir_open(e->dir);
 	if (!d)
 		return 0;
 	size_t idl = strlen(e->id), n = 0, alloc = 0;
@@ -165,7 +165,7 @@ int store_pick_reserved_except(struct cve_tree *t, int year, const char *const *
 {
 	out[0] = '\0';
 	char *dir = tree_state_year_dir(t, CVE_RESERVED, year);
-	DIR *d = opendir(dir);
+	DIR *d = dir_open(dir);
 	if (!d) {
 		kcve_err_set(err, KCVE_E_EXHAUSTED, "no reserved ids for %d (no directory "
 			     "cve/reserved/%d), %s, allocate more ids at cve.org and run 'kcve "
@@ -182,7 +182,7 @@ int store_pick_reserved_except(struct cve_tree *t, int year, const char *const *
 			continue;
 		char *p = path_join(dir, de->d_name);
 		struct stat st;
-		bool empty = stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+		bool empty = file_stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
 		free(p);
 		size_t nl = strlen(de->d_name);
 		if (empty && nl < sizeof(best))

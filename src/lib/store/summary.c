@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fileio.h"
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
 
@@ -29,7 +30,7 @@ static struct summary_row *row_for(struct summary_row **rows, size_t *n, size_t 
 static size_t count_files(const struct cve_tree *t, enum cve_state s, int year, bool sha1_only)
 {
 	char *dir = tree_state_year_dir(t, s, year);
-	DIR *d = opendir(dir);
+	DIR *d = dir_open(dir);
 	free(dir);
 	if (!d)
 		return 0;

@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/sha.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -150,11 +152,32 @@ int tree_open(struct cve_tree **out, const char *path, struct kcve_err *err)
 			*slash = '\0';
 		}
 	}
+	/* the root is opened once; every file below it is reached relative to this descriptor
+	 * without following links (safefs.h) */
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		kcve_err_set(err, KCVE_E_TREE, "cannot open the record tree: %s, %s, check "
+			     "permissions", strerror(e), root);
+		free(root);
+		return KCVE_E_TREE;
+	}
 	struct cve_tree *t = xcalloc(1, sizeof(*t));
 	t->root = root;
+	t->rootfd = fd;
+	t->owner = st.st_uid;
 	t->lockfd = -1;
+	safefs_guard(root, fd);
 	*out = t;
 	return 0;
+}
+
+bool tree_trusted_owner(const struct cve_tree *t, uid_t uid)
+{
+	return uid == t->owner || uid == geteuid();
 }
 
 static void sha_index_free(struct cve_tree *t)
@@ -174,6 +197,8 @@ void tree_close(struct cve_tree *t)
 	while (t->lockdepth > 0)
 		tree_unlock(t);
 	sha_index_free(t);
+	safefs_unguard(t->rootfd);
+	close(t->rootfd);
 	free(t->root);
 	free(t);
 }
@@ -213,7 +238,7 @@ size_t tree_years(const struct cve_tree *t, enum cve_state s, int **out)
 	*out = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "%s/cve/%s", t->root, cve_state_dir(s));
-	DIR *d = opendir(sb.buf);
+	DIR *d = dir_open(sb.buf);
 	sb_release(&sb);
 	if (!d)
 		return 0;
@@ -244,7 +269,7 @@ bool tree_is_temp_name(const char *name)
 static void collect_dir(const struct cve_tree *t, enum cve_state s, int year, struct entry_vec *ev)
 {
 	char *dir = tree_state_year_dir(t, s, year);
-	DIR *d = opendir(dir);
+	DIR *d = dir_open(dir);
 	if (!d) {
 		free(dir);
 		return;
@@ -253,7 +278,7 @@ static void collect_dir(const struct cve_tree *t, enum cve_state s, int year, st
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		size_t n = cve_id_prefix_len(de->d_name);
-		if (!n || tree_is_temp_name(de->d_name))
+		if (!n || tree_is_temp_name(de->d_name) || !safe_name(de->d_name))
 			continue;
 		/* a CVE is its placeholder or its .sha1; other files alone are leftovers (verify
 		 * reports them) */
@@ -514,10 +539,12 @@ int tree_lock(struct cve_tree *t, struct kcve_err *err)
 		return 0;
 	}
 	char *meta = tree_meta_path(t, NULL);
-	if (mkdir_p(meta, 0755) < 0) {
+	int mfd = safe_open_dir(t->rootfd, ".kcve", true, 0755);
+	if (mfd < 0) {
 		int e = errno;
-		kcve_err_set(err, KCVE_E_IO, "cannot create the tree's state directory: %s, %s, "
-			     "check permissions", strerror(e), meta);
+		kcve_err_set(err, KCVE_E_IO, "cannot open the tree's state directory: %s, %s, it "
+			     "must be a directory (not a link); check permissions", safefs_reason(e),
+			     meta);
 		free(meta);
 		return KCVE_E_IO;
 	}
@@ -530,11 +557,18 @@ int tree_lock(struct cve_tree *t, struct kcve_err *err)
 			  strerror(errno));
 	free(gi);
 	char *lp = tree_meta_path(t, "lock");
-	int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = openat(mfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	int oe = errno;
+	close(mfd);
+	struct stat lst;
+	if (fd >= 0 && (fstat(fd, &lst) < 0 || !S_ISREG(lst.st_mode))) {
+		close(fd);
+		fd = -1;
+		oe = ENODEV;
+	}
 	if (fd < 0) {
-		int e = errno;
 		kcve_err_set(err, KCVE_E_IO, "cannot open the tree lock: %s, %s, check permissions",
-			     strerror(e), lp);
+			     safefs_reason(oe), lp);
 		free(lp);
 		return KCVE_E_IO;
 	}
@@ -567,8 +601,9 @@ int tree_lock(struct cve_tree *t, struct kcve_err *err)
 	free(lp);
 	t->lockfd = fd;
 	t->lockdepth = 1;
-	/* A previous writer may have died mid-operation: finish (or drop) its work first. */
-	int rc = txn_recover(t, err);
+	/* A previous writer may have died mid-operation: finish (or drop) its work first. A
+	 * reader (verify) takes the lock only to wait for a running writer and never replays. */
+	int rc = t->no_replay ? 0 : txn_recover(t, err);
 	if (rc) {
 		tree_unlock(t);
 		return rc;
@@ -586,6 +621,11 @@ void tree_unlock(struct cve_tree *t)
 	flock(t->lockfd, LOCK_UN);
 	close(t->lockfd);
 	t->lockfd = -1;
+}
+
+void tree_set_replay(struct cve_tree *t, bool replay)
+{
+	t->no_replay = !replay;
 }
 
 void tree_set_lock_wait(struct cve_tree *t, bool wait)

@@ -57,6 +57,9 @@ char *tree_cve_path(const struct cve_entry *e, const char *ext);
  * interrupted operation's journal. Nested calls are counted. */
 int tree_lock(struct cve_tree *t, struct kcve_err *err);
 void tree_unlock(struct cve_tree *t);
+/* Read-only commands: tree_lock() then only waits for a running writer and never replays a
+ * journal (the journal is reported by verify; the next writer completes it). */
+void tree_set_replay(struct cve_tree *t, bool replay);
 
 /* Helpers on ids. */
 bool cve_id_valid(const char *id);            /* CVE-YYYY-NNNN+ */

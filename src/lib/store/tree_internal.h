@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "store/tree.h"
 
@@ -19,8 +20,11 @@ struct sha_ref {
 
 struct cve_tree {
 	char *root;
+	int rootfd;  /* opened once; every file is reached relative to it (safefs.h) */
+	uid_t owner; /* owner of the root: journals and staging entries must be its (or ours) */
 	int lockfd, lockdepth;
 	bool lock_wait;
+	bool no_replay; /* tree_lock() leaves interrupted operations alone (read-only commands) */
 	struct sha_ref *shas; /* sorted by sha, built on demand */
 	size_t nshas, ashas;
 	bool sha_index_valid;
@@ -42,6 +46,8 @@ void tree_set_lock_wait(struct cve_tree *t, bool wait);
 /* Trimmed non-empty lines of a text. */
 void text_foreach_line(const char *text, void (*fn)(const char *line, size_t len, void *ctx),
 		       void *ctx);
+/* A journal or staging entry owned by uid may be used (the tree's owner or the running user). */
+bool tree_trusted_owner(const struct cve_tree *t, uid_t uid);
 /* Finish or drop an interrupted operation (called with the lock held). */
 int txn_recover(struct cve_tree *t, struct kcve_err *err);
 

@@ -8,13 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/xalloc.h"
+#include "store/journal.h"
 #include "store/tree_internal.h"
 
-#define JOURNAL_MAGIC "kcve-journal 1\n"
 
 /* Test hook: KCVE_TEST_CRASH_STEP=N kills the process with SIGKILL at the N-th step boundary
  * (staging writes, the commit point and every applied step each count), so the crash test can
@@ -46,27 +48,20 @@ static char *abs_path(const struct cve_tree *t, const char *rel)
 }
 
 /* Remove the files of a staging directory (the directory itself stays for the next
- * transaction: recreating it each time costs an inode allocation per CVE). */
+ * transaction: recreating it each time costs an inode allocation per CVE). The directory is
+ * opened without following links, so a planted link never empties another directory. */
 static void clear_dir_files(const char *dir)
 {
-	DIR *d = opendir(dir);
+	DIR *d = dir_open(dir);
 	if (!d)
 		return;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		char *p = path_join(dir, de->d_name);
-		unlink(p);
-		free(p);
+		unlinkat(dirfd(d), de->d_name, 0);
 	}
 	closedir(d);
-}
-
-static void remove_dir_files(const char *dir)
-{
-	clear_dir_files(dir);
-	rmdir(dir);
 }
 
 int txn_begin(struct txn *x, struct cve_tree *t, struct kcve_err *err)
@@ -90,9 +85,27 @@ int txn_begin(struct txn *x, struct cve_tree *t, struct kcve_err *err)
 	return 0;
 }
 
+/* A step naming a file the journal would refuse (a name with a control character: such a
+ * name could even forge steps) fails the transaction at its commit, before anything. */
+static bool step_name_ok(struct txn *x, const char *rel)
+{
+	if (journal_tree_name_ok(rel))
+		return true;
+	if (!x->bad_name)
+		x->bad_name = xstrdup(rel);
+	return false;
+}
+
 int txn_put(struct txn *x, const char *dest_rel, const void *data, size_t len,
 	    struct kcve_err *err)
 {
+	if (!step_name_ok(x, dest_rel)) {
+		char *shown = safe_printable(dest_rel);
+		kcve_err_set(err, KCVE_E_TREE, "refusing to write a file whose name has a control "
+			     "character, '/' or '..', %s, rename it", shown);
+		free(shown);
+		return KCVE_E_TREE;
+	}
 	char name[32];
 	snprintf(name, sizeof(name), "%d", x->nstaged++);
 	char *p = path_join(x->stage_dir, name);
@@ -118,12 +131,16 @@ int txn_put(struct txn *x, const char *dest_rel, const void *data, size_t len,
 
 void txn_move(struct txn *x, const char *src_rel, const char *dest_rel)
 {
+	if (!step_name_ok(x, src_rel) || !step_name_ok(x, dest_rel))
+		return;
 	sb_addf(&x->ops, "move %s %s\n", src_rel, dest_rel);
 	x->nops++;
 }
 
 void txn_del(struct txn *x, const char *rel)
 {
+	if (!step_name_ok(x, rel))
+		return;
 	sb_addf(&x->ops, "del %s\n", rel);
 	x->nops++;
 }
@@ -134,6 +151,8 @@ void txn_abort(struct txn *x)
 		clear_dir_files(x->stage_dir);
 	free(x->stage_dir);
 	x->stage_dir = NULL;
+	free(x->bad_name);
+	x->bad_name = NULL;
 	sb_release(&x->ops);
 }
 
@@ -157,70 +176,41 @@ static void dirset_add(struct dirset *s, const char *path)
 static void dirset_sync_free(struct dirset *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		int fd = open(s->v[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0) {
-			fsync(fd);
-			close(fd);
-		}
+		fsync_dir(s->v[i]);
 		free(s->v[i]);
 	}
 	free(s->v);
 }
 
-static int ensure_parent(const char *path)
+/* Apply one validated journal (idempotent: a step whose source is gone was done). Every
+ * name is reached relative to the tree's root without following links. */
+static int apply_journal(struct cve_tree *t, const struct journal *j, struct kcve_err *err)
 {
-	char *d = xstrdup(path);
-	char *slash = strrchr(d, '/');
-	int rc = 0;
-	if (slash) {
-		*slash = '\0';
-		rc = mkdir_p(d, 0755);
-	}
-	free(d);
-	return rc;
-}
-
-/* Apply one journal (idempotent). */
-static int apply_journal(struct cve_tree *t, const char *text, struct kcve_err *err)
-{
-	if (strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0)
-		return kcve_err_set(err, KCVE_E_TREE, "unreadable operation journal, %s/.kcve, "
-				    "inspect and remove it by hand", t->root);
 	struct dirset ds = {0};
-	const char *p = text + strlen(JOURNAL_MAGIC);
 	int rc = 0;
-	while (*p && !rc) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char *line = xstrndup(p, len);
-		p += len + (e ? 1 : 0);
-		char op[8], a[1024], b[1024];
-		int nf = sscanf(line, "%7s %1023s %1023s", op, a, b);
-		free(line);
-		if (nf < 2)
-			continue;
-		char *pa = abs_path(t, a);
-		char *pb = nf == 3 ? abs_path(t, b) : NULL;
-		if ((!strcmp(op, "put") || !strcmp(op, "move")) && pb) {
-			if (path_exists(pa)) {
-				if (ensure_parent(pb) < 0 || rename(pa, pb) < 0) {
-					int en = errno;
-					rc = kcve_err_set(err, KCVE_E_IO, "cannot rename %s to %s: %s, "
-							  "%s, fix the file system and rerun", a, b,
-							  strerror(en), t->root);
-				}
+	for (size_t i = 0; i < j->n && !rc; i++) {
+		const struct journal_step *st = &j->v[i];
+		char *pa = abs_path(t, st->a);
+		if (st->op == JOURNAL_DEL) {
+			if (file_unlink(pa) == 0) {
+				dirset_add(&ds, pa);
+				crash_point();
+			}
+		} else {
+			char *pb = abs_path(t, st->b);
+			if (file_rename(pa, pb, true) == 0) {
 				dirset_add(&ds, pb);
 				dirset_add(&ds, pa);
 				crash_point();
+			} else if (errno != ENOENT) {
+				int en = errno;
+				rc = kcve_err_set(err, KCVE_E_IO, "cannot rename %s to %s: %s, %s, fix "
+						  "the file system and rerun", st->a, st->b,
+						  safefs_reason(en), t->root);
 			}
-		} else if (!strcmp(op, "del")) {
-			if (unlink(pa) == 0) {
-				dirset_add(&ds, pa);
-				crash_point();
-			}
+			free(pb);
 		}
 		free(pa);
-		free(pb);
 	}
 	dirset_sync_free(&ds);
 	return rc;
@@ -229,7 +219,16 @@ static int apply_journal(struct cve_tree *t, const char *text, struct kcve_err *
 int txn_commit(struct txn *x, struct kcve_err *err)
 {
 	struct cve_tree *t = x->t;
-	sb_adds(&x->ops, "end\n");
+	if (x->bad_name) {
+		char *shown = safe_printable(x->bad_name);
+		kcve_err_set(err, KCVE_E_TREE, "refusing a file name with a control character, '/' "
+			     "or '..', %s, rename or remove that file (kcve verify lists such names)",
+			     shown);
+		free(shown);
+		txn_abort(x);
+		return KCVE_E_TREE;
+	}
+	journal_seal(&x->ops);
 	char *jname = slot_name("journal", t->txn_slot);
 	char *jp = tree_meta_path(t, jname);
 	free(jname);
@@ -253,7 +252,11 @@ int txn_commit(struct txn *x, struct kcve_err *err)
 		return KCVE_E_IO;
 	}
 	crash_point(); /* committed: from here on a crash is completed by the next writer */
-	int rc = apply_journal(t, x->ops.buf, err);
+	struct journal j;
+	int rc = journal_parse(x->ops.buf, x->ops.len, jp, &j, err);
+	if (!rc)
+		rc = apply_journal(t, &j, err);
+	journal_free(&j);
 	if (!rc) {
 		unlink(jp);
 		fsync_parent_dir(jp);
@@ -269,13 +272,83 @@ int txn_commit(struct txn *x, struct kcve_err *err)
 	return rc;
 }
 
+/* A journal or staging entry is trusted only when it is what kcve makes (a regular file or a
+ * directory, not a link) and belongs to the tree's owner or to the user running kcve: a file
+ * another user planted is never replayed nor used to delete anything. */
+static int check_meta_entry(struct cve_tree *t, const char *name, bool dir, struct kcve_err *err)
+{
+	struct stat st;
+	char *rel = path_join(".kcve", name);
+	int r = safe_lstat_at(t->rootfd, rel, &st);
+	free(rel);
+	if (r < 0 && errno == ENOENT)
+		return -1; /* gone meanwhile */
+	const char *why = NULL;
+	if (r < 0)
+		why = strerror(errno);
+	else if (S_ISLNK(st.st_mode))
+		why = "a symbolic link";
+	else if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		why = dir ? "not a directory" : "not a regular file";
+	else if (!tree_trusted_owner(t, st.st_uid))
+		why = "owned by another user than the tree's owner";
+	if (!why)
+		return 0;
+	return kcve_err_set(err, KCVE_E_TREE, "refusing %s %s/.kcve/%s (%s), %s, inspect and "
+			    "remove it by hand", dir ? "the staging directory" : "the operation journal",
+			    t->root, name, why, t->root);
+}
+
+static bool slot_entry(const char *name, const char *prefix)
+{
+	size_t pl = strlen(prefix), n = strlen(name);
+	if (strncmp(name, prefix, pl) != 0 || n == pl || n - pl > 9)
+		return false;
+	return strspn(name + pl, "0123456789") == n - pl;
+}
+
+/* Validate and replay one committed journal. */
+static int replay_journal(struct cve_tree *t, const char *name, struct kcve_err *err)
+{
+	int rc = check_meta_entry(t, name, false, err);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	char *rel = path_join(".kcve", name);
+	char *origin = path_join(t->root, rel);
+	struct strbuf sb = STRBUF_INIT;
+	if (safe_read_at(t->rootfd, rel, &sb, SAFEFS_READ_MAX) < 0) {
+		int e = errno;
+		rc = kcve_err_set(err, KCVE_E_TREE, "cannot read the operation journal: %s, %s, "
+				  "inspect and remove it by hand", safefs_reason(e), origin);
+	} else {
+		struct journal j;
+		rc = journal_parse(sb.buf, sb.len, origin, &j, err);
+		if (!rc)
+			rc = apply_journal(t, &j, err);
+		journal_free(&j);
+		if (!rc) {
+			file_unlink(origin);
+			fsync_parent_dir(origin);
+		}
+	}
+	sb_release(&sb);
+	free(origin);
+	free(rel);
+	return rc;
+}
+
 int txn_recover(struct cve_tree *t, struct kcve_err *err)
 {
 	char *meta = tree_meta_path(t, NULL);
-	DIR *d = opendir(meta);
+	DIR *d = dir_open(meta);
 	if (!d) {
+		int e = errno;
 		free(meta);
-		return 0;
+		if (e == ENOENT)
+			return 0;
+		return kcve_err_set(err, KCVE_E_TREE, "cannot open the tree's state directory: %s, "
+				    "%s/.kcve, it must be a directory (not a link); fix or remove it",
+				    safefs_reason(e), t->root);
 	}
 	/* first replay every committed journal, then drop every staging directory */
 	char **names = NULL;
@@ -292,32 +365,53 @@ int txn_recover(struct cve_tree *t, struct kcve_err *err)
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (strncmp(names[i], "journal.", 8) != 0)
 			continue;
-		char *jp = path_join(meta, names[i]);
-		if (tree_is_temp_name(names[i])) {
-			unlink(jp); /* a journal that never reached its commit point */
+		if (tree_is_temp_name(names[i]) && safe_name(names[i])) {
+			/* a journal that never reached its commit point: the rename into place is
+			 * the commit, so this one was never in effect */
+			char *jp = path_join(meta, names[i]);
+			file_unlink(jp);
 			free(jp);
 			continue;
 		}
-		struct strbuf sb = STRBUF_INIT;
-		if (read_file(jp, &sb) == 0) {
-			rc = apply_journal(t, sb_str(&sb), err);
-			if (!rc) {
-				unlink(jp);
-				fsync_parent_dir(jp);
-			}
-		}
-		sb_release(&sb);
-		free(jp);
+		if (!slot_entry(names[i], "journal."))
+			rc = kcve_err_set(err, KCVE_E_TREE, "refusing an unexpected entry in the "
+					  "tree's state directory, %s/.kcve, inspect and remove it "
+					  "by hand", t->root);
+		else
+			rc = replay_journal(t, names[i], err);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (!rc && !strncmp(names[i], "txn.", 4)) {
-			char *sp = path_join(meta, names[i]);
-			remove_dir_files(sp);
-			free(sp);
+			if (!slot_entry(names[i], "txn."))
+				rc = kcve_err_set(err, KCVE_E_TREE, "refusing an unexpected entry in "
+						  "the tree's state directory, %s/.kcve, inspect and "
+						  "remove it by hand", t->root);
+			else if ((rc = check_meta_entry(t, names[i], true, err)) == 0) {
+				char *sp = path_join(meta, names[i]);
+				clear_dir_files(sp);
+				free(sp);
+			} else if (rc < 0) {
+				rc = 0;
+			}
 		}
 		free(names[i]);
 	}
 	free(names);
 	free(meta);
 	return rc;
+}
+
+bool txn_pending(struct cve_tree *t)
+{
+	char *meta = tree_meta_path(t, NULL);
+	DIR *d = dir_open(meta);
+	free(meta);
+	if (!d)
+		return false;
+	bool found = false;
+	struct dirent *de;
+	while (!found && (de = readdir(d)))
+		found = !strncmp(de->d_name, "journal.", 8) && !tree_is_temp_name(de->d_name);
+	closedir(d);
+	return found;
 }

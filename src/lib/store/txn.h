@@ -10,6 +10,7 @@
 #ifndef KCVE_STORE_TXN_H
 #define KCVE_STORE_TXN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/error.h"
@@ -25,6 +26,7 @@ struct txn {
 	/* many staged files (batched update): skip the per-file fsync and make the whole staging
 	 * area durable with one syncfs() before the commit point */
 	bool bulk;
+	char *bad_name; /* first refused name of a step (the commit fails) */
 };
 
 /* Start a transaction (the caller holds the tree lock). */
@@ -40,5 +42,8 @@ void txn_del(struct txn *x, const char *rel);
 int txn_commit(struct txn *x, struct kcve_err *err);
 /* Drop an uncommitted transaction. */
 void txn_abort(struct txn *x);
+/* True when a committed journal waits to be replayed (read-only commands report it; only a
+ * writer, under the lock, replays). */
+bool txn_pending(struct cve_tree *t);
 
 #endif

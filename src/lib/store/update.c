@@ -3,6 +3,7 @@
  * A file is rewritten only when something other than generator-version, header or
  * sender-address lines changed, otherwise every refresh would rewrite all records (a new tool
  * version or another sender would touch 15,000 files and resend nothing of value). */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,14 @@ void store_batch_abort(struct store_batch *b)
 /* The files update regenerates, in the order of record_output's dyad/json/mbox. */
 static const char *const generated_exts[3] = {".dyad", ".json", ".mbox"};
 
+static bool json_is_object_text(const struct strbuf *sb)
+{
+	json_t *j = sb->len ? json_loadb(sb->buf, sb->len, 0, NULL) : NULL;
+	bool ok = json_is_object(j);
+	json_decref(j);
+	return ok;
+}
+
 /* Stage the rewritten files of one CVE (write[i]) into x and name them in what. */
 static int put_generated(struct txn *x, const char *cve, int year, const struct strbuf *nw[3],
 			 const bool write[3], const bool present[3], struct strbuf *what,
@@ -308,8 +317,11 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 	/* keep the sender of the existing announcement unless told otherwise, so a refresh by
 	 * another team member does not count as a change */
 	bool explicit_who = who != NULL;
-	if (!(flags & STORE_UPDATE_FULL) && !explicit_who && present[0] && present[1] &&
-	    present[2] && inputs_older_than_json(t, &e) &&
+	/* a damaged .json (or one that is not a JSON object) is regenerated like a missing one,
+	 * whatever the dates say */
+	bool corrupt_json = present[1] && !json_is_object_text(&old[1]);
+	if (!(flags & STORE_UPDATE_FULL) && !explicit_who && !corrupt_json && present[0] &&
+	    present[1] && present[2] && inputs_older_than_json(t, &e) &&
 	    pairs_unchanged(h, &shas, &vulns, &nas, sb_str(&old[0])))
 		goto out;
 	struct kcve_identity from;
@@ -347,7 +359,7 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 	bool write[3];
 	bool any = false;
 	for (int i = 0; i < 3; i++) {
-		write[i] = !present[i] ||
+		write[i] = !present[i] || (i == 1 && corrupt_json) ||
 			   store_meaningful_change(kinds[i], sb_str(&old[i]), sb_str(nw[i]));
 		any |= write[i];
 	}

@@ -5,17 +5,20 @@
 #include "store/verify.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/sha.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "history/dyad_text.h"
 #include "store/store_internal.h"
 #include "store/tree_internal.h"
+#include "store/verify_access.h"
 
 struct vctx {
 	FILE *out;
@@ -32,12 +35,16 @@ static const char *relp(const struct vctx *v, const char *p)
 __attribute__((format(printf, 4, 5))) static void problem(struct vctx *v, const char *who,
 							   const char *rule, const char *fmt, ...)
 {
+	/* the evidence quotes the tree's files: control characters escaped, one line each */
+	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(v->out, "%s: %s: ", who, rule);
-	vfprintf(v->out, fmt, ap);
-	fputc('\n', v->out);
+	sb_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	sb_add_printable(&line, sb_str(&msg));
+	fprintf(v->out, "%s: %s: %s\n", who, rule, sb_str(&line));
+	sb_release(&msg);
+	sb_release(&line);
 	v->problems++;
 }
 
@@ -310,10 +317,17 @@ static void check_semver_cpe(struct vctx *v, const char *id, json_t *cna)
 
 static void check_json(struct vctx *v, const struct cve_entry *e, const struct dyad_list *pairs)
 {
-	char *p = tree_cve_path(e, ".json");
+	/* read through the tree rules (no links, no FIFOs, capped), never json_load_file */
+	struct strbuf sb = STRBUF_INIT;
 	json_error_t je;
-	json_t *root = json_load_file(p, 0, &je);
-	free(p);
+	json_t *root = NULL;
+	if (store_read_cve_file(e, ".json", &sb) < 0) {
+		int en = errno;
+		problem(v, e->id, "json-read", ".json: %s", safefs_reason(en));
+		return;
+	}
+	root = json_loadb(sb.buf, sb.len, 0, &je);
+	sb_release(&sb);
 	if (!root) {
 		problem(v, e->id, "json-parse", "line %d: %s", je.line, je.text);
 		return;
@@ -506,11 +520,11 @@ static void check_dirs(struct vctx *v, struct cve_tree *t, const struct verify_s
 			if (!year_in_scope(scope, years[k]))
 				continue;
 			char *dir = tree_state_year_dir(t, st[s], years[k]);
-			DIR *d = opendir(dir);
+			DIR *d = dir_open(dir);
 			struct dirent *de;
 			while (d && (de = readdir(d))) {
-				if (de->d_name[0] == '.')
-					continue;
+				if (de->d_name[0] == '.' || !safe_name(de->d_name))
+					continue; /* unsafe names: verify_tree_access */
 				size_t n = cve_id_prefix_len(de->d_name);
 				if (!n || tree_is_temp_name(de->d_name) ||
 				    (de->d_name[n] && de->d_name[n] != '.'))
@@ -559,14 +573,14 @@ static size_t collect_groups(struct cve_tree *t, struct group **out)
 		size_t ny = tree_years(t, st[s], &years);
 		for (size_t k = 0; k < ny; k++) {
 			char *dir = tree_state_year_dir(t, st[s], years[k]);
-			DIR *d = opendir(dir);
+			DIR *d = dir_open(dir);
 			char **names = NULL;
 			size_t n = 0, an = 0;
 			struct dirent *de;
 			while (d && (de = readdir(d))) {
 				size_t l = cve_id_prefix_len(de->d_name);
 				if (!l || tree_is_temp_name(de->d_name) ||
-				    (de->d_name[l] && de->d_name[l] != '.'))
+				    (de->d_name[l] && de->d_name[l] != '.') || !safe_name(de->d_name))
 					continue;
 				XGROW(names, n + 1, an);
 				names[n++] = xstrdup(de->d_name);
@@ -647,6 +661,7 @@ int store_verify(struct cve_tree *t, const struct verify_scope *scope, FILE *out
 	(void)err;
 	struct vctx v = {.out = out, .root = tree_root(t)};
 	memset(stats, 0, sizeof(*stats));
+	v.problems += verify_tree_access(t, out);
 	check_dirs(&v, t, scope);
 	struct group *g;
 	size_t n = collect_groups(t, &g);

@@ -1,0 +1,60 @@
+# Sourced by the hostile-tree tests (after tests/store/lib_repo.sh): a sentinel directory
+# outside the tree whose checksums must never change, and checks of one-line refusals.
+# Requires: T, V, fail.
+S=$T/outside
+sentinel_sum() { (cd "$S" && find . -print0 | sort -z | xargs -0 stat -c '%n %a %s %Y' && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+make_sentinel() {
+	mkdir -p "$S/dir"
+	echo "do not touch" > "$S/important"
+	echo "keep me" > "$S/dir/a"
+	echo "keep me too" > "$S/dir/b"
+	chmod 600 "$S/important"
+	sentinel_sum > "$T/sentinel.sum"
+}
+check_sentinel() { # LABEL
+	sentinel_sum | cmp -s - "$T/sentinel.sum" || fail "$1: a file outside the tree changed: $(sentinel_sum | diff "$T/sentinel.sum" - | head -5)"
+}
+# exactly one line on stderr
+one_line() { # FILE LABEL
+	[ "$(wc -l < "$1")" = 1 ] || fail "$2: want one error line, got: $(cat "$1")"
+}
+one_line_or_none() { # FILE LABEL
+	[ "$(wc -l < "$1")" -le 1 ] || fail "$2: want at most one line, got: $(cat "$1")"
+}
+# no control characters (a name or line quoted from the tree must not split a message)
+no_control() { # FILE...
+	local f
+	for f in "$@"; do
+		if LC_ALL=C tr -d '\n\t' < "$f" | LC_ALL=C grep -q '[[:cntrl:]]'; then fail "control characters in output: $(LC_ALL=C grep -m1 '[[:cntrl:]]' "$f" | od -c | head -3)"; fi
+	done
+}
+# only printable text (and newlines/tabs): no bytes of uninitialised memory
+printable() { # FILE...
+	local f
+	for f in "$@"; do
+		if LC_ALL=C grep -q '[^[:print:][:space:]]' "$f"; then fail "garbage bytes in output: $(head -c 200 "$f" | od -c | head -3)"; fi
+	done
+}
+# COMMAND fails (non-zero, not a signal) with one stderr line matching RE
+refuse_line() { # LABEL RE COMMAND...
+	local label=$1 re=$2 rc
+	shift 2
+	set +e
+	"$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	set -e
+	[ "$rc" != 0 ] && [ "$rc" -lt 128 ] || fail "$label: exit $rc, want a refusal: $(cat "$T/err")"
+	one_line "$T/err" "$label"
+	grep -q -- "$re" "$T/err" || fail "$label: error does not mention '$re': $(cat "$T/err")"
+}
+# a format-2 journal with the given step lines and a valid checksum (see store/journal.h)
+seal_journal() { # STEP...
+	python3 - "$@" <<'PY'
+import sys
+body = b"kcve-journal 2\n" + b"".join(a.encode() + b"\n" for a in sys.argv[1:]) + b"end\n"
+h = 0xcbf29ce484222325
+for c in body:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+sys.stdout.buffer.write(body + b"sum %016x\n" % h)
+PY
+}

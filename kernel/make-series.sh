@@ -3,6 +3,7 @@
 # linux-source-6.1) from kernel/src/. Only the files the series touches are copied into a
 # scratch git repository, so this takes a second; the patches apply to the full tree.
 # Usage: kernel/make-series.sh [PRISTINE_TREE_OR_TARBALL]
+# KCVE_URL=URL adds where kcve lives to the sentence of patch 3 (the droppable kcve pointer).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=${1:-/usr/src/linux-source-6.1.tar.xz}
@@ -49,13 +50,14 @@ git commit -q -F - <<MSG
 Documentation: process: describe how kernel CVE identifiers are assigned
 
 The kernel community assigns CVE identifiers to its own fixes, but the
-6.1 documentation does not say how.  Add a document that explains which
-fixes receive an identifier and how they are tracked by their mainline
-commit, how to ask for or reserve an identifier, why unfixed problems and
-unsupported branches get none, that only the maintainers of the affected
-code may dispute an assignment, how identifiers assigned by other
-organisations are handled, and how users can decide which identifiers
-apply to their kernel.
+6.1 documentation does not say how.  Add the CVE process document: which
+fixes receive an identifier and that they are tracked by the commit id
+of the original fix, how to ask for or reserve an identifier, that
+unfixed issues and unsupported kernel versions get none, who may dispute
+an assignment, what happens to identifiers assigned by others and to
+rejected ones, where the records are published and which of their
+fields describe the affected versions, commits and files, and that the
+applicability of a CVE is for the user to decide.
 
 List the document in the process index and add a MAINTAINERS entry for
 it.
@@ -67,18 +69,16 @@ MSG
 /usr/bin/python3 - <<'PY'
 p = "Documentation/admin-guide/security-bugs.rst"
 s = open(p).read()
-old_start = s.index("CVE assignment\n--------------\n")
-old_end = s.index("Non-disclosure agreements\n")
-new = ("CVE assignment\n--------------\n\n"
-       "The security team does not assign CVEs, nor do we require them for\n"
-       "reports or fixes, as this can needlessly complicate the process and may\n"
-       "delay the bug handling.  Identifiers for fixed kernel problems are\n"
-       "assigned by the kernel's CVE assignment team, which does not take part\n"
-       "in the handling of security reports; see\n"
-       "Documentation/process/cve.rst for how that works and how to ask for an\n"
-       "identifier.  Under no circumstances will a patch inclusion be delayed\n"
-       "to wait for a CVE identifier.\n\n")
-s = s[:old_start] + new + s[old_end:]
+old = ("delay the bug handling.  If a reporter wishes to have a CVE identifier\n"
+       "assigned, they should find one by themselves, for example by contacting\n"
+       "MITRE directly.  However under no circumstances will a patch inclusion\n"
+       "be delayed to wait for a CVE identifier to arrive.\n")
+new = ("delay the bug handling.  If a reporter wishes to have a CVE identifier\n"
+       "assigned for a confirmed issue, they can contact the kernel CVE\n"
+       "assignment team to obtain one, as described in\n"
+       "Documentation/process/cve.rst.\n")
+assert old in s
+s = s.replace(old, new, 1)
 open(p, "w").write(s)
 PY
 git add -A
@@ -86,14 +86,40 @@ git commit -q -F - <<MSG
 Documentation: security-bugs: refer to the CVE process document
 
 The CVE section still tells reporters to obtain identifiers elsewhere,
-for example from MITRE.  The kernel now assigns identifiers for its own
-fixes, so point reporters to the document that describes that process
-instead, and keep the statement that fixes are never delayed for an
-identifier.
+for example from MITRE.  The kernel now has its own CVE assignment team,
+so point reporters who want an identifier for a confirmed issue to it
+and to the document that describes its process.
+
+$sob
+MSG
+
+# 3: one sentence naming a tool that applies the filters (a reviewer may drop this patch).
+KCVE_URL=${KCVE_URL:-} /usr/bin/python3 - <<'PY'
+import os
+p = "Documentation/process/cve.rst"
+s = open(p).read()
+anchor = ("  compared with the files that a kernel configuration builds.\n\n")
+assert anchor in s
+url = os.environ["KCVE_URL"]
+where = " (%s)" % url if url else ""
+sentence = ("kcve%s, a program developed outside the kernel community and not\n"
+            "maintained by the CVE assignment team, is one tool that reads these\n"
+            "records and applies these filters to a kernel.\n\n" % where)
+s = s.replace(anchor, anchor + sentence, 1)
+open(p, "w").write(s)
+PY
+git add -A
+git commit -q -F - <<MSG
+Documentation: cve: mention one tool that reads the records
+
+Users who want to filter the published records by version, git tree or
+kernel configuration may want a program that does it.  Name one, and say
+that it is not part of the kernel community's process.  This patch is
+independent of the rest of the series and can be dropped.
 
 $sob
 MSG
 
 rm -f "$here"/patches/*.patch
-git format-patch -q --no-signature --zero-commit -o "$here/patches" HEAD~2
+git format-patch -q --no-signature --zero-commit -o "$here/patches" HEAD~3
 ls "$here/patches"

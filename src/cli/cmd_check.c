@@ -233,6 +233,33 @@ static bool file_in_loaded_module(const struct running *rn, const struct ck_file
 	return false;
 }
 
+/* --running: is the record's code in a module, and is that module loaded?  Loaded when one of
+ * its files links into a loaded module.  Not loaded when every file the configuration compiles
+ * links into a module and none of them is loaded: the code is built but not in the kernel now
+ * (the verdict stays, modules can be autoloaded).  Deciding "not loaded" needs the exact
+ * file-to-module mapping (--source, or a database built with --source); the name guess only
+ * ever says "loaded". */
+static enum ck_module module_state(const struct running *rn, struct ck_files *cf,
+				   const struct ck_set *set, const struct ck_record *r)
+{
+	for (size_t f = 0; f < r->nfiles; f++)
+		if (file_in_loaded_module(rn, cf, set, r->files[f]))
+			return CK_MOD_LOADED;
+	if (!cf || !ck_files_have_modules(cf, set))
+		return CK_MOD_NONE;
+	bool in_module = false;
+	for (size_t f = 0; f < r->nfiles; f++) {
+		const char *why = NULL;
+		if (ck_files_verdict(cf, r->files[f], &why) != CK_FILE_COMPILED)
+			continue;
+		char mod[256];
+		if (!ck_files_module(cf, set, r->files[f], mod, sizeof mod))
+			return CK_MOD_NONE; /* built in */
+		in_module = true;
+	}
+	return in_module ? CK_MOD_NOT_LOADED : CK_MOD_NONE;
+}
+
 int cmd_check(int argc, char **argv, struct kcve_global *g)
 {
 	const char *tree = NULL, *db = NULL, *gitdir = NULL, *ref = NULL, *config = NULL;
@@ -453,14 +480,11 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			ck_run_files(&set, R, "config", ck_files_verdict, cf);
 		if (bf)
 			ck_run_files(&set, R, "build", ck_files_verdict, bf);
-		if (running && rn.nmodules)
+		if (running)
 			for (size_t k = 0; k < R->n; k++) {
 				struct ck_entry *e = &R->e[k];
-				if (!ck_outcome_kept(e->outcome))
-					continue;
-				const struct ck_record *r = &set.v[e->rec];
-				for (size_t f = 0; f < r->nfiles && !e->module_loaded; f++)
-					e->module_loaded = file_in_loaded_module(&rn, cf, &set, r->files[f]);
+				if (ck_outcome_kept(e->outcome))
+					e->module = module_state(&rn, cf, &set, &set.v[e->rec]);
 			}
 		if (fixed_in)
 			ck_compute_fixed_in(&set, R);

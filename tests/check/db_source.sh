@@ -154,10 +154,14 @@ want = sorted([ids[("net/netfilter/nf_tables_api.c",)], ids[("net/netfilter/nft_
                ids[("drivers/foo_hw.c",)], ids[("drivers/net/net_failover.c",)]])
 # nft_ct (module not loaded), nfnetlink, virtio_net, failover (not loaded) stay unmarked
 assert marked == want, (marked, want)
+# ... and those built as modules that are not loaded say so ("module_loaded": false)
+unloaded = sorted(x["id"] for x in r["cves"] if x.get("module_loaded") is False)
+assert ids[("net/netfilter/nft_ct.c",)] in unloaded, unloaded
 EOF
 done
 "$KCVE" check --db "$T/k.db" --running --root "$R" > "$T/m.txt" 2>/dev/null || fail "running table"
 grep -q '\[module loaded\]' "$T/m.txt" || fail "table without [module loaded]: $(cat "$T/m.txt")"
+grep -q '\[module not loaded\]' "$T/m.txt" || fail "table without [module not loaded]: $(cat "$T/m.txt")"
 
 # ---- the real kernel source and the real records (optional)
 tarball=/usr/src/linux-source-6.1.tar.xz

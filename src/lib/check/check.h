@@ -26,6 +26,13 @@ const char *ck_outcome_name(enum ck_outcome o);
 /* Outcomes that keep a CVE on the "look at this" list. */
 bool ck_outcome_kept(enum ck_outcome o);
 
+/* --running: where a kept record's compiled code is, as far as modules go. */
+enum ck_module {
+	CK_MOD_NONE = 0,       /* built in, or nothing known about modules */
+	CK_MOD_LOADED = 1,     /* a programFile links into a module listed in /proc/modules */
+	CK_MOD_NOT_LOADED = 2, /* every compiled programFile is in a module, none of them loaded */
+};
+
 enum ck_filev { CK_FILE_UNKNOWN = 0, CK_FILE_COMPILED = 1, CK_FILE_NOT_COMPILED = 2 };
 /* A file stage answers per source path (same values as kbuild's enum kb_verdict). */
 typedef enum ck_filev (*ck_file_fn)(void *ctx, const char *path, const char **reason);
@@ -37,7 +44,7 @@ struct ck_entry {
 	unsigned char dyad;    /* .dyad reading of the release (enum ck_vstatus) */
 	bool disagree;         /* the two readings differ for the checked release */
 	bool needs_git;        /* -rc release the records cannot place: "unknown (needs --git)" */
-	bool module_loaded;    /* --running: a programFile belongs to a loaded module */
+	unsigned char module;  /* enum ck_module (--running only; an annotation, not a verdict) */
 	const char *stage;     /* stage that decided: "version", "git", "config", "build" */
 	char *reason;          /* NULL for version verdicts: see ck_entry_reason() */
 	char fixed_in[32];     /* branch fix for affected entries ("" when none / not computed) */

@@ -153,7 +153,8 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 				fprintf(f, "  %-16s %-8s %4s %s%-8s%s%s %s%s", rows[i].r->id,
 					sev_names[rows[i].sev], score, col, ck_outcome_name(e->outcome), end,
 					e->disagree ? " ≠" : e->needs_git ? " ?" : "", rows[i].r->title,
-					e->module_loaded ? " [module loaded]" : "");
+					e->module == CK_MOD_LOADED ? " [module loaded]"
+					: e->module == CK_MOD_NOT_LOADED ? " [module not loaded]" : "");
 				if (e->fixed_in[0])
 					fprintf(f, " (fixed in %s)", e->fixed_in);
 				fputc('\n', f);
@@ -286,8 +287,9 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 				json_object_set_new(why, "dyad", json_string(dw));
 				json_object_set_new(c, "readings", why);
 			}
-			if (e->module_loaded)
-				json_object_set_new(c, "module_loaded", json_true());
+			if (e->module != CK_MOD_NONE)
+				json_object_set_new(c, "module_loaded",
+						    json_boolean(e->module == CK_MOD_LOADED));
 			if (e->fixed_in[0])
 				json_object_set_new(c, "fixed_in", json_string(e->fixed_in));
 			json_t *files = json_array();

@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "check/batch.h"
 #include "check/check.h"
 #include "check/filestage.h"
 #include "check/gitscan.h"
@@ -25,7 +26,7 @@ enum {
 	O_TREE = CLI_LONG, O_DB, O_VERSION, O_GIT, O_REF, O_GIT_CACHE, O_NO_GIT_CACHE, O_CONFIG,
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
-	O_NO_CACHE,
+	O_NO_CACHE, O_BATCH,
 	O_READING,
 };
 static const struct cli_option opts[] = {
@@ -55,6 +56,7 @@ static const struct cli_option opts[] = {
 	{"author", O_AUTHOR, true},
 	{"role", O_ROLE, true},
 	{"no-cache", O_NO_CACHE, false},
+	{"batch", O_BATCH, true},
 	{"reading", O_READING, true},
 	{NULL, 0, false},
 };
@@ -82,6 +84,8 @@ static const struct cli_command check_cmd = {
 	"  --running          this machine: uname -r (+ /proc/version for distro kernels),\n"
 	"                     /proc/config.gz or /boot/config-RELEASE, /proc/modules\n"
 	"  --root DIR         with --running: read proc/ and boot/ under DIR (also $KCVE_ROOT)\n"
+	"  --batch FILE       a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]' line per kernel\n"
+	"                     (- = stdin); JSON Lines out, one per kernel (docs/check.md)\n"
 	"Records: --tree DIR (else global --tree, $KCVE_TREE, or found upward) or --db FILE.\n"
 	"  A tree's records are cached as a compact db in DIR/.kcve/check-cache (rebuilt when\n"
 	"  a record or kcve changes); --no-cache reads the records and leaves the cache alone\n"
@@ -233,6 +237,29 @@ static bool file_in_loaded_module(const struct running *rn, const struct ck_file
 	return false;
 }
 
+/* --batch: every kernel of the list, JSON Lines on stdout; frees the record set. */
+static int check_batch(struct ck_set *set, const char *list, const char *source,
+		       const char *arch, bool fixed_in, enum ck_reading reading, bool fail,
+		       struct kcve_global *g)
+{
+	struct ck_batch_opts bo = {.source = source, .arch = arch, .fixed_in = fixed_in,
+				   .reading = reading};
+	struct ck_batch_stats st;
+	struct kcve_err err = {0};
+	int rc = ck_batch_run(set, list, stdout, &bo, &st, &err);
+	ck_set_release(set);
+	if (rc)
+		die_err(&err);
+	if (g->verbose)
+		fprintf(stderr, "kcve: %zu kernels (%zu releases, %zu distinct file inputs, %zu "
+			"evaluations), %zu with a CVE, %zu not checked\n", st.kernels, st.releases,
+			st.files, st.evaluated, st.affected, st.errors);
+	if (st.errors)
+		kcve_die(KCVE_E_PARSE, "%zu of the %zu kernels in %s could not be checked (their "
+			 "lines carry an \"error\"); fix those lines", st.errors, st.kernels, list);
+	return fail && st.affected ? KCVE_E_VULNERABLE : 0;
+}
+
 /* --running: is the record's code in a module, and is that module loaded?  Loaded when one of
  * its files links into a loaded module.  Not loaded when every file the configuration compiles
  * links into a module and none of them is loaded: the code is built but not in the kernel now
@@ -266,7 +293,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	const char *source = NULL, *arch = NULL, *build = NULL, *root = getenv("KCVE_ROOT");
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
 	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
-	const char *git_cache = NULL;
+	const char *git_cache = NULL, *batch = NULL;
 	enum ck_reading reading = CK_READ_JSON;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
@@ -300,6 +327,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_GIT_CACHE: git_cache = v; break;
 		case O_NO_GIT_CACHE: no_git_cache = true; break;
 		case O_NO_CACHE: no_cache = true; break;
+		case O_BATCH: batch = v; break;
 		case O_CONFIG: config = v; break;
 		case O_SOURCE: source = v; break;
 		case O_ARCH: arch = v; break;
@@ -343,6 +371,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 				git_cache ? "--git-cache" : "--no-git-cache");
 	if (git_cache && no_git_cache)
 		cli_usage_error(&p, "--git-cache and --no-git-cache exclude each other");
+	if (batch && (nversions || gitdir || running || build || config || json || openvex ||
+		      cdx || ids || all))
+		cli_usage_error(&p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
+				"only with --tree/--db, --source/--arch, --reading, --fixed-in, --fail-if-affected");
 	if (no_cache && db)
 		cli_usage_error(&p, "--no-cache applies to a record tree, not to --db FILE");
 	if (source && !config && !running)
@@ -405,7 +437,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		}
 		sb_release(&sb);
 	}
-	if (nversions == 0 && !gitdir)
+	if (nversions == 0 && !gitdir && !batch)
 		kcve_die(KCVE_E_USAGE, "nothing to check: give --version, --git, --running or --build "
 				       "(with include/config/kernel.release); see 'kcve check --help'");
 	if (gitdir && nversions > 1)
@@ -431,6 +463,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		ck_set_release(&set);
 		die_err(&err);
 	}
+
+	if (batch)
+		return check_batch(&set, batch, source, arch, fixed_in, reading, fail, g);
 
 	/* file stages are opened once and applied to every checked kernel */
 	struct ck_files *cf = NULL, *bf = NULL;

@@ -66,7 +66,8 @@ ver=$(echo "$krel" | sed 's/[^0-9.].*//')   # "6.1.192+" (git tree build) -> 6.1
 ids() { grep -Eo 'CVE-[0-9]{4}-[0-9]+' "$1" | sort -u; }
 # 4. per variant: initramfs, boot, host answer, assertions
 variant() {
-	local v=$1 root=$work/initramfs-$v moddir want m order=() d extra
+	local v=$1
+	local root=$work/initramfs-$v moddir want m order=()
 	local col; col=$([ "$v" = a ] && echo 3 || echo 4)
 	rm -rf "$root"; mkdir -p "$root"/{bin,proc,sys,dev,mod}
 	cp "$work/init" "$root/init"

@@ -7,12 +7,14 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "check/batch.h"
 #include "check/check.h"
 #include "check/filestage.h"
 #include "check/gitscan.h"
 #include "check/output.h"
 #include "check/recset.h"
 #include "check/treecache.h"
+#include "check/upgrade.h"
 #include "check/verdict.h"
 #include "check/vex.h"
 #include "cli.h"
@@ -25,8 +27,8 @@ enum {
 	O_TREE = CLI_LONG, O_DB, O_VERSION, O_GIT, O_REF, O_GIT_CACHE, O_NO_GIT_CACHE, O_CONFIG,
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
-	O_NO_CACHE,
-	O_READING,
+	O_NO_CACHE, O_BATCH,
+	O_READING, O_FIXED_BETWEEN, O_FIXED_BY,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -55,7 +57,10 @@ static const struct cli_option opts[] = {
 	{"author", O_AUTHOR, true},
 	{"role", O_ROLE, true},
 	{"no-cache", O_NO_CACHE, false},
+	{"batch", O_BATCH, true},
 	{"reading", O_READING, true},
+	{"fixed-between", O_FIXED_BETWEEN, true},
+	{"fixed-by", O_FIXED_BY, true},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -82,12 +87,17 @@ static const struct cli_command check_cmd = {
 	"  --running          this machine: uname -r (+ /proc/version for distro kernels),\n"
 	"                     /proc/config.gz or /boot/config-RELEASE, /proc/modules\n"
 	"  --root DIR         with --running: read proc/ and boot/ under DIR (also $KCVE_ROOT)\n"
+	"  --batch FILE       a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]' line per kernel\n"
+	"                     (- = stdin); JSON Lines out, one per kernel (docs/check.md)\n"
 	"Records: --tree DIR (else global --tree, $KCVE_TREE, or found upward) or --db FILE.\n"
 	"  A tree's records are cached as a compact db in DIR/.kcve/check-cache (rebuilt when\n"
 	"  a record or kcve changes); --no-cache reads the records and leaves the cache alone\n"
 	"Output (default: table grouped by subsystem and severity, stdout):\n"
 	"  --json | --openvex | --cyclonedx | --ids (one line of CVE ids per kernel)\n"
 	"  --fixed-in         smallest release on the same branch fixing everything found\n"
+	"  --fixed-between V1 V2  the CVEs fixed going from release V1 to V2, counted per\n"
+	"                     severity (table, --json or --ids)\n"
+	"  --fixed-by V       the CVEs release V fixed (from the release before it to V)\n"
 	"  --all              JSON/VEX: include records that do not apply (fixed/not introduced)\n"
 	"  --fail-if-affected exit with status 18 when a CVE applies\n"
 	"VEX (--openvex, --cyclonedx; see docs/check.md):\n"
@@ -233,6 +243,74 @@ static bool file_in_loaded_module(const struct running *rn, const struct ck_file
 	return false;
 }
 
+/* The records: the compact database, or the tree (through its cache); exits on errors. */
+static void load_set(struct kcve_global *g, const char *tree, const char *db, bool use_cache,
+		     struct ck_set *set)
+{
+	struct kcve_err err = {0};
+	int rc;
+	if (db) {
+		rc = ck_set_load_db(set, db, &err);
+	} else {
+		char *troot = ck_tree_find(tree ? tree : g->tree, &err);
+		if (!troot)
+			die_err(&err);
+		struct ck_cache_info ci;
+		rc = ck_set_load_tree_cached(set, troot, use_cache, &ci, &err);
+		if (g->verbose)
+			fprintf(stderr, "kcve: record cache of %s: %s%s%s\n", troot,
+				ck_cache_state_name(ci.state), ci.why[0] ? ": " : "", ci.why);
+		free(troot);
+	}
+	if (rc) {
+		ck_set_release(set);
+		die_err(&err);
+	}
+}
+
+/* --fixed-between / --fixed-by: two version runs and their difference (check/upgrade.h). */
+static void check_fixed(struct kcve_global *g, const char *tree, const char *db, const char *v1,
+			const char *v2, bool by, enum ck_reading rd, enum ck_fixed_format fmt)
+{
+	struct kcve_err err = {0};
+	char a[64], b[64];
+	if (ck_version_normalize(v2, b, sizeof b, &err) != 0 ||
+	    (by ? ck_previous_release(b, a, sizeof a, &err)
+		: ck_version_normalize(v1, a, sizeof a, &err)) != 0)
+		die_err(&err);
+	struct ck_set set;
+	load_set(g, tree, db, true, &set);
+	int rc = ck_print_fixed_between(stdout, &set, a, b, rd, fmt, &err);
+	ck_set_release(&set);
+	if (rc)
+		die_err(&err);
+	if (fflush(stdout) != 0)
+		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
+}
+
+/* --batch: every kernel of the list, JSON Lines on stdout; frees the record set. */
+static int check_batch(struct ck_set *set, const char *list, const char *source,
+		       const char *arch, bool fixed_in, enum ck_reading reading, bool fail,
+		       struct kcve_global *g)
+{
+	struct ck_batch_opts bo = {.source = source, .arch = arch, .fixed_in = fixed_in,
+				   .reading = reading};
+	struct ck_batch_stats st;
+	struct kcve_err err = {0};
+	int rc = ck_batch_run(set, list, stdout, &bo, &st, &err);
+	ck_set_release(set);
+	if (rc)
+		die_err(&err);
+	if (g->verbose)
+		fprintf(stderr, "kcve: %zu kernels (%zu releases, %zu distinct file inputs, %zu "
+			"evaluations), %zu with a CVE, %zu not checked\n", st.kernels, st.releases,
+			st.files, st.evaluated, st.affected, st.errors);
+	if (st.errors)
+		kcve_die(KCVE_E_PARSE, "%zu of the %zu kernels in %s could not be checked (their "
+			 "lines carry an \"error\"); fix those lines", st.errors, st.kernels, list);
+	return fail && st.affected ? KCVE_E_VULNERABLE : 0;
+}
+
 /* --running: is the record's code in a module, and is that module loaded?  Loaded when one of
  * its files links into a loaded module.  Not loaded when every file the configuration compiles
  * links into a module and none of them is loaded: the code is built but not in the kernel now
@@ -266,8 +344,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	const char *source = NULL, *arch = NULL, *build = NULL, *root = getenv("KCVE_ROOT");
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
 	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
-	const char *git_cache = NULL;
+	const char *git_cache = NULL, *batch = NULL;
 	enum ck_reading reading = CK_READ_JSON;
+	const char *fixed_from = NULL, *fixed_by = NULL;
 	char **versions = NULL;
 	size_t nversions = 0, valloc = 0;
 	struct ck_vex_opts vo = {.author = getenv("KCVE_VEX_AUTHOR")};
@@ -300,6 +379,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_GIT_CACHE: git_cache = v; break;
 		case O_NO_GIT_CACHE: no_git_cache = true; break;
 		case O_NO_CACHE: no_cache = true; break;
+		case O_BATCH: batch = v; break;
 		case O_CONFIG: config = v; break;
 		case O_SOURCE: source = v; break;
 		case O_ARCH: arch = v; break;
@@ -318,6 +398,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_SBOM: sbom_path = v; break;
 		case O_AUTHOR: vo.author = v; break;
 		case O_ROLE: vo.role = v; break;
+		case O_FIXED_BETWEEN: fixed_from = v; break;
+		case O_FIXED_BY: fixed_by = v; break;
 		case O_READING:
 			if (!ck_reading_parse(v, &reading))
 				cli_usage_error(&p, "--reading %s: give json, dyad or either", v);
@@ -325,7 +407,18 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		}
 	}
 	char **ops;
-	if (cli_operands(&p, &ops)) {
+	int nops = cli_operands(&p, &ops);
+	if (fixed_from || fixed_by) {
+		if ((fixed_from && fixed_by) || nversions || (fixed_from && nops != 1) ||
+		    (fixed_by && nops))
+			cli_usage_error(&p, "give either --fixed-between V1 V2 or --fixed-by V (and no "
+					"--version)");
+		check_fixed(g, tree, db, fixed_from, fixed_from ? ops[0] : fixed_by, fixed_by != NULL,
+			    reading, json ? CK_FIXED_JSON : ids ? CK_FIXED_IDS : CK_FIXED_TABLE);
+		cli_end(&p);
+		return 0;
+	}
+	if (nops) {
 		for (size_t i = 0; i < nversions; i++)
 			free(versions[i]);
 		free(versions);
@@ -343,6 +436,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 				git_cache ? "--git-cache" : "--no-git-cache");
 	if (git_cache && no_git_cache)
 		cli_usage_error(&p, "--git-cache and --no-git-cache exclude each other");
+	if (batch && (nversions || gitdir || running || build || config || json || openvex ||
+		      cdx || ids || all))
+		cli_usage_error(&p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
+				"only with --tree/--db, --source/--arch, --reading, --fixed-in, --fail-if-affected");
 	if (no_cache && db)
 		cli_usage_error(&p, "--no-cache applies to a record tree, not to --db FILE");
 	if (source && !config && !running)
@@ -405,7 +502,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		}
 		sb_release(&sb);
 	}
-	if (nversions == 0 && !gitdir)
+	if (nversions == 0 && !gitdir && !batch)
 		kcve_die(KCVE_E_USAGE, "nothing to check: give --version, --git, --running or --build "
 				       "(with include/config/kernel.release); see 'kcve check --help'");
 	if (gitdir && nversions > 1)
@@ -413,24 +510,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 
 	/* records */
 	struct ck_set set;
-	int rc;
-	if (db) {
-		rc = ck_set_load_db(&set, db, &err);
-	} else {
-		char *troot = ck_tree_find(tree ? tree : g->tree, &err);
-		if (!troot)
-			die_err(&err);
-		struct ck_cache_info ci;
-		rc = ck_set_load_tree_cached(&set, troot, !no_cache, &ci, &err);
-		if (g->verbose)
-			fprintf(stderr, "kcve: record cache of %s: %s%s%s\n", troot,
-				ck_cache_state_name(ci.state), ci.why[0] ? ": " : "", ci.why);
-		free(troot);
-	}
-	if (rc) {
-		ck_set_release(&set);
-		die_err(&err);
-	}
+	load_set(g, tree, db, !no_cache, &set);
+
+	if (batch)
+		return check_batch(&set, batch, source, arch, fixed_in, reading, fail, g);
 
 	/* file stages are opened once and applied to every checked kernel */
 	struct ck_files *cf = NULL, *bf = NULL;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -12,11 +13,12 @@
 #include "history/history.h"
 #include "store/tree.h"
 
-enum { O_BATCH = CLI_LONG };
+enum { O_BATCH = CLI_LONG, O_JSON };
 static const struct cli_option opts[] = {
-	{"vulnerable", 'v', true}, {"sha1", 's', true}, {"batch", O_BATCH, true}, {NULL, 0, false}};
+	{"vulnerable", 'v', true}, {"sha1", 's', true}, {"batch", O_BATCH, true},
+	{"json", O_JSON, false},   {NULL, 0, false}};
 static const struct cli_command dyad_cmd = {
-	"dyad", "[--vulnerable SHA]... SHA...\n--batch FILE",
+	"dyad", "[--vulnerable SHA]... [--json] SHA...\n--batch FILE",
 	"Print the vulnerable:fixed pairs (V:VG:F:FG lines after '#' header lines) of\n"
 	"the fix commit(s) SHA (the first is the main fix; short ids accepted).\n"
 	"  -v, --vulnerable SHA  explicit introducing commit (repeatable)\n"
@@ -28,7 +30,9 @@ static const struct cli_command dyad_cmd = {
 	"                        fails is reported on stderr and the run continues\n"
 	"                        (exit status: the first failure's code).\n"
 	"With --tree (or $KCVE_TREE), scripts/not_fixes and scripts/not_reverts of the\n"
-	"record tree are honoured.\n",
+	"record tree are honoured.\n"
+	"  --json                {\"pairs\": [{\"vulnerable_version\", \"vulnerable_commit\", \"fixed_version\",\n"
+	"                        \"fixed_commit\"}]} (null: unknown / not fixed)\n",
 	opts, false};
 
 struct args {
@@ -42,7 +46,25 @@ static void args_add(const char ***v, size_t *n, size_t *alloc, const char *s)
 	(*v)[(*n)++] = s;
 }
 
-static int run_one(struct history *h, const struct args *a, struct strbuf *out,
+static json_t *zero_null(const char *s)
+{
+	return strcmp(s, "0") ? json_string(s) : json_null();
+}
+
+/* The pairs as JSON ("0" = unknown / not fixed becomes null). */
+static json_t *pairs_json(const struct dyad_list *l)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < l->n; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}", "vulnerable_version",
+						   zero_null(l->v[i].vver), "vulnerable_commit",
+						   zero_null(l->v[i].vsha), "fixed_version",
+						   zero_null(l->v[i].fver), "fixed_commit",
+						   zero_null(l->v[i].fsha)));
+	return json_pack("{s:o}", "pairs", a);
+}
+
+static int run_one(struct history *h, const struct args *a, struct strbuf *out, json_t **json,
 		   struct kcve_err *err)
 {
 	struct dyad_request req = {a->fixes, a->nfixes, a->vulns, a->nvulns};
@@ -50,7 +72,9 @@ static int run_one(struct history *h, const struct args *a, struct strbuf *out,
 	dyad_list_init(&pairs);
 	struct strbuf header = STRBUF_INIT;
 	int rc = dyad_compute(h, &req, &pairs, &header, err);
-	if (!rc) {
+	if (!rc && json) {
+		*json = pairs_json(&pairs);
+	} else if (!rc) {
 		sb_add(out, header.buf ? header.buf : "", header.len);
 		dyad_format_pairs(&pairs, out);
 	}
@@ -119,7 +143,7 @@ static int run_batch(struct history *h, const char *path)
 		else
 			sb_addf(&out, "## line %zu\n", lineno);
 		struct kcve_err err = {0};
-		int rc = want_v ? kcve_err_set(&err, KCVE_E_USAGE, "'-v' needs a sha") : run_one(h, &a, &out, &err);
+		int rc = want_v ? kcve_err_set(&err, KCVE_E_USAGE, "'-v' needs a sha") : run_one(h, &a, &out, NULL, &err);
 		if (rc) {
 			kcve_error("%s: %s", label ? label : "batch line", err.msg);
 			if (!first_rc)
@@ -142,6 +166,7 @@ int cmd_dyad(int argc, char **argv, struct kcve_global *g)
 {
 	struct args a = {0};
 	const char *batch = NULL;
+	bool json = false;
 	struct cli_parser p;
 	cli_begin(&p, &dyad_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -151,6 +176,8 @@ int cmd_dyad(int argc, char **argv, struct kcve_global *g)
 			args_add(&a.fixes, &a.nfixes, &a.afixes, p.arg);
 		else if (c == O_BATCH)
 			batch = p.arg;
+		else if (c == O_JSON)
+			json = true;
 	}
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
@@ -198,9 +225,12 @@ int cmd_dyad(int argc, char **argv, struct kcve_global *g)
 		rc = run_batch(h, batch);
 	} else {
 		struct strbuf out = STRBUF_INIT;
-		rc = run_one(h, &a, &out, &err);
+		json_t *doc = NULL;
+		rc = run_one(h, &a, &out, json ? &doc : NULL, &err);
 		if (rc)
 			kcve_error("%s", err.msg);
+		else if (doc)
+			rc = cli_json_print(doc);
 		else
 			fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
 		sb_release(&out);

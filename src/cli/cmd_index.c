@@ -3,26 +3,33 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "history/history.h"
 
 int cmd_index(int argc, char **argv, struct kcve_global *g)
 {
 	unsigned flags = HISTORY_PROGRESS | HISTORY_QUIET;
-	enum { O_REBUILD = CLI_LONG };
-	static const struct cli_option opts[] = {{"rebuild", O_REBUILD, false}, {NULL, 0, false}};
+	enum { O_REBUILD = CLI_LONG, O_JSON };
+	static const struct cli_option opts[] = {
+		{"rebuild", O_REBUILD, false}, {"json", O_JSON, false}, {NULL, 0, false}};
 	static const struct cli_command cmd = {
-		"index", "[--rebuild]",
+		"index", "[--rebuild] [--json]",
 		"Build the history index of the kernel repository (--repo; default file:\n"
 		"kcve-index.sqlite in its git dir, or --index FILE), or bring it up to date with new\n"
 		"release tags. Only ranges between tags not indexed yet are walked.\n"
-		"  --rebuild   discard the index and build it from scratch\n",
+		"  --rebuild   discard the index and build it from scratch\n"
+		"  --json      {\"index\", \"ranges\", \"ranges_new\", \"commits_added\", \"seconds\"}\n",
 		opts, false};
 	struct cli_parser p;
 	cli_begin(&p, &cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;)
+	bool json = false;
+	for (int c; (c = cli_next(&p)) != -1;) {
 		if (c == O_REBUILD)
 			flags |= HISTORY_REBUILD;
+		else if (c == O_JSON)
+			json = true;
+	}
 	cli_done(&p, NULL, 0, 0, "");
 	struct history *h;
 	struct history_index_stats st;
@@ -31,8 +38,17 @@ int cmd_index(int argc, char **argv, struct kcve_global *g)
 		kcve_error("%s", err.msg);
 		return err.code;
 	}
-	printf("%s: %zu ranges (%zu new), %zu commits added, %.2f s\n", history_index_path(h),
-	       st.ranges_total, st.ranges_new, st.commits_new, st.seconds);
+	int rc = 0;
+	if (json)
+		rc = cli_json_print(json_pack("{s:s, s:I, s:I, s:I, s:f}", "index",
+					      history_index_path(h), "ranges",
+					      (json_int_t)st.ranges_total, "ranges_new",
+					      (json_int_t)st.ranges_new, "commits_added",
+					      (json_int_t)st.commits_new, "seconds", st.seconds));
+	else
+		printf("%s: %zu ranges (%zu new), %zu commits added, %.2f s\n",
+		       history_index_path(h), st.ranges_total, st.ranges_new, st.commits_new,
+		       st.seconds);
 	history_close(h);
-	return 0;
+	return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
@@ -19,20 +20,22 @@
 #include "review/session.h"
 #include "store/tree.h"
 
-enum { O_AUTO = CLI_LONG, O_VOTE, O_REVIEWER, O_SCORE, O_REVIEW_DIR, O_CLASSIFY };
+enum { O_AUTO = CLI_LONG, O_VOTE, O_REVIEWER, O_SCORE, O_REVIEW_DIR, O_CLASSIFY, O_JSON };
 static const struct cli_option opts[] = {
 	{"auto", O_AUTO, false},          {"vote", O_VOTE, false},
 	{"reviewer", O_REVIEWER, true},   {"score", O_SCORE, false},
 	{"review-dir", O_REVIEW_DIR, true}, {"classify", O_CLASSIFY, false},
-	{NULL, 0, false}};
+	{"json", O_JSON, false},          {NULL, 0, false}};
 static const struct cli_command review_cmd = {
 	"review",
-	"RANGE [--auto [--vote]] [--reviewer NAME]\n"
+	"RANGE [--auto [--vote] [--json]] [--reviewer NAME]\n"
 	"--score [--review-dir DIR]\n"
 	"--classify FILE...",
 	"  RANGE        stable release range, e.g. v6.1.74..v6.1.75\n"
 	"  --auto       no questions: rank every commit with the rule-based classifier\n"
 	"  --vote       with --auto: write the candidates as this reviewer's votes\n"
+	"  --json       with --auto: [{\"score\", \"candidate\", \"upstream\", \"subject\", \"reasons\",\n"
+	"               \"cve\" (null: none yet)}], highest score first\n"
 	"  --reviewer   name used in the vote file (default: $USER)\n"
 	"  --score      per reviewer: share of votes that became CVEs, CVE'd commits missed\n"
 	"  --classify   score commit messages read from files (one message per file)\n",
@@ -144,8 +147,9 @@ static int cmp_ranked(const void *a, const void *b)
 }
 
 static int do_auto(struct review_range *r, struct cve_tree *tree, struct review_session *s,
-		   bool vote)
+		   bool vote, bool json)
 {
+	json_t *out = json ? json_array() : NULL;
 	struct ranked *rk = xcalloc(r->n ? r->n : 1, sizeof(*rk));
 	for (size_t i = 0; i < r->n; i++) {
 		struct classify_input in = {r->v[i].message, (const char *const *)r->v[i].paths,
@@ -165,9 +169,16 @@ static int do_auto(struct review_range *r, struct cve_tree *tree, struct review_
 		bool has = tree_find_sha(tree, c->upstream, &e) == 0;
 		bool cand = rk[i].score >= CLASSIFY_THRESHOLD;
 		cands += cand;
-		printf("%3d %-9s %.12s %s\n    %s%s%s\n", rk[i].score, cand ? "candidate" : "-",
-		       c->upstream, c->subject, rk[i].reasons, has ? "; already " : "",
-		       has ? e.id : "");
+		if (out)
+			json_array_append_new(out, json_pack(
+				"{s:i, s:b, s:s, s:s, s:s, s:o}", "score", rk[i].score, "candidate",
+				cand, "upstream", c->upstream, "subject", c->subject ? c->subject : "",
+				"reasons", rk[i].reasons ? rk[i].reasons : "", "cve",
+				has ? json_string(e.id) : json_null()));
+		else
+			printf("%3d %-9s %.12s %s\n    %s%s%s\n", rk[i].score,
+			       cand ? "candidate" : "-", c->upstream, c->subject, rk[i].reasons,
+			       has ? "; already " : "", has ? e.id : "");
 		if (has)
 			cve_entry_release(&e);
 		if (vote && s && (cand || has) &&
@@ -178,7 +189,7 @@ static int do_auto(struct review_range *r, struct cve_tree *tree, struct review_
 	fprintf(stderr, "kcve review: %zu commits, %zu candidates%s\n", r->n, cands,
 		vote && s ? "; votes written to the vote file" : "");
 	free(rk);
-	return 0;
+	return out ? cli_json_print(out) : 0;
 }
 
 static int do_interactive(struct review_range *r, struct cve_tree *tree, struct review_session *s)
@@ -231,7 +242,7 @@ static int do_interactive(struct review_range *r, struct cve_tree *tree, struct 
 
 int cmd_review(int argc, char **argv, struct kcve_global *g)
 {
-	bool autom = false, vote = false, score = false, classify = false;
+	bool autom = false, vote = false, score = false, classify = false, json = false;
 	const char *who = NULL, *review_dir = NULL;
 	struct cli_parser p;
 	cli_begin(&p, &review_cmd, argc, argv, g);
@@ -243,6 +254,7 @@ int cmd_review(int argc, char **argv, struct kcve_global *g)
 		case O_SCORE: score = true; break;
 		case O_REVIEW_DIR: review_dir = p.arg; break;
 		case O_CLASSIFY: classify = true; break;
+		case O_JSON: json = true; break;
 		}
 	}
 	char **ops;
@@ -259,8 +271,8 @@ int cmd_review(int argc, char **argv, struct kcve_global *g)
 	}
 	if (nops != 1)
 		cli_usage_error(&p, "review needs exactly one RANGE such as v6.1.74..v6.1.75");
-	if (vote && !autom)
-		cli_usage_error(&p, "--vote only goes with --auto");
+	if ((vote || json) && !autom)
+		cli_usage_error(&p, "--vote and --json only go with --auto");
 	struct kcve_err err = {0};
 	struct cve_tree *tree = NULL;
 	if (tree_open(&tree, g->tree, &err))
@@ -275,7 +287,7 @@ int cmd_review(int argc, char **argv, struct kcve_global *g)
 	bool need_session = !autom || vote;
 	if (need_session && session_open(&s, tree_root(tree), r.top, reviewer_name(who), &err))
 		kcve_die(err.code, "%s", err.msg);
-	int rc = autom ? do_auto(&r, tree, need_session ? &s : NULL, vote)
+	int rc = autom ? do_auto(&r, tree, need_session ? &s : NULL, vote, json)
 		       : do_interactive(&r, tree, &s);
 	if (need_session)
 		session_close(&s);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "core/error.h"
 
 struct command {
@@ -56,16 +57,20 @@ static bool cmd_name_eq(const char *arg, const char *name)
 	return *arg == *name;
 }
 
-static const struct cli_command version_cmd = {"version", "", "Print kcve's version.\n", NULL,
-					       false};
+static const struct cli_option version_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+static const struct cli_command version_cmd = {
+	"version", "[--json]", "Print kcve's version (--json: {\"version\"}).\n", version_opts, false};
 
 int cmd_version(int argc, char **argv, struct kcve_global *g)
 {
 	struct cli_parser p;
 	cli_begin(&p, &version_cmd, argc, argv, g);
+	bool json = false;
 	while (cli_next(&p) != -1)
-		;
+		json = true;
 	cli_done(&p, NULL, 0, 0, "");
+	if (json)
+		return cli_json_print(json_pack("{s:s}", "version", KCVE_VERSION));
 	printf("kcve %s\n", KCVE_VERSION);
 	return 0;
 }

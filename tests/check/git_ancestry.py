@@ -119,10 +119,14 @@ def main():
             for t in reverts.get(c, ()):
                 reverters.setdefault(t, []).append(c)
 
-        def undone(x, depth=0):
+        memo = {}
+
+        def undone(x):   # some live revert in the tree reverts x or an id x carries
             for t in [x] + sorted(carries.get(x, ())):
                 for r in reverters.get(t, ()):
-                    if depth >= 8 or not undone(r, depth + 1):
+                    if r not in memo:
+                        memo[r] = undone(r)
+                    if not memo[r]:
                         return True
             return False
 

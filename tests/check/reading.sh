@@ -122,6 +122,27 @@ assert res[0]["disagreements"] == 1 and res[0]["reading"] == "json"
 b = {x["id"]: x for x in res[1]["cves"]}["CVE-2099-0103"]   # listed although not affected
 assert b["outcome"] in ("fixed", "not_introduced") and b["dyad"] == "affected", b
 PY
+# what an upgrade brings: --fixed-between / --fixed-by, with counts per severity
+for src in "--tree $T/tree" "--db $T/db"; do
+	got=$("$KCVE" check $src --fixed-between 7.1 7.1.5 --ids) || fail "--fixed-between ($src)"
+	[ "$got" = "7.1..7.1.5: CVE-2099-0101" ] || fail "--fixed-between 7.1 7.1.5 ($src): $got"
+	got=$("$KCVE" check $src --fixed-by 5.4.278 --ids) || fail "--fixed-by ($src)"
+	[ "$got" = "5.4.277..5.4.278: CVE-2099-0102" ] || fail "--fixed-by 5.4.278 ($src): $got"
+done
+"$KCVE" check --tree "$T/tree" --fixed-between 6.8 7.1.5 > "$T/up.txt" || fail "--fixed-between table"
+grep -q "^6.8 -> 7.1.5 fixes 2 CVE(s): 0 critical, 0 high, 0 medium, 0 low, 2 without severity" "$T/up.txt" ||
+	fail "--fixed-between table: $(cat "$T/up.txt")"
+"$KCVE" check --db "$T/db" --fixed-by 2.6.32.5 --json > "$T/up.json" || fail "--fixed-by json"
+/usr/bin/python3 - "$T/up.json" <<'PY' || fail "--fixed-by json: $(cat "$T/up.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["from"] == "2.6.32.4" and d["to"] == "2.6.32.5" and d["fixed"] == 1, d
+assert d["cves"][0]["id"] == "CVE-2099-0104" and d["severity"]["NONE"] == 1, d
+PY
+"$KCVE" check --tree "$T/tree" --fixed-between 7.1.5 7.1 --ids 2>/dev/null
+[ $? -eq 2 ] || fail "--fixed-between newer older: exit 2"
+"$KCVE" check --tree "$T/tree" --fixed-by 6.9-rc2 --ids 2>/dev/null
+[ $? -eq 2 ] || fail "--fixed-by an -rc: exit 2"
 "$KCVE" check --tree "$T/tree" --version 7.1 --reading nope 2>/dev/null
 [ $? -eq 2 ] || fail "--reading nope: exit 2"
 echo "reading: ok"

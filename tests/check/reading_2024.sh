@@ -56,4 +56,25 @@ c = {x["id"]: x for x in json.load(open(sys.argv[1]))["results"][0]["cves"]}["CV
 assert c["outcome"] == "affected" and c["json"] == "affected" and c["dyad"] == "unaffected", c
 assert "4.12->4.18" in c["readings"]["dyad"] and "defaultStatus affected" in c["readings"]["json"], c
 PY
+
+# --fixed-between V1 V2 = ids(V1) minus ids(V2) for 10 pairs, from --db (all) and --tree (two:
+# reading the tree is the slow part under ASan)
+PAIRS="5.10.200:5.10.220 5.15.100:5.15.160 6.1.50:6.1.90 6.1.90:6.1.119 6.6.1:6.6.30 6.6.30:6.6.64
+6.8:6.8.9 6.9:6.9.3 6.6:6.12 5.4.250:5.4.287"
+"$KCVE" check --db "$T/db" --version "$(echo $PAIRS | tr ': ' ',,')" --ids > "$T/pairs.ids" || fail "pair ids"
+n=0
+for pr in $PAIRS; do
+	a=${pr%%:*} b=${pr##*:}
+	want=$(comm -23 <(grep "^$a:" "$T/pairs.ids" | cut -d: -f2- | xargs -n1 | sort -u) \
+		<(grep "^$b:" "$T/pairs.ids" | cut -d: -f2- | xargs -n1 | sort -u) | xargs)
+	[ -n "$want" ] || fail "--fixed-between $a $b: empty on the real tree"
+	srcs=("--db $T/db")
+	n=$((n + 1))
+	[ $n -le 2 ] && srcs+=("--tree $TREE")
+	for src in "${srcs[@]}"; do
+		got=$("$KCVE" check $src --fixed-between "$a" "$b" --ids | cut -d: -f2- | xargs -n1 | sort | xargs) ||
+			fail "--fixed-between $a $b ($src)"
+		[ "$got" = "$want" ] || fail "--fixed-between $a $b ($src): $(echo "$got" | wc -w) CVEs, the ids difference has $(echo "$want" | wc -w)"
+	done
+done
 echo "reading-2024: ok"

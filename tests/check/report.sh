@@ -2,7 +2,7 @@
 # kcve report --html: a self-contained page (inline SVG, one inline script for the table, no
 # external assets, light and dark themes); publication dates from the tree's git history when
 # it is a checkout, else datePublished, never a file time; then rendered by headless Chromium
-# at 1400 and 800 px: the screenshots must not be blank and are kept as test artifacts in
+# at 1400 and 800 px (and 800 px in the dark theme): the screenshots must not be blank and are kept as test artifacts in
 # $KCVE_BUILD/test-artifacts/. Exits 77 (skipped) only for the rendering part when Chromium is
 # missing or cannot start.
 set -u
@@ -94,17 +94,20 @@ CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || { echo "skip: chromium not installed"; exit 77; }
 ART="${KCVE_BUILD:-$T}/test-artifacts"
 mkdir -p "$ART"
-for width in 1400 800; do
-	rm -f "$ART/report-$width.png"
+for shot in 1400 800 800-dark; do
+	width=${shot%-dark}
+	theme=
+	[ "$shot" = "$width" ] || theme=--force-dark-mode   # prefers-color-scheme: dark
+	rm -f "$ART/report-$shot.png"
 	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--no-first-run --disable-dev-shm-usage --user-data-dir="$T/profile" --hide-scrollbars \
-		--window-size=$width,2600 --screenshot="$ART/report-$width.png" \
+		$theme --window-size=$width,2600 --screenshot="$ART/report-$shot.png" \
 		"file://$T/report.html" >"$T/chrome.log" 2>&1
-	if [ ! -s "$ART/report-$width.png" ]; then
+	if [ ! -s "$ART/report-$shot.png" ]; then
 		echo "skip: chromium could not start or render: $(tail -2 "$T/chrome.log")"
 		exit 77
 	fi
-	/usr/bin/python3 - "$ART/report-$width.png" "$width" <<'EOF' || fail "screenshot $width"
+	/usr/bin/python3 - "$ART/report-$shot.png" "$width" "$shot" <<'EOF' || fail "screenshot $shot"
 import struct, sys, zlib
 d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
@@ -120,6 +123,9 @@ raw = zlib.decompress(idat)
 # a blank page holds two or three byte values (filter bytes, white); text and colour bars many
 values = len(set(raw))
 assert values > 32, f"blank-looking screenshot ({values} distinct byte values)"
+# the page background: white in the light theme, dark in the dark one (first pixel row, RGB(A))
+bg = raw[1:4]
+assert (min(bg) < 64) == sys.argv[3].endswith("dark"), f"background {tuple(bg)} for {sys.argv[3]}"
 print(f"screenshot {w}x{h}, {len(d)} bytes")
 EOF
 done

@@ -111,6 +111,27 @@ g checkout -q -b backport-reapplied backport-reverted
 change fix-b2 "a: fix the use-after-free
 
 commit $FIX upstream." > /dev/null
+# a chain of 11 reverts starting at the fix: followed to its end (odd: the fix is undone)
+g checkout -q -b revert-chain-11 v6.7
+prev=$FIX
+for i in $(seq 1 11); do prev=$(change "chain$i" "Revert number $i
+
+This reverts commit $prev."); done
+# 8 layers of 10 commits, each reverting every commit of the layer below (layer 1: the fix):
+# 10^8 paths, decided in linear time because answers are memoised; even layers are live, so
+# layer 1 is undone and the fix stands
+g checkout -q -b revert-lattice v6.7
+below=$FIX
+for layer in $(seq 1 8); do
+	cur=
+	for i in $(seq 1 10); do
+		body=$(for b in $below; do echo "This reverts commit $b."; done)
+		cur="$cur $(change "l$layer-$i" "Revert layer $layer number $i
+
+$body")"
+	done
+	below=$cur
+done
 g checkout -q main
 
 cat > "$T/spec.json" <<EOF
@@ -136,11 +157,11 @@ expect() { # ref outcome [cve]
 }
 n=0
 for b in stable-upstream stable-bracket cherry-40 cherry-12 cherry-repo ubuntu-backported suse rhel uppercase \
-	 ancestry-rereverted backport-rereverted backport-reapplied v6.7; do
+	 ancestry-rereverted backport-rereverted backport-reapplied revert-lattice v6.7; do
 	expect "$b" fixed; n=$((n + 1))
 done
 for b in prose-unlike prose-see prose-fixes cherry-unknown prose-upstream empty-revert ancestry-reverted \
-	 backport-reverted v6.6; do
+	 backport-reverted revert-chain-11 v6.6; do
 	expect "$b" affected; n=$((n + 1))
 done
 verdict ancestry-reverted | grep -q "reverted by ${REV:0:12}" || fail "revert not named: $(verdict ancestry-reverted)"

@@ -155,6 +155,7 @@ def json_cases(tree):
         (["foreign", "--json", "--supported", "6.6",
           os.path.join(SRC, "tests/maintainers/data/foreign/dup.json")],
          lambda d: d[0]["class"] and d[0]["duplicate_of"] is None),
+        (["version", "--json"], lambda d: d["version"]),
         (["cvss", "--json", "--vector-only", "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H"],
          lambda d: d["score"] == 7.8),
     ]

@@ -112,6 +112,18 @@ static bool parse_hex40(const char *s, unsigned char out[20])
 	return true;
 }
 
+/* A growing list of 20-byte ids (one commit's parents or references). */
+struct idlist {
+	unsigned char (*v)[20];
+	size_t n, alloc;
+};
+
+static void idlist_push(struct idlist *l, const unsigned char *id)
+{
+	XGROW(l->v, l->n + 1, l->alloc);
+	memcpy(l->v[l->n++], id, 20);
+}
+
 /* "commit from names commit to" (a reference or a revert), sortable by either end. */
 struct edge {
 	unsigned char from[20], to[20];
@@ -124,6 +136,8 @@ struct edges {
 
 struct ck_git {
 	struct oidset commits, refs;
+	struct oidset undone, live; /* reverts known to be undone / live (memo) */
+	struct idlist stack;        /* reverts being decided (cycle guard) */
 	struct edges ref_by_to, ref_by_from, rev_by_to; /* sorted after the walk */
 	char head[41];
 	size_t nread, ncached; /* commits read from objects / from the scan cache */
@@ -171,17 +185,6 @@ static const struct edge *edges_find(const struct edges *e, const unsigned char 
 	return e->v + lo;
 }
 
-/* A growing list of 20-byte ids (one commit's parents or references). */
-struct idlist {
-	unsigned char (*v)[20];
-	size_t n, alloc;
-};
-
-static void idlist_push(struct idlist *l, const unsigned char *id)
-{
-	XGROW(l->v, l->n + 1, l->alloc);
-	memcpy(l->v[l->n++], id, 20);
-}
 
 static int git_fail(struct kcve_err *err, int code, const char *what, const char *arg)
 {
@@ -427,23 +430,53 @@ void ck_git_close(struct ck_git *g)
 	free(g->ref_by_to.v);
 	free(g->ref_by_from.v);
 	free(g->rev_by_to.v);
+	free(g->undone.v);
+	free(g->live.v);
+	free(g->stack.v);
 	free(g);
 }
 
 /* Reverts: a commit x of the tree is undone when a live commit of the tree reverts it or one
  * of the ids it carries (a backport B of F is undone by "This reverts commit B" as well as by a
  * backported mainline revert "This reverts commit F"); a revert is live unless it is undone
- * itself (a revert of the revert), and so on. Chains deeper than 8 count as live reverts: the
- * CVE stays open, the safe answer. */
-static bool undone(const struct ck_git *g, const unsigned char *x, int depth);
+ * itself (a revert of the revert), and so on to the end of the chain. Answers are memoised per
+ * commit, so a crafted tree with many reverts of reverts costs linear time; a chain deeper than
+ * REVERT_DEPTH (or a cycle, which real ids cannot form) counts as a live revert: the CVE stays
+ * open, the safe answer. */
+#define REVERT_DEPTH 1000
 
-static bool undone_via(const struct ck_git *g, const unsigned char *target, int depth,
-		       const unsigned char **by)
+static bool undone_by(struct ck_git *g, const unsigned char *x, int depth, const unsigned char **by);
+
+static bool on_stack(const struct ck_git *g, const unsigned char *x)
+{
+	for (size_t i = 0; i < g->stack.n; i++)
+		if (!memcmp(g->stack.v[i], x, 20))
+			return true;
+	return false;
+}
+
+/* Is revert commit r undone itself (memoised)? */
+static bool revert_undone(struct ck_git *g, const unsigned char *r, int depth)
+{
+	if (set_has(&g->undone, r))
+		return true;
+	if (set_has(&g->live, r))
+		return false;
+	if (depth >= REVERT_DEPTH || on_stack(g, r))
+		return false;
+	idlist_push(&g->stack, r);
+	bool u = undone_by(g, r, depth + 1, NULL);
+	g->stack.n--;
+	set_insert(u ? &g->undone : &g->live, r);
+	return u;
+}
+
+static bool undone_via(struct ck_git *g, const unsigned char *target, int depth, const unsigned char **by)
 {
 	size_t n;
 	const struct edge *r = edges_find(&g->rev_by_to, target, true, &n);
 	for (size_t i = 0; i < n; i++)
-		if (depth >= 8 || !undone(g, r[i].from, depth + 1)) {
+		if (!revert_undone(g, r[i].from, depth)) {
 			if (by)
 				*by = r[i].from;
 			return true;
@@ -451,7 +484,7 @@ static bool undone_via(const struct ck_git *g, const unsigned char *target, int 
 	return false;
 }
 
-static bool undone_by(const struct ck_git *g, const unsigned char *x, int depth, const unsigned char **by)
+static bool undone_by(struct ck_git *g, const unsigned char *x, int depth, const unsigned char **by)
 {
 	if (undone_via(g, x, depth, by))
 		return true;
@@ -463,17 +496,12 @@ static bool undone_by(const struct ck_git *g, const unsigned char *x, int depth,
 	return false;
 }
 
-static bool undone(const struct ck_git *g, const unsigned char *x, int depth)
-{
-	return undone_by(g, x, depth, NULL);
-}
-
 enum presence { ABSENT, ANCESTOR, CARRIED, REVERTED };
 
 /* Is the change of commit sha in the tree: the commit itself as an ancestor, or a commit whose
  * message says it carries it (gitrefs.h), and at least one of those not undone by a revert?
  * *by: the carrying commit, or the revert when every copy is undone. */
-static enum presence presence_of(const struct ck_git *g, const char *sha, unsigned char by[20])
+static enum presence presence_of(struct ck_git *g, const char *sha, unsigned char by[20])
 {
 	unsigned char id[20];
 	if (strlen(sha) != 40 || !parse_hex40(sha, id))

@@ -361,6 +361,18 @@ int cvss_rationale_parse(const char *text, size_t len, struct cvss_rationale *ou
 				  (int)(n > 80 ? 80 : n), p);
 	} else {
 		parse_prose(d, out);
+		/* A paragraph is stored on joined lines: one that starts like "AV:L - text" (its
+		 * header was split from its text, as in "AV:L\n - text") would read back as a
+		 * per-metric justification, so the file would change meaning when rewritten. */
+		for (size_t i = 0; i < out->n && !rc; i++) {
+			const char *t = out->items[i].text;
+			if (looks_like_header(t, strlen(t)))
+				rc = kcve_err_set(err, KCVE_E_PARSE,
+						  "'%.40s' looks like a metric justification but was "
+						  "not read as one; put the metric and its text on "
+						  "one line",
+						  t);
+		}
 	}
 	free(lines.v);
 	free(d);

@@ -1,0 +1,47 @@
+/* `kcve check --batch FILE`: a fleet of kernels in one run, one JSON line per kernel.
+ *
+ * Input, one kernel per line ('#' starts a comment, blank lines are skipped), fields separated
+ * by blanks:
+ *     VERSION [FILES [ID]]
+ *   VERSION  kernel release, as --version takes it (6.1.107, v6.6.30, 6.1.192-3)
+ *   FILES    "-" (none), a .config (or .config.gz: needs --source or a db built with --source),
+ *            or a per-file verdict list as `kcve db files` prints it ("path<TAB>verdict<TAB>
+ *            module" lines, verdict compiled / not-compiled / unknown; files not listed are
+ *            unknown)
+ *   ID       the caller's name for the kernel, echoed back (default: none)
+ * Work is shared: FILES are deduplicated by content (two paths with the same bytes are one
+ * configuration), the version stage runs once per distinct release, and every distinct
+ * (release, configuration) is evaluated once; kernels that share both reuse its result.
+ * Output, in input order, one line each:
+ *   {"line":N,"id":ID|null,"version":"as given","release":"normalised","files":PATH|null,
+ *    "records":R,"affected":[CVE...],"unknown":[CVE...],"stages":[{"name","count","unknown"}],
+ *    "fixed_in":"X.Y.Z"|null}
+ * A kernel that cannot be checked (bad version, unreadable FILES) gives {"line":N,"id":...,
+ * "error":"..."} and the others are still checked. */
+#ifndef KCVE_CHECK_BATCH_H
+#define KCVE_CHECK_BATCH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "check/check.h"
+#include "check/recset.h"
+#include "core/error.h"
+
+struct ck_batch_opts {
+	const char *source, *arch; /* kernel source for .config files (NULL: the db's conditions) */
+	bool fixed_in;             /* fill "fixed_in" */
+	enum ck_reading reading;   /* version verdict from the JSON, the .dyad or either */
+};
+
+struct ck_batch_stats {
+	size_t kernels, errors, affected;   /* lines checked, lines with an error, kernels with a CVE */
+	size_t releases, files, evaluated;  /* distinct releases, FILES contents, (release, FILES) */
+};
+
+/* Check every kernel listed in path ("-" = standard input) against s, writing JSON Lines to
+ * out.  Fails only when the list cannot be read or out cannot be written. */
+int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_batch_opts *o,
+		 struct ck_batch_stats *st, struct kcve_err *err);
+
+#endif

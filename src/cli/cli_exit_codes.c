@@ -30,6 +30,7 @@ static const struct {
 	{KCVE_E_VULNERABLE, "vulnerable", "kcve check --fail-if-affected: at least one CVE applies"},
 	{KCVE_E_UNFIXED, "unfixed", "the fix is in no released tag (no CVEs for unfixed issues)"},
 	{KCVE_E_UNSUPPORTED, "unsupported", "the fix is only on branches no longer supported"},
+	{KCVE_E_COVERAGE, "coverage", "check --strict: the records do not cover a checked kernel"},
 };
 
 void cli_print_exit_codes(FILE *out)

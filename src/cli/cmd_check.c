@@ -28,7 +28,7 @@ enum {
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
 	O_NO_CACHE, O_BATCH,
-	O_READING, O_FIXED_BETWEEN, O_FIXED_BY,
+	O_READING, O_FIXED_BETWEEN, O_FIXED_BY, O_STRICT,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -61,6 +61,7 @@ static const struct cli_option opts[] = {
 	{"reading", O_READING, true},
 	{"fixed-between", O_FIXED_BETWEEN, true},
 	{"fixed-by", O_FIXED_BY, true},
+	{"strict", O_STRICT, false},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -100,6 +101,9 @@ static const struct cli_command check_cmd = {
 	"  --fixed-by V       the CVEs release V fixed (from the release before it to V)\n"
 	"  --all              JSON/VEX: include records that do not apply (fixed/not introduced)\n"
 	"  --fail-if-affected exit with status 18 when a CVE applies\n"
+	"  --strict           exit with status 21 when the records do not cover a checked release\n"
+	"                     (newer than the records know, nonexistent, unsupported branch; the\n"
+	"                     warnings are printed either way; 18 takes precedence)\n"
 	"VEX (--openvex, --cyclonedx; see docs/check.md):\n"
 	"  --product PURL     the kernel's purl (default pkg:generic/linux-kernel@RELEASE, as syft\n"
 	"                     names it); without '@' the release is appended\n"
@@ -344,6 +348,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	const char *source = NULL, *arch = NULL, *build = NULL, *root = getenv("KCVE_ROOT");
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
 	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
+	bool strict = false;
 	const char *git_cache = NULL, *batch = NULL;
 	enum ck_reading reading = CK_READ_JSON;
 	const char *fixed_from = NULL, *fixed_by = NULL;
@@ -393,6 +398,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_FIXED_IN: fixed_in = true; break;
 		case O_ALL: all = true; break;
 		case O_FAIL_IF_AFFECTED: fail = true; break;
+		case O_STRICT: strict = true; break;
 		case O_PRODUCT: vo.product = v; break;
 		case O_CPE: vo.cpe = v; break;
 		case O_SBOM: sbom_path = v; break;
@@ -550,7 +556,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	size_t nres = gitdir ? 1 : nversions;
 	struct ck_result *res = xcalloc(nres, sizeof *res);
 	struct ck_out_opts o = {.all = all, .fixed_in = fixed_in, .color = cli_use_color(stdout)};
-	bool any = false;
+	bool any = false, gaps = false;
 	for (size_t i = 0; i < nres; i++) {
 		struct ck_result *R = &res[i];
 #ifndef KCVE_NO_GIT
@@ -559,6 +565,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		else
 #endif
 			ck_run_version(&set, versions[i], reading, R);
+		if (R->release[0] && ck_coverage_of(&set, R->release, &R->cov)) {
+			fprintf(stderr, "kcve: warning: %s\n", R->cov.message);
+			gaps = true;
+		}
 		if (cf)
 			ck_run_files(&set, R, "config", ck_files_verdict, cf);
 		if (bf)
@@ -612,5 +622,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	free(rn.config);
 	if (vo.sbom)
 		ck_sbom_release(&sbom);
-	return fail && any ? KCVE_E_VULNERABLE : 0;
+	if (fail && any)
+		return KCVE_E_VULNERABLE;
+	return strict && gaps ? KCVE_E_COVERAGE : 0;
 }

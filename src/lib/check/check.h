@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "check/coverage.h"
 #include "check/recset.h"
 #include "check/verdict.h"
 
@@ -68,6 +69,7 @@ struct ck_result {
 	unsigned char reading; /* enum ck_reading used for the version verdict */
 	char fixed_in[32];     /* --fixed-in: smallest branch release fixing every affected CVE */
 	size_t unfixed_on_branch; /* affected CVEs without any fix on the branch */
+	struct ck_coverage cov; /* what the records cannot vouch for (kind NULL: covered) */
 };
 
 /* Version stage: the reading rd of every record (check/verdict.h), the other reading kept for

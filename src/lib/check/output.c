@@ -249,6 +249,14 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 				    json_string(reading_names[R->reading < 3 ? R->reading : 0]));
 		json_object_set_new(jr, "disagreements", json_integer((json_int_t)R->ndisagree));
 		json_object_set_new(jr, "needs_git", json_integer((json_int_t)R->nneeds_git));
+		json_t *cov = json_array();
+		if (R->cov.kind) {
+			json_t *c = json_object();
+			json_object_set_new(c, "kind", json_string(R->cov.kind));
+			json_object_set_new(c, "message", json_string(R->cov.message));
+			json_array_append_new(cov, c);
+		}
+		json_object_set_new(jr, "coverage", cov);
 		if (o->fixed_in) {
 			json_object_set_new(jr, "fixed_in", json_string(R->fixed_in));
 			json_object_set_new(jr, "unfixed_on_branch",

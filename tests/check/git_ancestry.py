@@ -8,6 +8,11 @@ stable reverts and re-applied backports, mainline reverts). Records: every plant
 "introducer -> fix"). For every tag, this script decides each record from `git log` data
 alone -- its own message rules (regular expressions over whole lines) and its own reachability
 walk -- and compares with kcve's --git outcome: 0 differences allowed.
+
+With --version-26 it checks `kcve check --version` instead, on every 2.6-era tag (2.6.N, 2.6.N-rcM,
+2.6.N.M), against the same checker. The records then carry real release numbers: the planted
+scenarios' dyad lines, and the mainline Fixes: pairs whose fix no commit carries elsewhere (so one
+pair is the whole record). A verdict must be equal, or "unknown (needs --git)" at an -rc tag.
 """
 import concurrent.futures
 import json
@@ -41,6 +46,7 @@ def fail(msg):
 
 
 def main():
+    by_version = '--version-26' in sys.argv[1:]
     tmp = tempfile.mkdtemp(prefix='kcve-git-ancestry-')
     repo = os.path.join(tmp, 'linux.git')
     subprocess.run([sys.executable, os.path.join(SRC, 'tools', 'gen-history'), '--size', 'small',
@@ -88,11 +94,19 @@ def main():
         pairs = [l for l in s['expected'] if l.count(':') == 3]
         recs.append((s['id'], pairs, s['fixes']))
     n = 0
+    carried = set().union(*carries.values())
     for h, e in truth['commits'].items():
         fx = [f for f in e.get('fixes', []) if len(f) == 40 and f in parents]
         if e['mainline'] and fx and n < 80:
+            if not by_version:
+                n += 1
+                recs.append(('fix %s' % h[:12], ['1.0:%s:1.1:%s' % (fx[0], h)], [h]))
+                continue
+            intro = truth['commits'].get(fx[0], {})
+            if h in carried or not intro.get('mainline') or not intro.get('release') or not e.get('release'):
+                continue
             n += 1
-            recs.append(('fix %s' % h[:12], ['1.0:%s:1.1:%s' % (fx[0], h)], [h]))
+            recs.append(('fix %s' % h[:12], ['%s:%s:%s:%s' % (intro['release'], fx[0], e['release'], h)], [h]))
     ids = {}
     for i, (name, pairs, fixes) in enumerate(recs):
         cve = 'CVE-2099-%04d' % (i + 1)
@@ -160,8 +174,12 @@ def main():
         tag, sha = parts[0], parts[-1]
         if git(repo, 'cat-file', '-t', sha).strip() != 'commit':
             continue   # v2.6.11 names a tree
+        if by_version and not tag.startswith('v2.6.'):
+            continue
         rc_tags += '-rc' in tag
         todo.append((tag, sha))
+    if by_version:
+        return compare_versions(tmp, ids, todo, expected)
 
     def run(tag):
         return subprocess.run([KCVE, 'check', '--tree', os.path.join(tmp, 'tree'), '--git', repo, '--ref', tag,
@@ -191,6 +209,48 @@ def main():
     for k in ('fixed', 'affected', 'not_introduced'):
         if not kinds.get(k):
             fail('no %s verdict at any tag: the comparison is too weak' % k)
+    subprocess.run(['rm', '-rf', tmp])
+
+
+def compare_versions(tmp, ids, todo, expected):
+    """kcve check --version on each 2.6-era tag against the ancestry checker at that tag's commit."""
+    checked = diffs = unknown = 0
+    kinds, forms = {}, set()
+    for tag, sha in todo:
+        ver = tag[1:]
+        forms.add('2.6.N-rcM' if '-rc' in ver else '2.6.N.M' if ver.count('.') == 3 else '2.6.N')
+        r = subprocess.run([KCVE, 'check', '--tree', os.path.join(tmp, 'tree'), '--version', ver,
+                            '--json', '--all'], capture_output=True, text=True)
+        if r.returncode not in (0, 18):
+            fail('kcve check --version %s: exit %d: %s' % (ver, r.returncode, r.stderr.strip()))
+        res = json.loads(r.stdout)['results'][0]
+        if res['release'] != ver:
+            fail('--version %s read as %s' % (ver, res['release']))
+        got = {c['id']: c for c in res['cves']}
+        for cve, w in expected(sha).items():
+            checked += 1
+            kinds[w] = kinds.get(w, 0) + 1
+            c = got.get(cve, {})
+            if c.get('outcome') == w:
+                continue
+            if c.get('outcome') == 'unknown' and c.get('needs_git') and '-rc' in ver:
+                unknown += 1
+                continue
+            diffs += 1
+            if diffs <= 20:
+                print('DIFF %s %s (%s %s): kcve %s (%s), ancestry checker %s' % (
+                    tag, cve, ids[cve][0], ids[cve][1], c.get('outcome'), c.get('reason'), w))
+    print('%d 2.6-era tags (%s), %d records, %d verdicts compared (%s), %d unknown (needs --git) '
+          'at -rc tags, %d differences' % (len(todo), ', '.join(sorted(forms)), len(ids), checked,
+                                           ', '.join('%s %d' % kv for kv in sorted(kinds.items())),
+                                           unknown, diffs))
+    if diffs:
+        fail('%d differences' % diffs)
+    if len(forms) != 3:
+        fail('the history lacks a 2.6 version form: %s' % sorted(forms))
+    for k in ('fixed', 'affected', 'not_introduced'):
+        if not kinds.get(k):
+            fail('no %s verdict at any 2.6-era tag: the comparison is too weak' % k)
     subprocess.run(['rm', '-rf', tmp])
 
 

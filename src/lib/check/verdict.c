@@ -425,14 +425,29 @@ static bool in_c(const struct kver *a, bool zero, bool amain, const struct kver 
 	return amain && xcmp(x, a, whole) > 0;
 }
 
+/* Same-release pairs ("X.Y:..:X.Y:..") are read only when a record has nothing else: the bug
+ * never reached a release, so every release holds either neither end or both (not affected);
+ * an X.Y-rc is left to same_release_at_rc.  Beside other pairs they would let a fix of another
+ * instance hide a real range, so they are ignored there, as the kernel CNA's tools do. */
+static bool only_same_release(const struct ck_compiled *cc)
+{
+	bool any = false;
+	for (size_t i = 0; i < cc->np; i++) {
+		if (!cc->p[i].skip)
+			return false;
+		any = any || !cc->p[i].vzero;
+	}
+	return any;
+}
+
 static enum ck_vstatus dyad_read(const struct ck_compiled *cc, const struct kver *v, bool whole,
 				 bool *introduced)
 {
-	bool usable = false, looked = false;
+	bool usable = false, looked = false, same_only = only_same_release(cc);
 	enum ck_vstatus res = CK_ST_UNKNOWN;
 	for (size_t i = 0; i < cc->np; i++) {
 		const struct ck_cpair *p = &cc->p[i];
-		if (p->skip)
+		if (p->skip && !(same_only && !p->vzero))
 			continue;
 		usable = true;
 		if (!in_c(&p->v, p->vzero, p->vmain, v, whole))

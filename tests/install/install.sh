@@ -89,6 +89,6 @@ comp() { bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
 	"$p/share/bash-completion/completions/kcve" "$@"; }
 [ "$(comp kcve chec)" = check ] || fail "completion of 'kcve chec': $(comp kcve chec)"
 [ "$(comp kcve db i)" = info ] || fail "completion of 'kcve db i'"
-[ "$(comp kcve --tree t check --fixed)" = --fixed-in ] || fail "completion of check --fixed"
+[ "$(comp kcve --tree t check --fixed-i)" = --fixed-in ] || fail "completion of check --fixed-i"
 zsh -n "$p/share/zsh/vendor-completions/_kcve" || fail "zsh completion: syntax error"
 echo "installed tree, libkcve.so.0, kcve.pc, example, $nman man pages and completion OK"

@@ -95,17 +95,24 @@ static bool is_state(const char *n)
 	       !strcmp(n, "returned");
 }
 
+/* A directory stream for rel under the tree root, reached without following links; NULL if
+ * it cannot be opened (the entry itself was already judged and reported). */
+static DIR *open_dir_at(int rootfd, const char *rel)
+{
+	int fd = safe_open_dir(rootfd, rel, false, 0);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
 /* Walk dir rel (already judged usable): every entry judged; level 0 = cve/, 1 = a state
  * directory, 2 = a year directory. */
 static void walk(struct actx *a, const char *rel, int level)
 {
-	int fd = safe_open_dir(a->t->rootfd, rel, false, 0);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = open_dir_at(a->t->rootfd, rel);
+	if (!d)
 		return;
-	}
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		const char *n = de->d_name;
@@ -150,13 +157,9 @@ static void check_meta(struct actx *a)
 		return;
 	if (!judge(a, a->t->rootfd, ".", ".kcve", WANT_DIR))
 		return;
-	int fd = safe_open_dir(a->t->rootfd, ".kcve", false, 0);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = open_dir_at(a->t->rootfd, ".kcve");
+	if (!d)
 		return;
-	}
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		const char *n = de->d_name;

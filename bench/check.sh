@@ -17,7 +17,7 @@
 # --no-git leaves out the --git rows (and the generation of huge.git).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-cache=${KCVE_BENCH_CACHE:-/work/cache/bench}
+cache=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}
 kcve=${KCVE:-$here/build/kcve}
 runs=10
 nogit=0

@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "check/record.h"
+#include "core/fileio.h"
 #include "core/xalloc.h"
 
 #define CACHE_MAGIC "KCVETC\0\x01"
@@ -83,9 +85,6 @@ static void add_stat(struct strbuf *key, const char *name, const struct stat *st
 	sb_add(key, f, sizeof f);
 }
 
-/* The files ck_record_read() reads for a record (keep the two lists equal). */
-static const char *const record_exts[] = {".json", ".dyad", ".sha1"};
-
 /* One year directory: its records' files by metadata, as the loader lists them (names ending
  * in .json, not starting with '.').  A record file that is not a regular file (a symbolic link
  * could change its target without changing itself) disables the cache: -1 with why. */
@@ -103,13 +102,15 @@ static int key_year(struct strbuf *key, int pubfd, const char *year, char *why, 
 		snprintf(why, nwhy, "cannot read cve/published/%s", year);
 	sb_addf(key, "year %s", year);
 	char file[512];
+	const char *json = ck_record_exts[CK_REC_JSON];
+	size_t jl = strlen(json);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		size_t l = strlen(names[i]);
-		if (l <= 5 || l >= sizeof file - 8 || strcmp(names[i] + l - 5, ".json") != 0)
+		if (l <= jl || l >= sizeof file - 8 || strcmp(names[i] + l - jl, json) != 0)
 			continue;
-		for (size_t x = 0; x < sizeof record_exts / sizeof record_exts[0] && rc == 0; x++) {
-			memcpy(file, names[i], l - 5);
-			strcpy(file + l - 5, record_exts[x]);
+		/* every file ck_record_read() reads for this record */
+		for (int x = 0; x < CK_REC_NFILES && rc == 0; x++) {
+			snprintf(file, sizeof file, "%.*s%s", (int)(l - jl), names[i], ck_record_exts[x]);
 			struct stat st;
 			if (fstatat(yfd, file, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 				memset(&st, 0, sizeof st); /* absent (.dyad, .sha1 are optional) */
@@ -226,43 +227,6 @@ out:
 	return rc;
 }
 
-/* Write data as name in dirfd: temporary file, fsync, rename, directory fsync. 0 or -1. */
-static int write_at(int dirfd, const char *name, const void *data, size_t len)
-{
-	char tmp[64];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", name, (long)getpid());
-	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == EEXIST && unlinkat(dirfd, tmp, 0) == 0) /* left by a crash */
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	const char *p = data;
-	size_t left = len;
-	int rc = 0;
-	while (left && rc == 0) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			rc = -1;
-		else
-			p += w, left -= (size_t)w;
-	}
-	if (rc == 0 && fsync(fd) < 0)
-		rc = -1;
-	if (close(fd) < 0)
-		rc = -1;
-	if (rc == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
-		rc = -1;
-	if (rc < 0) {
-		int e = errno;
-		unlinkat(dirfd, tmp, 0);
-		errno = e;
-		return -1;
-	}
-	return fsync(dirfd);
-}
-
 /* Write the cache under the tree lock (not waited for). 0, or -1 with why. */
 static int cache_write(int rootfd, const unsigned char digest[16], const struct ck_set *s,
 		       char *why, size_t nwhy)
@@ -280,7 +244,7 @@ static int cache_write(int rootfd, const unsigned char digest[16], const struct 
 	/* the state directory keeps itself out of `git status`, as the store's writers do */
 	struct stat st;
 	if (fstatat(kfd, ".gitignore", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT &&
-	    write_at(kfd, ".gitignore", "*\n", 2) < 0) {
+	    atomic_write_at(kfd, ".gitignore", "*\n", 2, 0644, true) < 0) {
 		snprintf(why, nwhy, "cannot write " STATE_DIR "/.gitignore (%s)", strerror(errno));
 		close(kfd);
 		return -1;
@@ -303,7 +267,7 @@ static int cache_write(int rootfd, const unsigned char digest[16], const struct 
 	 * get slower with a lower level; writing at 9 would add about half a second */
 	if (ck_db_image(s, 1, &img, &ierr) != 0)
 		snprintf(why, nwhy, "%.150s", ierr.msg);
-	else if (write_at(kfd, CACHE_NAME, img.buf, img.len) < 0)
+	else if (atomic_write_at(kfd, CACHE_NAME, img.buf, img.len, 0644, true) < 0)
 		snprintf(why, nwhy, "cannot write " STATE_DIR "/" CACHE_NAME " (%s)", strerror(errno));
 	else
 		rc = 0;

@@ -5,7 +5,7 @@
 # caller's header comment), and unpacks the real 2024 record tree from the shared data once
 # into $cache/check/vulns.  Sets here (the source tree), cache, kcve, runs, shared.
 here=$(cd "$(dirname "$0")/.." && pwd)
-cache=${KCVE_BENCH_CACHE:-/work/cache/bench}
+cache=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}
 kcve=${KCVE:-$here/$kcve_default}
 shared=${KCVE_SHARED:-$here/../shared}
 while [ $# -gt 0 ]; do

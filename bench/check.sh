@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kcve check benchmarks (issue 5).
 #
-#   bench/check.sh [--cache DIR] [--kcve PATH] [--runs N] [--no-git]
+#   bench/check.sh [--cache DIR] [--kcve PATH] [--runs N]
 #
 # Uses the real 2024 record tree (../shared/data/vulns-upto-2024.tar.xz, unpacked once into the
 # cache) and the synthetic linux-stable history of tools/gen-history (DIR/huge.git, generated
@@ -14,32 +14,13 @@
 #                                                      commits; R = linux-3.2.y (~240 k
 #                                                      reachable commits) and linux-6.1.y (~890 k)
 # and prints a markdown table. The page cache is warm (each command runs once before timing).
-# --no-git leaves out the --git rows (and the generation of huge.git).
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-cache=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}
-kcve=${KCVE:-$here/build/kcve}
-runs=10
-nogit=0
-shared=${KCVE_SHARED:-$here/../shared}
-while [ $# -gt 0 ]; do
-	case $1 in
-	--cache) cache=$2; shift 2 ;;
-	--kcve) kcve=$2; shift 2 ;;
-	--runs) runs=$2; shift 2 ;;
-	--no-git) nogit=1; shift ;;
-	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-	*) echo "unknown option $1" >&2; exit 2 ;;
-	esac
-done
+kcve_default=build/kcve runs=10
+. "$(dirname "$0")/../tests/lib/bench-check-args.sh" "$@"
 py=/usr/bin/python3
-mkdir -p "$cache/check"
 tree="$cache/check/vulns"
-if [ ! -d "$tree/cve/published" ]; then
-	tar -C "$cache/check" -xJf "$shared/data/vulns-upto-2024.tar.xz"
-fi
 repo="$cache/huge.git"
-if [ "$nogit" = 0 ] && [ ! -d "$repo" ]; then
+if [ ! -d "$repo" ]; then
 	nice -n 10 $py "$here/tools/gen-history" --size huge --out "$repo" -v
 fi
 db="$cache/check/vulns.kdb"
@@ -91,7 +72,5 @@ echo "| \`db build --tree\` | $bw | $bc | – |"
 echo "| \`check --db --version 6.1.50 --ids\` ($runs runs) | $vw | $vc | ≤ 0.1 s |"
 echo "| \`check --db --version 6.1.50\` (table) | $tw | $tc | – |"
 echo "| \`check --db --version\` 503 releases \`--ids\` | $mw | $mc | – |"
-if [ "$nogit" = 0 ]; then
-	git_row refs/heads/linux-3.2.y
-	git_row refs/heads/linux-6.1.y
-fi
+git_row refs/heads/linux-3.2.y
+git_row refs/heads/linux-6.1.y

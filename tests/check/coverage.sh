@@ -6,11 +6,7 @@
 # records older than --max-age (tree: git HEAD commit, else newest record date; db: build time).
 # Each is a stderr warning, a "coverage" entry in --json and in each --batch line, and exit
 # status 21 under --strict; --tree and --db say the same.  A format-1 db still loads.
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 epoch() { date -u -d "$1" +%s; }
 # The clock of every check below: 2024-12-01 (records dated 2024-11-20 are 11 days old).
 export KCVE_NOW=$(epoch 2024-12-01T00:00:00Z)

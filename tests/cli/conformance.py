@@ -196,7 +196,7 @@ def repo_cases(tmp):
     server of the publish tests. Returns (global arguments, environment, cases)."""
     t = os.path.join(tmp, "repo")
     os.makedirs(t)
-    p = subprocess.run(["bash", "-c", 'set -e; T=$1; . "$2"; build_repo >/dev/null; build_tree; '
+    p = subprocess.run(["bash", "-c", 'set -e; unset T; T=$1; . "$2"; build_repo >/dev/null; build_tree; '
                         'echo "$R $V $FIX_A $FIX_B $FIX_C $FIX_Y"', "repo", t,
                         os.path.join(SRC, "tests/store/lib_repo.sh")],
                        capture_output=True, text=True, env=dict(os.environ, KCVE=KCVE))

@@ -3,22 +3,24 @@
  * The per-range build (index_build.c) runs one libgit2 revwalk per release range, push the end
  * tag, hide the start tag: on a linux-stable history that is ~3,700 walks, each re-reading the
  * commits around its hidden tag, and every commit is read twice (the walk for its parents, the
- * writer for its message). Here instead:
+ * writer for its message). Here every commit is read once:
  *
- *  1. Read: every commit reachable from the ranges' tags is read exactly once, by a pool of
- *     threads (one per core, the calling thread included) that share the object database
- *     (libgit2's odb locks internally; inflating runs outside its locks). Each read yields the
- *     commit's parents and committer time (the graph, kept in memory) and its index row data
- *     (trailers, subject, author, times), kept compactly in per-thread arenas.
- *  2. Walk: each range's revwalk is replayed in memory, in range order, with libgit2's own
- *     algorithm (revwalk.c of libgit2 1.5: date-ordered list, uninteresting marking, the "slop"
- *     cut-off, output filter), so each range yields exactly the commits, in exactly the order,
- *     that git_revwalk_next would; a commit belongs to the first range that yields it.
- *  3. Write: rows in that order (so rowids match the per-range build), the range rows,
- *     generation numbers per range as index_build.c computes them.
+ *  - Read: a commit's raw object gives its parents and committer time (the graph, kept in
+ *    memory) and its row data (trailers, subject, author, times), kept compactly in the
+ *    reading thread's arena. Reader threads (one per core but one) read everything reachable
+ *    from the ranges' tags, depth first from the oldest range's tag up, sharing the object
+ *    database (libgit2's odb locks internally; inflating runs outside its locks).
+ *  - Walk: meanwhile this thread replays each range's revwalk on the graph, in range order,
+ *    with libgit2's own algorithm (revwalk.c of libgit2 1.5: the date-ordered list,
+ *    uninteresting marking, the "slop" cut-off, the output filter), so each range yields
+ *    exactly the commits, in exactly the order, that git_revwalk_next would; a commit belongs
+ *    to the first range that yields it. A commit the walk needs that no reader has read yet
+ *    is read here, so both cores stay busy until the end.
+ *  - Write: rows in that order (the rowids of the per-range build), the range rows, and the
+ *    generation numbers, per range as index_build.c computes them.
  *
- * The index is the same, row for row, as the per-range build's (tests/history/onepass.py
- * compares both on a generated history; KCVE_INDEX_PER_RANGE=1 selects the per-range build). */
+ * The index is the per-range build's, row for row (tests/history/onepass.py compares both on
+ * random histories; KCVE_INDEX_PER_RANGE=1 selects the per-range build). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,34 +35,52 @@
 
 #define NIL UINT32_MAX
 
-enum { NODE_QUEUED, NODE_READ, NODE_BAD };
+/* node states, in this order: a state >= NODE_READ is final */
+enum { NODE_QUEUED, NODE_READING, NODE_READ, NODE_BAD };
 
-/* One commit of the graph. */
+/* One commit of the graph. Nodes live in fixed pages and never move, so the walking thread
+ * reads a node without the lock once its state (stored last, with release order) is final. */
 struct gnode {
 	git_oid oid;
 	uint16_t npar;
-	uint8_t state;
+	uint8_t state;            /* atomic */
+	uint8_t fl;               /* walk flags (walking thread only), valid when epoch matches */
 	int64_t time;             /* committer time as libgit2 reads it (its revwalk's order) */
-	uint32_t par;             /* parents: graph.par[par .. par + npar) */
-	const unsigned char *rec; /* row data (record_put) in a reader's arena */
+	const uint32_t *par;      /* parent nodes */
+	const unsigned char *rec; /* row data (read_commit) in a reader's arena */
+	uint32_t epoch;           /* the walk that fl belongs to */
+	uint32_t range_of;        /* range index + 1 of the range that stored it, 0 = none */
+	uint32_t gen;             /* generation number, 0 = unknown */
+	uint8_t gstate;           /* generation DFS: 0 new, 1 on the stack, 2 done */
 };
+
+#define PAGE_BITS 16
+#define PAGE_NODES (1u << PAGE_BITS)
+#define MAX_PAGES (1u << 15)
+#define PAR_PAGE (1u << 20)
 
 struct graph {
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct gnode *v;
-	size_t n, alloc;
+	pthread_cond_t cv;      /* readers: work queued, or stop */
+	pthread_cond_t cv_main; /* the walking thread: the node it waits for is read */
+	struct gnode **pages;   /* MAX_PAGES slots */
+	size_t n;
 	uint32_t *ht; /* node index + 1, 0 = empty; power-of-two capacity */
 	size_t htcap;
-	uint32_t *par;
-	size_t npar, apar;
-	uint32_t *todo; /* nodes to read (a stack: depth first keeps reads near each other) */
+	uint32_t **par_pages, *par_cur; /* parent lists, in pages that never move */
+	size_t npar_pages, apar_pages, par_left;
+	uint32_t *todo; /* nodes to read: a stack, so reads go depth first */
 	size_t ntodo, atodo;
-	int busy; /* readers holding a node they have not stored yet */
+	uint32_t want; /* the node the walking thread waits for, NIL if none */
+	bool stop;
+	size_t nread;
 	git_odb *odb;
-	bool progress;
-	double t0, last;
 };
+
+static inline struct gnode *node(const struct graph *g, uint32_t i)
+{
+	return &g->pages[i >> PAGE_BITS][i & (PAGE_NODES - 1)];
+}
 
 static double now_s(void)
 {
@@ -76,47 +96,65 @@ static size_t oid_slot(const git_oid *o, size_t cap)
 	return h & (cap - 1);
 }
 
+/* Caller holds the lock (from here down to node_find). */
 static void ht_grow(struct graph *g)
 {
 	size_t cap = g->htcap ? g->htcap * 2 : 1 << 16;
 	uint32_t *ht = xcalloc(cap, sizeof(*ht));
-	for (size_t i = 0; i < g->n; i++) {
-		size_t j = oid_slot(&g->v[i].oid, cap);
+	for (uint32_t i = 0; i < g->n; i++) {
+		size_t j = oid_slot(&node(g, i)->oid, cap);
 		while (ht[j])
 			j = (j + 1) & (cap - 1);
-		ht[j] = (uint32_t)i + 1;
+		ht[j] = i + 1;
 	}
 	free(g->ht);
 	g->ht = ht;
 	g->htcap = cap;
 }
 
-/* The node of o, added (and queued for reading) when new. Caller holds the lock. */
+/* The node of o, added (and queued for reading) when new. */
 static uint32_t node_of(struct graph *g, const git_oid *o)
 {
 	if ((g->n + 1) * 2 > g->htcap)
 		ht_grow(g);
 	size_t j = oid_slot(o, g->htcap);
 	for (; g->ht[j]; j = (j + 1) & (g->htcap - 1))
-		if (git_oid_equal(&g->v[g->ht[j] - 1].oid, o))
+		if (git_oid_equal(&node(g, g->ht[j] - 1)->oid, o))
 			return g->ht[j] - 1;
-	XGROW(g->v, g->n + 1, g->alloc);
-	struct gnode *nd = &g->v[g->n];
-	memset(nd, 0, sizeof(*nd));
-	git_oid_cpy(&nd->oid, o);
-	g->ht[j] = (uint32_t)g->n + 1;
+	if (g->n >= (size_t)MAX_PAGES * PAGE_NODES)
+		abort(); /* 2^31 commits */
+	uint32_t i = (uint32_t)g->n++;
+	if (!(i & (PAGE_NODES - 1)))
+		g->pages[i >> PAGE_BITS] = xcalloc(PAGE_NODES, sizeof(struct gnode));
+	git_oid_cpy(&node(g, i)->oid, o);
+	g->ht[j] = i + 1;
 	XGROW(g->todo, g->ntodo + 1, g->atodo);
-	g->todo[g->ntodo++] = (uint32_t)g->n;
-	return (uint32_t)g->n++;
+	g->todo[g->ntodo++] = i;
+	return i;
 }
 
-/* Existing node of o or NIL (single-threaded phase). */
 static uint32_t node_find(const struct graph *g, const git_oid *o)
 {
 	for (size_t j = oid_slot(o, g->htcap); g->ht[j]; j = (j + 1) & (g->htcap - 1))
-		if (git_oid_equal(&g->v[g->ht[j] - 1].oid, o))
+		if (git_oid_equal(&node(g, g->ht[j] - 1)->oid, o))
 			return g->ht[j] - 1;
 	return NIL;
+}
+
+static uint32_t *par_alloc(struct graph *g, size_t n)
+{
+	if (!n)
+		return NULL;
+	if (g->par_left < n) {
+		size_t sz = n > PAR_PAGE ? n : PAR_PAGE;
+		XGROW(g->par_pages, g->npar_pages + 1, g->apar_pages);
+		g->par_cur = g->par_pages[g->npar_pages++] = xmalloc(sz * sizeof(uint32_t));
+		g->par_left = sz;
+	}
+	uint32_t *p = g->par_cur;
+	g->par_cur += n;
+	g->par_left -= n;
+	return p;
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */
@@ -134,7 +172,6 @@ struct reader {
 	struct strbuf rec, tmp, fixes;
 	git_oid *pbuf;
 	size_t apbuf;
-	bool main_thread;
 	pthread_t th;
 };
 
@@ -155,7 +192,8 @@ static void put_span(struct strbuf *sb, const char *p, size_t n)
 {
 	uint32_t l = (uint32_t)n;
 	sb_add(sb, &l, sizeof l);
-	sb_add(sb, p, n);
+	if (n)
+		sb_add(sb, p, n);
 }
 
 static void put_id(struct strbuf *sb, const char *hex40)
@@ -208,7 +246,7 @@ static void read_commit(struct reader *r, const git_oid *oid, struct readout *ou
 	if (t.reverts[0])
 		put_id(&r->rec, t.reverts);
 	put_span(&r->rec, r->fixes.buf, r->fixes.len);
-	put_span(&r->rec, sb_str(&r->tmp), r->tmp.len);
+	put_span(&r->rec, r->tmp.buf, r->tmp.len);
 	put_span(&r->rec, rc.author, rc.author_len);
 	int64_t times[2] = {rc.author_time, rc.commit_time};
 	sb_add(&r->rec, times, sizeof times);
@@ -217,61 +255,47 @@ static void read_commit(struct reader *r, const git_oid *oid, struct readout *ou
 	out->state = NODE_READ;
 }
 
-static void read_progress(struct graph *g, size_t nread)
+/* Store what read_commit found about node idx; caller holds the lock. */
+static void store_locked(struct graph *g, uint32_t idx, struct reader *r, const struct readout *ro)
 {
-	double t = now_s();
-	if (t - g->last < 0.25)
-		return;
-	g->last = t;
-	fprintf(stderr, "\rindexing: %zu commits read, %.0f commits/s", nread,
-		t > g->t0 ? (double)nread / (t - g->t0) : 0.0);
-	fflush(stderr);
+	uint16_t np = (uint16_t)(ro->npar > UINT16_MAX ? UINT16_MAX : ro->npar);
+	uint32_t *par = par_alloc(g, np);
+	for (size_t k = 0; k < np; k++)
+		par[k] = node_of(g, &r->pbuf[k]);
+	struct gnode *nd = node(g, idx);
+	nd->time = ro->time;
+	nd->rec = ro->rec;
+	nd->npar = np;
+	nd->par = par;
+	__atomic_store_n(&nd->state, ro->state, __ATOMIC_RELEASE);
+	g->nread++;
+	if (g->want == idx)
+		pthread_cond_signal(&g->cv_main);
+	if (g->ntodo)
+		pthread_cond_signal(&g->cv);
 }
 
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 	struct graph *g = r->g;
-	size_t nread = 0;
 	pthread_mutex_lock(&g->mu);
 	for (;;) {
-		while (!g->ntodo && g->busy)
+		while (!g->ntodo && !g->stop)
 			pthread_cond_wait(&g->cv, &g->mu);
-		if (!g->ntodo)
-			break; /* nothing queued and nobody can queue more: done */
+		if (g->stop)
+			break;
 		uint32_t idx = g->todo[--g->ntodo];
-		git_oid oid = g->v[idx].oid;
-		g->busy++;
+		struct gnode *nd = node(g, idx);
+		if (nd->state != NODE_QUEUED)
+			continue; /* the walking thread read it itself */
+		__atomic_store_n(&nd->state, NODE_READING, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&g->mu);
-
 		struct readout ro;
-		read_commit(r, &oid, &ro);
-
+		read_commit(r, &nd->oid, &ro);
 		pthread_mutex_lock(&g->mu);
-		g->busy--;
-		size_t before = g->ntodo;
-		uint16_t np = (uint16_t)(ro.npar > UINT16_MAX ? UINT16_MAX : ro.npar);
-		struct gnode *nd = &g->v[idx];
-		nd->state = ro.state;
-		nd->time = ro.time;
-		nd->rec = ro.rec;
-		nd->npar = np;
-		nd->par = (uint32_t)g->npar;
-		XGROW(g->par, g->npar + np, g->apar);
-		for (size_t k = 0; k < np; k++) {
-			uint32_t p = node_of(g, &r->pbuf[k]); /* may move g->v: nd is stale now */
-			g->par[g->npar++] = p;
-		}
-		if (r->main_thread && g->progress && (++nread & 1023) == 0)
-			read_progress(g, g->n - g->ntodo);
-		/* this thread takes the next node itself: wake another one only for a second node
-		 * (waking it for the only one would hand a linear history back and forth) */
-		if (!g->ntodo && !g->busy)
-			pthread_cond_broadcast(&g->cv);
-		else if (g->ntodo > 1 && g->ntodo > before)
-			pthread_cond_signal(&g->cv);
+		store_locked(g, idx, r, &ro);
 	}
-	pthread_cond_broadcast(&g->cv);
 	pthread_mutex_unlock(&g->mu);
 	return NULL;
 }
@@ -288,9 +312,9 @@ static void reader_release(struct reader *r)
 }
 
 /* ---- libgit2's revwalk, replayed on the graph --------------------------------------------
- * Per-walk flags live in fl[] and are valid only where epoch[] equals the walk's number, so
- * starting a walk costs nothing. "parsed" is per walk as in libgit2 (each revwalk has its own
- * commit pool): marking parents uninteresting only goes through commits this walk parsed. */
+ * Per-walk flags are valid only where the node's epoch equals the walk's number, so starting
+ * a walk costs nothing. "parsed" is per walk as in libgit2 (each revwalk has its own commit
+ * pool): marking parents uninteresting only goes through commits this walk parsed. */
 
 enum { F_SEEN = 1, F_UNINT = 2, F_ADDED = 4, F_PARSED = 8 };
 
@@ -300,8 +324,7 @@ struct cell {
 
 struct walker {
 	struct graph *g;
-	uint32_t *epoch;
-	uint8_t *fl;
+	struct reader *self; /* this thread's reader, for the commits no reader has read yet */
 	uint32_t cur;
 	struct cell *cell; /* the linked lists (git_commit_list), with a free list */
 	size_t ncell, acell;
@@ -315,21 +338,49 @@ struct walker {
 
 static inline uint8_t F(const struct walker *w, uint32_t i)
 {
-	return w->epoch[i] == w->cur ? w->fl[i] : 0;
+	const struct gnode *nd = node(w->g, i);
+	return nd->epoch == w->cur ? nd->fl : 0;
 }
 
 static inline void set_f(struct walker *w, uint32_t i, uint8_t f)
 {
-	if (w->epoch[i] != w->cur) {
-		w->epoch[i] = w->cur;
-		w->fl[i] = 0;
+	struct gnode *nd = node(w->g, i);
+	if (nd->epoch != w->cur) {
+		nd->epoch = w->cur;
+		nd->fl = 0;
 	}
-	w->fl[i] |= f;
+	nd->fl |= f;
 }
 
-static inline const uint32_t *parents(const struct walker *w, uint32_t i)
+static inline int64_t T(const struct walker *w, uint32_t i)
 {
-	return w->g->par + w->g->v[i].par;
+	return node(w->g, i)->time;
+}
+
+/* Wait until node i is read, reading it here if no reader has started on it. */
+static uint8_t need(struct walker *w, uint32_t i)
+{
+	struct graph *g = w->g;
+	struct gnode *nd = node(g, i);
+	uint8_t st = __atomic_load_n(&nd->state, __ATOMIC_ACQUIRE);
+	if (st >= NODE_READ)
+		return st;
+	pthread_mutex_lock(&g->mu);
+	if (nd->state == NODE_QUEUED) {
+		__atomic_store_n(&nd->state, NODE_READING, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&g->mu);
+		struct readout ro;
+		read_commit(w->self, &nd->oid, &ro);
+		pthread_mutex_lock(&g->mu);
+		store_locked(g, i, w->self, &ro);
+	} else {
+		g->want = i;
+		while (__atomic_load_n(&nd->state, __ATOMIC_ACQUIRE) < NODE_READ)
+			pthread_cond_wait(&g->cv_main, &g->mu);
+		g->want = NIL;
+	}
+	pthread_mutex_unlock(&g->mu);
+	return __atomic_load_n(&nd->state, __ATOMIC_ACQUIRE);
 }
 
 static uint32_t cell_new(struct walker *w, uint32_t item, uint32_t next)
@@ -373,19 +424,20 @@ static void list_free(struct walker *w, uint32_t *head)
 static void list_insert_by_date(struct walker *w, uint32_t *head, uint32_t item)
 {
 	uint32_t c = cell_new(w, item, NIL); /* first: it may move w->cell */
-	int64_t t = w->g->v[item].time;
+	int64_t t = T(w, item);
 	uint32_t *pp = head;
-	while (*pp != NIL && !(w->g->v[w->cell[*pp].item].time < t))
+	while (*pp != NIL && !(T(w, w->cell[*pp].item) < t))
 		pp = &w->cell[*pp].next;
 	w->cell[c].next = *pp;
 	*pp = c;
 }
 
+/* git_commit_list_parse: the commit's parents and time become known to this walk. */
 static int parse(struct walker *w, uint32_t i)
 {
 	if (F(w, i) & F_PARSED)
 		return 0;
-	if (w->g->v[i].state != NODE_READ) {
+	if (need(w, i) != NODE_READ) {
 		w->bad = i;
 		return -1;
 	}
@@ -396,10 +448,10 @@ static int parse(struct walker *w, uint32_t i)
 static void mark_parents_uninteresting(struct walker *w, uint32_t c)
 {
 	size_t sp = 0;
-	for (uint32_t k = 0; k < w->g->v[c].npar; k++) {
-		XGROW(w->stack, sp + 1, w->astack);
-		w->stack[sp++] = parents(w, c)[k];
-	}
+	const struct gnode *nc = node(w->g, c);
+	XGROW(w->stack, nc->npar, w->astack);
+	for (uint32_t k = 0; k < nc->npar; k++)
+		w->stack[sp++] = nc->par[k];
 	while (sp) {
 		uint32_t x = w->stack[--sp];
 		while (x != NIL) {
@@ -408,11 +460,11 @@ static void mark_parents_uninteresting(struct walker *w, uint32_t c)
 			set_f(w, x, F_UNINT);
 			if (!(F(w, x) & F_PARSED))
 				break;
-			uint32_t np = w->g->v[x].npar;
-			XGROW(w->stack, sp + np, w->astack);
-			for (uint32_t k = 0; k < np; k++)
-				w->stack[sp++] = parents(w, x)[k];
-			x = np ? parents(w, x)[0] : NIL;
+			const struct gnode *nx = node(w->g, x);
+			XGROW(w->stack, sp + nx->npar, w->astack);
+			for (uint32_t k = 0; k < nx->npar; k++)
+				w->stack[sp++] = nx->par[k];
+			x = nx->npar ? nx->par[0] : NIL;
 		}
 	}
 }
@@ -422,10 +474,10 @@ static int add_parents_to_list(struct walker *w, uint32_t c, uint32_t *list)
 	if (F(w, c) & F_ADDED)
 		return 0;
 	set_f(w, c, F_ADDED);
-	uint32_t np = w->g->v[c].npar;
+	const struct gnode *nc = node(w->g, c);
 	if (F(w, c) & F_UNINT) {
-		for (uint32_t k = 0; k < np; k++) {
-			uint32_t p = parents(w, c)[k];
+		for (uint32_t k = 0; k < nc->npar; k++) {
+			uint32_t p = nc->par[k];
 			set_f(w, p, F_UNINT);
 			if (parse(w, p))
 				return -1;
@@ -435,8 +487,8 @@ static int add_parents_to_list(struct walker *w, uint32_t c, uint32_t *list)
 		}
 		return 0;
 	}
-	for (uint32_t k = 0; k < np; k++) {
-		uint32_t p = parents(w, c)[k];
+	for (uint32_t k = 0; k < nc->npar; k++) {
+		uint32_t p = nc->par[k];
 		if (parse(w, p))
 			return -1;
 		if (!(F(w, p) & F_SEEN)) {
@@ -453,11 +505,11 @@ static int still_interesting(const struct walker *w, uint32_t list, int64_t time
 {
 	if (list == NIL)
 		return 0;
-	if (time <= w->g->v[w->cell[list].item].time)
+	if (time <= T(w, w->cell[list].item))
 		return SLOP;
 	for (uint32_t c = list; c != NIL; c = w->cell[c].next) {
 		uint32_t i = w->cell[c].item;
-		if (!(F(w, i) & F_UNINT) || w->g->v[i].time > time)
+		if (!(F(w, i) & F_UNINT) || T(w, i) > time)
 			return SLOP;
 	}
 	return slop - 1;
@@ -473,7 +525,7 @@ static int limit_list(struct walker *w, uint32_t list)
 {
 	int slop = SLOP;
 	int64_t time = INT64_MAX;
-	uint32_t newlist = NIL, *tail = &newlist;
+	uint32_t newlist = NIL, last = NIL; /* cells are indexes: cell_new may move them */
 	int rc = 0;
 	while (list != NIL) {
 		uint32_t c = list_pop(w, &list);
@@ -486,9 +538,13 @@ static int limit_list(struct walker *w, uint32_t list)
 				continue;
 			break;
 		}
-		time = w->g->v[c].time;
-		*tail = cell_new(w, c, NIL);
-		tail = &w->cell[*tail].next;
+		time = T(w, c);
+		uint32_t cell = cell_new(w, c, NIL);
+		if (last == NIL)
+			newlist = cell;
+		else
+			w->cell[last].next = cell;
+		last = cell;
 	}
 	list_free(w, &list);
 	for (uint32_t c; (c = list_pop(w, &newlist)) != NIL;)
@@ -505,10 +561,7 @@ static int walk_range(struct walker *w, uint32_t to, uint32_t from)
 	bool limited = false;
 	int rc = 0;
 	w->nout = 0;
-	if (++w->cur == 0) { /* 2^32 walks: start the epochs again */
-		memset(w->epoch, 0, w->g->n * sizeof(*w->epoch));
-		w->cur = 1;
-	}
+	w->cur++; /* one walk per range: never wraps */
 	/* git_revwalk_push, git_revwalk_hide: each prepends to the user input */
 	list_push(w, &user_input, to);
 	if (from != NIL && !(F(w, from) & F_UNINT)) {
@@ -517,7 +570,7 @@ static int walk_range(struct walker *w, uint32_t to, uint32_t from)
 		list_push(w, &user_input, from);
 	}
 	/* prepare_walk (libgit2 1.5: each new input is prepended to the list to walk) */
-	for (uint32_t c = user_input; c != NIL && !rc; c = w->cell[c].next) {
+	for (uint32_t c = user_input; c != NIL; c = w->cell[c].next) {
 		uint32_t i = w->cell[c].item;
 		if ((rc = parse(w, i)))
 			break;
@@ -547,18 +600,6 @@ static int walk_range(struct walker *w, uint32_t to, uint32_t from)
 }
 
 /* ---- writing ---------------------------------------------------------------------------- */
-
-struct builder1 {
-	struct graph *g;
-	const struct range_list *ranges;
-	struct walker w;
-	uint32_t *range_of; /* range index + 1 of the range that stored the node, 0 = none */
-	uint32_t *gen;      /* generation number, 0 = unknown */
-	uint8_t *gstate;
-	uint32_t *stack;
-	size_t astack;
-	size_t commits;
-};
 
 static uint32_t rd32(const unsigned char **p)
 {
@@ -605,35 +646,44 @@ static int write_node(sqlite3_stmt *ins, const struct gnode *nd, const struct ta
 	return index_row_insert(ins, &row);
 }
 
-/* Generation numbers of the range's new commits (w->out entries with range_of == r + 1),
+struct onepass {
+	struct history *h;
+	struct graph *g;
+	struct walker w;
+	uint32_t *stack; /* generation DFS */
+	size_t astack;
+	size_t commits;
+};
+
+/* Generation numbers of range r's new commits (w->out entries with range_of == r + 1),
  * exactly as index_build.c's range_generations: parents stored by earlier ranges give their
- * number, parents stored by no range so far count as unknown (0), which propagates. */
-static void range_generations(struct builder1 *b, uint32_t r)
+ * number, parents stored by no range so far count as unknown (0), which propagates. Every
+ * parent of a yielded commit was parsed by the walk, so it is read. */
+static void range_generations(struct onepass *op, uint32_t r)
 {
-	const struct graph *g = b->g;
-	for (size_t s = 0; s < b->w.nout; s++) {
-		uint32_t root = b->w.out[s];
-		if (b->range_of[root] != r + 1 || b->gstate[root])
+	const struct graph *g = op->g;
+	for (size_t s = 0; s < op->w.nout; s++) {
+		uint32_t root = op->w.out[s];
+		if (node(g, root)->range_of != r + 1 || node(g, root)->gstate)
 			continue;
 		size_t sp = 0;
-		XGROW(b->stack, 1, b->astack);
-		b->stack[sp++] = root;
-		b->gstate[root] = 1;
+		XGROW(op->stack, 1, op->astack);
+		op->stack[sp++] = root;
+		node(g, root)->gstate = 1;
 		while (sp) {
-			uint32_t t = b->stack[sp - 1];
-			const struct gnode *nd = &g->v[t];
+			struct gnode *nd = node(g, op->stack[sp - 1]);
 			uint32_t gv = 1;
 			bool pushed = false;
 			for (uint32_t k = 0; k < nd->npar; k++) {
-				uint32_t p = g->par[nd->par + k];
-				if (b->range_of[p] == r + 1 && b->gstate[p] == 0) {
-					b->gstate[p] = 1;
-					XGROW(b->stack, sp + 1, b->astack);
-					b->stack[sp++] = p;
+				struct gnode *pn = node(g, nd->par[k]);
+				if (pn->range_of == r + 1 && pn->gstate == 0) {
+					pn->gstate = 1;
+					XGROW(op->stack, sp + 1, op->astack);
+					op->stack[sp++] = nd->par[k];
 					pushed = true;
 					break;
 				}
-				uint32_t pg = b->gen[p]; /* done (a DAG never has a parent on the stack) */
+				uint32_t pg = pn->gen; /* done (a DAG never has a parent on the stack) */
 				if (gv && pg == 0)
 					gv = 0;
 				else if (gv && pg + 1 > gv)
@@ -641,8 +691,8 @@ static void range_generations(struct builder1 *b, uint32_t r)
 			}
 			if (pushed)
 				continue;
-			b->gen[t] = gv;
-			b->gstate[t] = 2;
+			nd->gen = gv;
+			nd->gstate = 2;
 			sp--;
 		}
 	}
@@ -654,75 +704,71 @@ static int fail_sql(struct history *h, const char *what, struct kcve_err *err)
 			    h->index_path, what, sqlite3_errmsg(h->db));
 }
 
-static int write_ranges(struct history *h, struct builder1 *b, sqlite3_stmt *ins,
+static uint32_t find_locked(struct graph *g, const git_oid *o)
+{
+	pthread_mutex_lock(&g->mu);
+	uint32_t i = node_find(g, o);
+	pthread_mutex_unlock(&g->mu);
+	return i;
+}
+
+static int write_ranges(struct onepass *op, const struct range_list *rl, sqlite3_stmt *ins,
 			sqlite3_stmt *rins, bool progress, struct kcve_err *err)
 {
-	const struct range_list *rl = b->ranges;
-	struct graph *g = b->g;
-	double last = 0;
+	struct graph *g = op->g;
+	double last = 0, t0 = now_s();
 	for (size_t r = 0; r < rl->n; r++) {
 		const struct tag_range *tr = &rl->v[r];
-		uint32_t to = node_find(g, &tr->to_oid);
-		uint32_t from = tr->from[0] ? node_find(g, &tr->from_oid) : NIL;
-		b->w.bad = NIL;
-		if (to == NIL || (tr->from[0] && from == NIL) || walk_range(&b->w, to, from))
+		uint32_t to = find_locked(g, &tr->to_oid);
+		uint32_t from = tr->from[0] ? find_locked(g, &tr->from_oid) : NIL;
+		op->w.bad = NIL;
+		if (to == NIL || (tr->from[0] && from == NIL) || walk_range(&op->w, to, from))
 			return kcve_err_set(err, KCVE_E_NOREPO,
 					    "cannot walk %s..%s (commit %s is missing or not a commit), check the repository with 'git fsck'",
 					    tr->from, tr->to,
-					    b->w.bad != NIL ? git_oid_tostr_s(&g->v[b->w.bad].oid) : "?");
+					    op->w.bad != NIL ? git_oid_tostr_s(&node(g, op->w.bad)->oid) : "?");
 		size_t count = 0;
-		for (size_t s = 0; s < b->w.nout; s++) {
-			uint32_t i = b->w.out[s];
-			if (b->range_of[i])
+		for (size_t s = 0; s < op->w.nout; s++) {
+			struct gnode *nd = node(g, op->w.out[s]);
+			if (nd->range_of)
 				continue; /* stored by an earlier range */
-			b->range_of[i] = (uint32_t)r + 1;
-			if (write_node(ins, &g->v[i], tr))
-				return fail_sql(h, "insert", err);
+			nd->range_of = (uint32_t)r + 1;
+			if (write_node(ins, nd, tr))
+				return fail_sql(op->h, "insert", err);
 			count++;
 		}
-		range_generations(b, (uint32_t)r);
+		range_generations(op, (uint32_t)r);
 		if (index_range_insert(rins, tr, count))
-			return fail_sql(h, "range insert", err);
-		b->commits += count;
+			return fail_sql(op->h, "range insert", err);
+		op->commits += count;
 		double t = now_s();
 		if (progress && (t - last >= 0.25 || r + 1 == rl->n)) {
 			last = t;
-			fprintf(stderr, "\rindexing: %zu/%zu ranges, %zu commits            ", r + 1,
-				rl->n, b->commits);
+			fprintf(stderr, "\rindexing: %zu/%zu ranges, %zu commits, %.0f commits/s", r + 1,
+				rl->n, op->commits, t > t0 ? (double)op->commits / (t - t0) : 0.0);
 			fflush(stderr);
 		}
 	}
 	return 0;
 }
 
-static int write_generations(struct history *h, struct builder1 *b, sqlite3_stmt *gins,
-			     struct kcve_err *err)
+static int write_generations(struct onepass *op, sqlite3_stmt *gins, struct kcve_err *err)
 {
+	const struct graph *g = op->g;
 	if (!gins)
 		return 0;
-	const struct graph *g = b->g;
 	struct gen_row *v = xmalloc((g->n + 1) * sizeof(*v));
 	size_t n = 0;
-	for (size_t i = 0; i < g->n; i++)
-		if (b->range_of[i] && b->gen[i]) {
-			memcpy(v[n].id, g->v[i].oid.id, GIT_OID_RAWSZ);
-			v[n++].gen = b->gen[i];
+	for (uint32_t i = 0; i < g->n; i++) {
+		const struct gnode *nd = node(g, i);
+		if (nd->range_of && nd->gen) {
+			memcpy(v[n].id, nd->oid.id, GIT_OID_RAWSZ);
+			v[n++].gen = nd->gen;
 		}
-	int rc = index_generations_insert(gins, v, n) ? fail_sql(h, "generation insert", err) : 0;
+	}
+	int rc = index_generations_insert(gins, v, n) ? fail_sql(op->h, "generation insert", err) : 0;
 	free(v);
 	return rc;
-}
-
-/* Read the graph with nthreads readers, this thread being one of them. */
-static void read_all(struct reader *rd, int nthreads)
-{
-	int started = 1;
-	while (started < nthreads && pthread_create(&rd[started].th, NULL, reader_main, &rd[started]) == 0)
-		started++;
-	rd[0].main_thread = true;
-	reader_main(&rd[0]);
-	for (int t = 1; t < started; t++)
-		pthread_join(rd[t].th, NULL);
 }
 
 int index_build_onepass(struct history *h, const struct range_list *ranges, sqlite3_stmt *ins,
@@ -730,11 +776,12 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 			struct kcve_err *err)
 {
 	struct graph g = {0};
-	struct builder1 b = {0};
-	int rc;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int nthreads = ncpu < 1 ? 1 : ncpu > 4 ? 4 : (int)ncpu;
+	struct onepass op = {0};
 	struct reader rd[4];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	/* readers besides this thread, which walks, writes and reads what it needs first */
+	int nreaders = ncpu <= 2 ? 1 : ncpu > 4 ? 3 : (int)ncpu - 1, started = 0;
+	int rc;
 	memset(rd, 0, sizeof(rd));
 	*commits = 0;
 	if (git_repository_odb(&g.odb, h->repo) < 0)
@@ -742,8 +789,9 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 				    git_repository_path(h->repo));
 	pthread_mutex_init(&g.mu, NULL);
 	pthread_cond_init(&g.cv, NULL);
-	g.progress = progress;
-	g.t0 = now_s();
+	pthread_cond_init(&g.cv_main, NULL);
+	g.pages = xcalloc(MAX_PAGES, sizeof(*g.pages));
+	g.want = NIL;
 	/* Every object is read once and each commit's id was just read from its child: checking
 	 * the SHA-1 of every object read (libgit2's default, which git itself does not do when
 	 * reading) would cost more than the rest of the parsing. Restored below. */
@@ -755,47 +803,45 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 		if (ranges->v[r].from[0])
 			node_of(&g, &ranges->v[r].from_oid);
 	}
-	for (int t = 0; t < nthreads; t++)
+	for (int t = 0; t <= nreaders; t++)
 		rd[t].g = &g;
-	read_all(rd, nthreads);
+	while (started < nreaders && pthread_create(&rd[started + 1].th, NULL, reader_main, &rd[started + 1]) == 0)
+		started++;
+	op.h = h;
+	op.g = &g;
+	op.w.g = &g;
+	op.w.self = &rd[0];
+	op.w.freecell = NIL;
+	rc = write_ranges(&op, ranges, ins, rins, progress, err);
+	pthread_mutex_lock(&g.mu);
+	g.stop = true;
+	pthread_cond_broadcast(&g.cv);
+	pthread_mutex_unlock(&g.mu);
+	for (int t = 1; t <= started; t++)
+		pthread_join(rd[t].th, NULL);
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
-	if (progress) {
-		g.last = 0;
-		read_progress(&g, g.n);
-		fputc('\n', stderr);
-	}
-	b.g = &g;
-	b.ranges = ranges;
-	b.w.g = &g;
-	b.w.epoch = xcalloc(g.n + 1, sizeof(*b.w.epoch));
-	b.w.fl = xcalloc(g.n + 1, sizeof(*b.w.fl));
-	b.w.freecell = NIL;
-	b.range_of = xcalloc(g.n + 1, sizeof(*b.range_of));
-	b.gen = xcalloc(g.n + 1, sizeof(*b.gen));
-	b.gstate = xcalloc(g.n + 1, 1);
-	rc = write_ranges(h, &b, ins, rins, progress, err);
 	if (progress)
 		fputc('\n', stderr);
 	if (!rc)
-		rc = write_generations(h, &b, gins, err);
-	*commits = b.commits;
-	free(b.w.epoch);
-	free(b.w.fl);
-	free(b.w.cell);
-	free(b.w.stack);
-	free(b.w.out);
-	free(b.range_of);
-	free(b.gen);
-	free(b.gstate);
-	free(b.stack);
-	for (int t = 0; t < nthreads; t++)
+		rc = write_generations(&op, gins, err);
+	*commits = op.commits;
+	free(op.w.cell);
+	free(op.w.stack);
+	free(op.w.out);
+	free(op.stack);
+	for (int t = 0; t <= nreaders; t++)
 		reader_release(&rd[t]);
-	free(g.v);
+	for (size_t i = 0; i < MAX_PAGES && g.pages[i]; i++)
+		free(g.pages[i]);
+	free(g.pages);
+	for (size_t i = 0; i < g.npar_pages; i++)
+		free(g.par_pages[i]);
+	free(g.par_pages);
 	free(g.ht);
-	free(g.par);
 	free(g.todo);
 	pthread_mutex_destroy(&g.mu);
 	pthread_cond_destroy(&g.cv);
+	pthread_cond_destroy(&g.cv_main);
 	git_odb_free(g.odb);
 	return rc;
 }

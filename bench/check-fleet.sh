@@ -15,7 +15,7 @@
 # exercise deduplication by content); kernel i gets release i mod 300. Output to a file.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-cache=${KCVE_BENCH_CACHE:-/work/cache/bench}
+cache=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}
 kcve=${KCVE:-$here/build-release/kcve}
 runs=5
 shared=${KCVE_SHARED:-$here/../shared}

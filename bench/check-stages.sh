@@ -4,7 +4,7 @@
 #
 #   bench/check-stages.sh [-k KCVE] [-s KSRC] [-t TREE] VERSION BUILD_DIR...
 #
-# TREE: an unpacked vulns tree (default: /work/cache/bench/check/vulns, unpacked from
+# TREE: an unpacked vulns tree (default: $KCVE_BENCH_CACHE/bench/check/vulns, unpacked from
 # ../shared/data/vulns-upto-2024.tar.xz when absent). For each build directory (made by
 # bench/kbuild-accuracy.sh) prints one markdown row, plus the config-vs-build cross-check:
 # CVEs kept by config whose files the build never compiled, and CVEs dropped by config whose
@@ -12,8 +12,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 KCVE=${KCVE:-$here/build/kcve}
-KSRC=/work/cache/src/linux-source-6.1
-TREE=/work/cache/bench/check/vulns
+KSRC=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/src/linux-source-6.1
+TREE=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/bench/check/vulns
 while getopts "k:s:t:" o; do
 	case $o in
 	k) KCVE=$OPTARG ;;

@@ -16,7 +16,7 @@
 # and prints a markdown table. The page cache is warm (each command runs once before timing).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-cache=${KCVE_BENCH_CACHE:-/work/cache/bench}
+cache=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}
 kcve=${KCVE:-$here/build/kcve}
 runs=10
 shared=${KCVE_SHARED:-$here/../shared}

@@ -8,7 +8,7 @@
 # prints their wall and CPU ratios per round (target: full build <= 1.2x the floor's wall).
 # --verify also compares the whole index and the planted scenarios with the ground truth
 # (tools/check-history-index, not timed).
-# Generates the repository once into DIR (default $KCVE_BENCH_CACHE or /work/cache/bench, i.e.
+# Generates the repository once into DIR (default $KCVE_BENCH_CACHE, i.e.
 # outside the source tree) with tools/gen-history, then measures wall time and peak RSS
 # (/usr/bin/time -v) of:
 #   git rev-list --all --count                 (floor: walking the graph)
@@ -22,7 +22,7 @@
 # The page cache is warm for every step (the first git command reads the pack once before).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-cache=${KCVE_BENCH_CACHE:-/work/cache/bench}
+cache=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}
 kcve=${KCVE:-$here/build/kcve}
 size=huge
 ndyads=10000

@@ -17,14 +17,14 @@
 # whose built-in.a and modules.order already exist (make writes both after the whole subtree).
 #
 # usage: bench/kbuild-accuracy.sh [-s KSRC] [-w WORKDIR] [-k KCVE] [-j N] [small|defconfig]...
-#   KSRC     unpacked linux-source-6.1 (default /work/cache/src/linux-source-6.1, else unpacked
+#   KSRC     unpacked linux-source-6.1 (default $KCVE_BENCH_CACHE/src/linux-source-6.1, else unpacked
 #            from /usr/src/linux-source-6.1.tar.xz into WORKDIR); never modified.
-#   WORKDIR  build directories and reports (default /work/cache/kbuild)
+#   WORKDIR  build directories and reports (default $KCVE_BENCH_CACHE/kbuild)
 #   KCVE     kcve binary (default build/kcve)
 set -euo pipefail
 
-KSRC=/work/cache/src/linux-source-6.1
-WORK=/work/cache/kbuild
+KSRC=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/src/linux-source-6.1
+WORK=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/kbuild
 KCVE=${KCVE:-build/kcve}
 JOBS=2
 while getopts "s:w:k:j:" o; do
@@ -39,7 +39,7 @@ done
 shift $((OPTIND - 1))
 CONFIGS=("$@")
 [ ${#CONFIGS[@]} -gt 0 ] || CONFIGS=(small defconfig)
-export CCACHE_DIR=${CCACHE_DIR:-/work/cache/ccache}
+export CCACHE_DIR=${CCACHE_DIR:-${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/ccache}
 mkdir -p "$WORK"
 
 if [ ! -f "$KSRC/Makefile" ]; then

@@ -15,12 +15,12 @@
 # files too but are not part of the kernel; they are counted apart.
 #
 # usage: bench/kbuild-plan.sh [-s KSRC] [-b BUILDDIR] [-k KCVE] [-j N]
-#   KSRC     unpacked linux-source-6.1 (default /work/cache/src/linux-source-6.1)
-#   BUILDDIR build directory (default /work/cache/kbuild/build-defconfig; configured with
+#   KSRC     unpacked linux-source-6.1 (default $KCVE_BENCH_CACHE/src/linux-source-6.1)
+#   BUILDDIR build directory (default $KCVE_BENCH_CACHE/kbuild/build-defconfig; configured with
 #            x86_64_defconfig when it has no .config)
 set -euo pipefail
-KSRC=/work/cache/src/linux-source-6.1
-B=/work/cache/kbuild/build-defconfig
+KSRC=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/src/linux-source-6.1
+B=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/kbuild/build-defconfig
 KCVE=${KCVE:-build/kcve}
 JOBS=2
 while getopts "s:b:k:j:" o; do

@@ -6,6 +6,6 @@
 #   bench/maintainers-peer.sh [TREE] [KCVE]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-tree=${1:-/work/cache/src/linux-source-6.1}
+tree=${1:-${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/src/linux-source-6.1}
 export KCVE=${2:-$here/build/kcve}
 exec /usr/bin/python3 "$here/tests/maintainers/peer_get_maintainer.py" --tree "$tree" --times

@@ -12,11 +12,11 @@
 # Run 2 is the steady-state job after a stable release (target <= 30 s on 2 cores); run 3 is
 # the worst case (every record rebuilt from git).
 set -euo pipefail
-REPO=${1:-/work/cache/bench/huge.git}
+REPO=${1:-${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/bench/huge.git}
 N=${2:-15000}
 JOBS=${3:-2}
 KCVE=${KCVE:-$(cd "$(dirname "$0")/.." && pwd)/build/kcve}
-WORK=${WORK:-/work/cache/store/bench}
+WORK=${WORK:-${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}/store/bench}
 export KCVE_FROM="Bench Sender <bench@example.org>"
 rm -rf "$WORK/vulns" && mkdir -p "$WORK/vulns/cve/published" "$WORK/vulns/scripts"
 echo f4215fc3-5b6b-47ff-a258-f7189bd81038 > "$WORK/vulns/scripts/linux.uuid"

@@ -554,6 +554,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	/* One result per checked kernel.  --ids streams (print and free each result), so that
 	 * checking hundreds of releases in one run stays small. */
 	size_t nres = gitdir ? 1 : nversions;
+	set.compile_once = nres == 1 && !fixed_in;
 	struct ck_result *res = xcalloc(nres, sizeof *res);
 	struct ck_out_opts o = {.all = all, .fixed_in = fixed_in, .color = cli_use_color(stdout)};
 	bool any = false, gaps = false;

@@ -59,6 +59,10 @@ void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,
 		struct ck_entry *e = &out->e[i];
 		struct ck_readings rs;
 		ck_record_readings(&s->v[i], &v, rd, &rs);
+		if (s->compile_once) {
+			ck_compiled_free(s->v[i].cc);
+			s->v[i].cc = NULL;
+		}
 		e->rec = i;
 		e->stage = "version";
 		e->semver = (unsigned char)rs.json;

@@ -219,6 +219,10 @@ static bool parse_record(struct rd *d, struct ck_record *r)
 	for (size_t j = 0; j < r->nfixes && !d->bad; j++)
 		r->fixes[j] = get_str(d);
 	size_t np = get_count(d);
+	/* each pair takes at least 8 bytes (four strings of a length and a NUL): a damaged count
+	 * cannot make this reserve more than the payload could fill */
+	if (np <= (size_t)(d->end - d->p) / 8)
+		dyad_list_reserve(&r->pairs, np);
 	for (size_t j = 0; j < np && !d->bad; j++) {
 		const char *a = get_str(d), *b = get_str(d), *c = get_str(d), *e = get_str(d);
 		dyad_list_push(&r->pairs, a, b, c, e);

@@ -53,6 +53,10 @@ struct ck_set {
 	char *blob;            /* inflated database payload the records point into */
 	size_t blob_len;
 	char *origin;          /* tree root or database path, for messages */
+	/* Free each record's compiled ranges right after its verdict instead of keeping them for
+	 * the next release: a one-release run then reuses the same few pages for every record,
+	 * where keeping them touched ~20 MB of fresh memory (page faults were a third of a run). */
+	bool compile_once;
 };
 
 /* Find the record tree: `path` if given, else walk up from the current directory to a

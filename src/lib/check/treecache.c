@@ -3,6 +3,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,48 +87,112 @@ static void add_stat(struct strbuf *key, const char *name, const struct stat *st
 
 /* The files ck_record_read() reads for a record (keep the two lists equal). */
 static const char *const record_exts[] = {".json", ".dyad", ".sha1"};
+#define NEXT (sizeof record_exts / sizeof record_exts[0])
 
-/* One year directory: its records' files by metadata, as the loader lists them (names ending
- * in .json, not starting with '.').  A record file that is not a regular file (a symbolic link
- * could change its target without changing itself) disables the cache: -1 with why. */
-static int key_year(struct strbuf *key, int pubfd, const char *year, char *why, size_t nwhy)
+/* One record of the key: its year directory and base name; the metadata of its files is filled
+ * in by the stat workers. */
+struct key_item {
+	int yfd;
+	char *base; /* name without ".json" */
+	struct stat st[NEXT];
+	bool present[NEXT], irregular;
+};
+
+struct key_list {
+	struct key_item *v;
+	size_t n, alloc;
+	int *yfds;
+	char **years;
+	size_t nyears;
+};
+
+/* The records of every year directory, in the loader's order (years and names sorted, names
+ * ending in .json and not starting with '.').  An unreadable year adds a marker, as the
+ * loader reads no records there either. */
+static int key_list_years(struct key_list *L, int pubfd, struct strbuf *key, char *why, size_t nwhy)
 {
-	int yfd = openat(pubfd, year, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (yfd < 0) {
-		sb_addf(key, "year %s unreadable %d", year, errno);
-		return 0; /* the loader reads no records there either */
-	}
 	size_t n;
-	char **names;
-	int rc = list_names(yfd, &names, &n);
-	if (rc < 0)
-		snprintf(why, nwhy, "cannot read cve/published/%s", year);
-	sb_addf(key, "year %s", year);
-	char file[512];
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		size_t l = strlen(names[i]);
-		if (l <= 5 || l >= sizeof file - 8 || strcmp(names[i] + l - 5, ".json") != 0)
-			continue;
-		for (size_t x = 0; x < sizeof record_exts / sizeof record_exts[0] && rc == 0; x++) {
-			memcpy(file, names[i], l - 5);
-			strcpy(file + l - 5, record_exts[x]);
-			struct stat st;
-			if (fstatat(yfd, file, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-				memset(&st, 0, sizeof st); /* absent (.dyad, .sha1 are optional) */
-				st.st_size = -1;
-			} else if (!S_ISREG(st.st_mode)) {
-				snprintf(why, nwhy, "cve/published/%.16s/%.64s is not a regular file", year, file);
-				rc = -1;
-			}
-			add_stat(key, file, &st);
-		}
+	if (list_names(pubfd, &L->years, &n) < 0) {
+		snprintf(why, nwhy, "cannot read cve/published");
+		return -1;
 	}
-	close(yfd);
-	free_names(names, n);
-	return rc;
+	L->nyears = n;
+	L->yfds = xcalloc(n + 1, sizeof *L->yfds);
+	for (size_t y = 0; y < n; y++)
+		L->yfds[y] = -1;
+	for (size_t y = 0; y < n; y++) {
+		int yfd = openat(pubfd, L->years[y], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		L->yfds[y] = yfd;
+		if (yfd < 0) {
+			sb_addf(key, "year %s unreadable %d", L->years[y], errno);
+			continue;
+		}
+		size_t nn;
+		char **names;
+		if (list_names(yfd, &names, &nn) < 0) {
+			snprintf(why, nwhy, "cannot read cve/published/%.64s", L->years[y]);
+			return -1;
+		}
+		for (size_t i = 0; i < nn; i++) {
+			size_t l = strlen(names[i]);
+			if (l <= 5 || l >= 500 || strcmp(names[i] + l - 5, ".json") != 0) {
+				free(names[i]);
+				continue;
+			}
+			names[i][l - 5] = '\0';
+			XGROW(L->v, L->n + 1, L->alloc);
+			struct key_item *it = &L->v[L->n++];
+			memset(it, 0, sizeof *it);
+			it->yfd = yfd;
+			it->base = names[i];
+		}
+		free(names);
+	}
+	return 0;
 }
 
-/* The key text of the tree at rootfd (see treecache.h); -1 with why if it cannot be cached. */
+struct stat_job {
+	struct key_item *v;
+	size_t n;
+};
+
+/* The metadata of a slice of the records' files (absent .dyad/.sha1 are allowed). */
+static void *stat_run(void *arg)
+{
+	struct stat_job *j = arg;
+	char file[512];
+	for (size_t i = 0; i < j->n; i++) {
+		struct key_item *it = &j->v[i];
+		size_t l = strlen(it->base);
+		memcpy(file, it->base, l);
+		for (size_t x = 0; x < NEXT; x++) {
+			strcpy(file + l, record_exts[x]);
+			if (fstatat(it->yfd, file, &it->st[x], AT_SYMLINK_NOFOLLOW) < 0)
+				continue;
+			it->present[x] = true;
+			if (!S_ISREG(it->st[x].st_mode))
+				it->irregular = true;
+		}
+	}
+	return NULL;
+}
+
+static void key_list_release(struct key_list *L)
+{
+	for (size_t i = 0; i < L->n; i++)
+		free(L->v[i].base);
+	free(L->v);
+	for (size_t y = 0; y < L->nyears; y++)
+		if (L->yfds[y] >= 0)
+			close(L->yfds[y]);
+	free(L->yfds);
+	free_names(L->years, L->nyears);
+}
+
+/* The key text of the tree at rootfd (see treecache.h); -1 with why if it cannot be cached.
+ * A record file that is not a regular file (a symbolic link could change its target without
+ * changing itself) disables the cache.  The fstatat calls are the cost of a cached run (three
+ * per record), so they are split over two threads. */
 static int tree_key(int rootfd, struct strbuf *key, char *why, size_t nwhy)
 {
 	struct stat st;
@@ -141,15 +207,40 @@ static int tree_key(int rootfd, struct strbuf *key, char *why, size_t nwhy)
 		snprintf(why, nwhy, "cve/published is not a plain directory");
 		return -1;
 	}
-	size_t n;
-	char **years;
-	int rc = list_names(pubfd, &years, &n);
-	if (rc < 0)
-		snprintf(why, nwhy, "cannot read cve/published");
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = key_year(key, pubfd, years[i], why, nwhy);
+	struct key_list L = {0};
+	int rc = key_list_years(&L, pubfd, key, why, nwhy);
 	close(pubfd);
-	free_names(years, n);
+	if (rc == 0) {
+		struct stat_job half[2] = {{L.v, L.n / 2}, {L.v + L.n / 2, L.n - L.n / 2}};
+		pthread_t th;
+		bool threaded = pthread_create(&th, NULL, stat_run, &half[1]) == 0;
+		stat_run(&half[0]);
+		if (threaded)
+			pthread_join(th, NULL);
+		else
+			stat_run(&half[1]);
+		const int *last_yfd = NULL;
+		for (size_t i = 0; i < L.n && rc == 0; i++) {
+			struct key_item *it = &L.v[i];
+			if (!last_yfd || *last_yfd != it->yfd) {
+				for (size_t y = 0; y < L.nyears; y++)
+					if (L.yfds[y] == it->yfd) {
+						sb_addf(key, "year %s", L.years[y]);
+						last_yfd = &L.yfds[y];
+					}
+			}
+			if (it->irregular) {
+				snprintf(why, nwhy, "a file of record %.64s is not a regular file", it->base);
+				rc = -1;
+			}
+			for (size_t x = 0; x < NEXT; x++) {
+				struct stat abs = {.st_size = -1};
+				sb_adds(key, it->base);
+				add_stat(key, record_exts[x], it->present[x] ? &it->st[x] : &abs);
+			}
+		}
+	}
+	key_list_release(&L);
 	return rc;
 }
 
@@ -170,9 +261,10 @@ static void key_digest(const struct strbuf *key, unsigned char out[16])
 	}
 }
 
-/* Read the cache file; 1 = loaded (s filled), 0 = absent, -1 = stale or damaged (why). */
-static int cache_read(int rootfd, const char *root, const unsigned char digest[16],
-		      struct ck_set *s, char *why, size_t nwhy)
+/* Read the cache file and parse it, without judging its key yet: 1 = loaded (s filled, the
+ * key it was built for in digest), 0 = absent, -1 = damaged (why). */
+static int cache_read(int rootfd, const char *root, unsigned char digest[16], struct ck_set *s,
+		      char *why, size_t nwhy)
 {
 	int kfd = openat(rootfd, STATE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	int fd = kfd < 0 ? -1 : openat(kfd, CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -209,10 +301,7 @@ static int cache_read(int rootfd, const char *root, const unsigned char digest[1
 		snprintf(why, nwhy, "damaged cache (bad header)");
 		goto out;
 	}
-	if (memcmp(sb.buf + 8, digest, 16) != 0) {
-		snprintf(why, nwhy, "stale cache (the records or kcve changed)");
-		goto out;
-	}
+	memcpy(digest, sb.buf + 8, 16);
 	struct kcve_err perr = {0};
 	if (ck_db_parse(s, sb.buf + CACHE_HDR, sb.len - CACHE_HDR, root, &perr) != 0) {
 		ck_set_release(s);
@@ -224,6 +313,27 @@ out:
 	close(fd);
 	sb_release(&sb);
 	return rc;
+}
+
+/* The tree's key, computed on a second thread while the cache is read and parsed: both cost
+ * about the same (one fstatat per record file against inflating and parsing the cache), so a
+ * later run takes the longer of the two instead of their sum. */
+struct key_job {
+	int rootfd;
+	int rc;
+	unsigned char digest[16];
+	char why[sizeof(((struct ck_cache_info *)0)->why)];
+};
+
+static void *key_run(void *arg)
+{
+	struct key_job *j = arg;
+	struct strbuf key = STRBUF_INIT;
+	j->rc = tree_key(j->rootfd, &key, j->why, sizeof j->why);
+	if (j->rc == 0)
+		key_digest(&key, j->digest);
+	sb_release(&key);
+	return NULL;
 }
 
 /* Write data as name in dirfd: temporary file, fsync, rename, directory fsync. 0 or -1. */
@@ -330,32 +440,46 @@ int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
 	}
 	/* The key is taken before the records are read: a record changed while they are read has
 	 * a newer ctime than the key saw, so the next run rebuilds instead of trusting it. */
-	struct strbuf key = STRBUF_INIT;
-	unsigned char digest[16];
+	struct key_job job = {.rootfd = rootfd};
+	pthread_t th;
+	bool threaded = pthread_create(&th, NULL, key_run, &job) == 0;
+	if (!threaded)
+		key_run(&job);
+	unsigned char stored[16];
+	char rwhy[sizeof info->why] = "";
+	int got = cache_read(rootfd, root, stored, s, rwhy, sizeof rwhy);
+	if (threaded)
+		pthread_join(th, NULL);
 	int rc;
-	if (tree_key(rootfd, &key, info->why, sizeof info->why) < 0) {
+	if (job.rc < 0) {
+		snprintf(info->why, sizeof info->why, "%s", job.why);
+		if (got == 1)
+			ck_set_release(s);
 		rc = ck_set_load_tree(s, root, err);
 		goto out;
 	}
-	key_digest(&key, digest);
-	int got = cache_read(rootfd, root, digest, s, info->why, sizeof info->why);
-	if (got == 1) {
+	if (got == 1 && memcmp(stored, job.digest, 16) == 0) {
 		free(s->origin);
 		s->origin = xstrdup(root);
 		info->state = CK_CACHE_HIT;
 		rc = 0;
 		goto out;
 	}
+	if (got == 1) {
+		ck_set_release(s);
+		snprintf(rwhy, sizeof rwhy, "stale cache (the records or kcve changed)");
+		got = -1;
+	}
+	snprintf(info->why, sizeof info->why, "%s", rwhy);
 	rc = ck_set_load_tree(s, root, err);
 	if (rc == 0) {
 		char wwhy[160] = "";
-		if (cache_write(rootfd, digest, s, wwhy, sizeof wwhy) == 0)
+		if (cache_write(rootfd, job.digest, s, wwhy, sizeof wwhy) == 0)
 			info->state = got < 0 ? CK_CACHE_REBUILT : CK_CACHE_BUILT;
 		else
 			snprintf(info->why, sizeof info->why, "%s", wwhy);
 	}
 out:
-	sb_release(&key);
 	close(rootfd);
 	return rc;
 }

@@ -342,12 +342,23 @@ static void compile_bound(struct ck_crange *c, const char *b, bool strict)
 	}
 }
 
+/* One allocation per record: a single-version check compiles every record once, and thousands
+ * of small callocs (plus the page faults of touching them) were most of its time. */
 static struct ck_compiled *compile(struct ck_record *r)
 {
 	if (r->cc)
 		return r->cc;
-	struct ck_compiled *cc = xcalloc(1, sizeof *cc);
-	cc->p = xcalloc(r->pairs.n + 1, sizeof *cc->p);
+	size_t nrange = 0;
+	for (size_t i = 0; i < r->nprod; i++)
+		nrange += r->prod[i].n;
+	size_t sz = sizeof(struct ck_compiled) + r->pairs.n * sizeof(struct ck_cpair) +
+		    r->nprod * sizeof(struct ck_cprod) + nrange * sizeof(struct ck_crange);
+	struct ck_compiled *cc = xmalloc(sz);
+	struct ck_cpair *pairs = (struct ck_cpair *)(cc + 1);
+	struct ck_cprod *prods = (struct ck_cprod *)(pairs + r->pairs.n);
+	struct ck_crange *ranges = (struct ck_crange *)(prods + r->nprod);
+	memset(cc, 0, sz);
+	cc->p = pairs;
 	cc->np = r->pairs.n;
 	for (size_t i = 0; i < r->pairs.n; i++) {
 		const struct dyad_pair *p = &r->pairs.v[i];
@@ -360,14 +371,15 @@ static struct ck_compiled *compile(struct ck_record *r)
 		c->vmain = kver_is_mainline(&c->v);
 		c->fmain = kver_is_mainline(&c->f);
 	}
-	cc->prod = xcalloc(r->nprod + 1, sizeof *cc->prod);
+	cc->prod = prods;
 	cc->nprod = r->nprod;
 	for (size_t i = 0; i < r->nprod; i++) {
 		const struct ck_product *p = &r->prod[i];
 		struct ck_cprod *cp = &cc->prod[i];
 		cp->def = p->default_status;
-		cp->v = xcalloc(p->n + 1, sizeof *cp->v);
+		cp->v = ranges;
 		cp->n = p->n;
+		ranges += p->n;
 		for (size_t j = 0; j < p->n; j++) {
 			const struct ck_range *g = &p->v[j];
 			struct ck_crange *c = &cp->v[j];
@@ -394,12 +406,6 @@ static struct ck_compiled *compile(struct ck_record *r)
 
 void ck_compiled_free(struct ck_compiled *cc)
 {
-	if (!cc)
-		return;
-	for (size_t i = 0; i < cc->nprod; i++)
-		free(cc->prod[i].v);
-	free(cc->prod);
-	free(cc->p);
 	free(cc);
 }
 

@@ -15,6 +15,14 @@ void dyad_list_release(struct dyad_list *l)
 	dyad_list_init(l);
 }
 
+void dyad_list_reserve(struct dyad_list *l, size_t n)
+{
+	if (l->n + n > l->alloc) {
+		l->alloc = l->n + n;
+		l->v = xrealloc(l->v, l->alloc * sizeof *l->v);
+	}
+}
+
 static void copy_field(char *dst, size_t dstsz, const char *s, size_t n)
 {
 	if (n >= dstsz)

@@ -26,6 +26,8 @@ struct dyad_list {
 
 void dyad_list_init(struct dyad_list *l);
 void dyad_list_release(struct dyad_list *l);
+/* Room for n more pairs (one allocation when the count is known in advance). */
+void dyad_list_reserve(struct dyad_list *l, size_t n);
 void dyad_list_push(struct dyad_list *l, const char *vver, const char *vsha, const char *fver,
 		    const char *fsha);
 

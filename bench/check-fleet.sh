@@ -14,24 +14,8 @@
 # programFiles with a fixed hash (40-45 % compiled), stored under 40 paths (10 copies each, to
 # exercise deduplication by content); kernel i gets release i mod 300. Output to a file.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-cache=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}
-kcve=${KCVE:-$here/build-release/kcve}
-runs=5
-shared=${KCVE_SHARED:-$here/../shared}
-while [ $# -gt 0 ]; do
-	case $1 in
-	--cache) cache=$2; shift 2 ;;
-	--kcve) kcve=$2; shift 2 ;;
-	--runs) runs=$2; shift 2 ;;
-	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-	*) echo "unknown option $1" >&2; exit 2 ;;
-	esac
-done
-mkdir -p "$cache/check"
-if [ ! -d "$cache/check/vulns/cve/published" ]; then
-	tar -C "$cache/check" -xJf "$shared/data/vulns-upto-2024.tar.xz"
-fi
+kcve_default=build-release/kcve runs=5
+. "$(dirname "$0")/../tests/lib/bench-check-args.sh" "$@"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tree=$work/vulns

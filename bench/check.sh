@@ -15,26 +15,10 @@
 #                                                      reachable commits) and linux-6.1.y (~890 k)
 # and prints a markdown table. The page cache is warm (each command runs once before timing).
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-cache=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}
-kcve=${KCVE:-$here/build/kcve}
-runs=10
-shared=${KCVE_SHARED:-$here/../shared}
-while [ $# -gt 0 ]; do
-	case $1 in
-	--cache) cache=$2; shift 2 ;;
-	--kcve) kcve=$2; shift 2 ;;
-	--runs) runs=$2; shift 2 ;;
-	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
-	*) echo "unknown option $1" >&2; exit 2 ;;
-	esac
-done
+kcve_default=build/kcve runs=10
+. "$(dirname "$0")/../tests/lib/bench-check-args.sh" "$@"
 py=/usr/bin/python3
-mkdir -p "$cache/check"
 tree="$cache/check/vulns"
-if [ ! -d "$tree/cve/published" ]; then
-	tar -C "$cache/check" -xJf "$shared/data/vulns-upto-2024.tar.xz"
-fi
 repo="$cache/huge.git"
 if [ ! -d "$repo" ]; then
 	nice -n 10 $py "$here/tools/gen-history" --size huge --out "$repo" -v

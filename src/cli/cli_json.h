@@ -10,5 +10,8 @@
 int cli_json_print(json_t *v);
 /* A JSON string, or null for NULL / "". */
 json_t *cli_json_str_or_null(const char *s);
+/* A JSON string of text that may not be UTF-8 (commit subjects, mail headers, command-line
+ * text): bytes of an invalid sequence become '?'. null for NULL. */
+json_t *cli_json_text(const char *s);
 
 #endif

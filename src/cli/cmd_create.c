@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
@@ -9,11 +10,11 @@
 #include "record/identity.h"
 #include "store/create.h"
 
-enum { O_BATCH = CLI_LONG, O_VULNERABLE, O_REASON, O_FROM, O_FORCE, O_DRY_RUN };
+enum { O_BATCH = CLI_LONG, O_VULNERABLE, O_REASON, O_FROM, O_FORCE, O_DRY_RUN, O_JSON };
 static const struct cli_option opts[] = {
 	{"batch", O_BATCH, true},   {"vulnerable", O_VULNERABLE, true}, {"reason", O_REASON, true},
 	{"from", O_FROM, true},     {"force", O_FORCE, false},          {"dry-run", O_DRY_RUN, false},
-	{NULL, 0, false}};
+	{"json", O_JSON, false},    {NULL, 0, false}};
 static const struct cli_command create_cmd = {
 	"create", "[options] SHA [CVE-ID]\n[options] --batch FILE|-",
 	"Assign the first free reserved id of the fix's year (committer date, UTC), or the\n"
@@ -28,21 +29,41 @@ static const struct cli_command create_cmd = {
 	"                   same commit (the reason is recorded in the id's file)\n"
 	"  --from 'Name <email>'  sender of the announcement (else $KCVE_FROM, $CVE_USER, git)\n"
 	"  --dry-run        check and render, write nothing (a batch gives each commit\n"
-	"                   the id it would get: ids are not given out twice)\n",
+	"                   the id it would get: ids are not given out twice)\n"
+	"  --json           {\"dry_run\", \"created\": [{\"cve\", \"sha\", \"subject\", \"held_id_bound\"}],\n"
+	"                   \"failed\": [{\"sha\", \"exit\", \"error\"}]} (errors also on stderr)\n",
 	opts, false};
 
+/* With --json, the created and the failed commits (else NULL: one line each on stdout). */
+struct created {
+	json_t *created, *failed;
+};
+
 static int create_one(struct cve_tree *t, struct history *h, struct store_create_opts *o,
-		      char got[32])
+		      char got[32], struct created *js)
 {
 	struct store_create_result res;
 	struct kcve_err err = {0};
 	int rc = store_create(t, h, o, &res, &err);
-	if (rc)
-		return cli_fail(&err);
-	printf("%s %s for commit %.12s (\"%s\")%s\n", res.cve,
-	       o->dry_run ? "would be allocated" : "is now allocated", res.sha, res.subject,
-	       res.was_held ? " [held id bound]" : "");
-	fflush(stdout);
+	if (rc) {
+		rc = cli_fail(&err);
+		if (js)
+			json_array_append_new(js->failed, json_pack("{s:o, s:i, s:o}", "sha",
+								    cli_json_text(o->sha), "exit", rc,
+								    "error", cli_json_text(err.msg)));
+		return rc;
+	}
+	if (js) {
+		json_array_append_new(js->created, json_pack("{s:s, s:s, s:o, s:b}", "cve", res.cve,
+							     "sha", res.sha, "subject",
+							     cli_json_text(res.subject), "held_id_bound",
+							     res.was_held));
+	} else {
+		printf("%s %s for commit %.12s (\"%s\")%s\n", res.cve,
+		       o->dry_run ? "would be allocated" : "is now allocated", res.sha, res.subject,
+		       res.was_held ? " [held id bound]" : "");
+		fflush(stdout);
+	}
 	if (got)
 		snprintf(got, 32, "%s", res.cve);
 	return 0;
@@ -54,6 +75,7 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 	const char *batch = NULL, *from = NULL;
 	const char **vulns = NULL;
 	size_t nvulns = 0, avulns = 0;
+	bool json = false;
 	struct cli_parser p;
 	cli_begin(&p, &create_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -67,6 +89,7 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 		case O_FROM: from = p.arg; break;
 		case O_FORCE: o.force = true; break;
 		case O_DRY_RUN: o.dry_run = true; break;
+		case O_JSON: json = true; break;
 		}
 	}
 	char **pos;
@@ -91,10 +114,11 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 	struct kcve_err lerr = {0};
 	history_load_exclusions(h, tree_root(t), &lerr);
 	int rc = 0;
+	struct created jsbuf = {json_array(), json_array()}, *js = json ? &jsbuf : NULL;
 	if (!batch) {
 		o.sha = pos[0];
 		o.cve = npos > 1 ? pos[1] : NULL;
-		rc = create_one(t, h, &o, NULL);
+		rc = create_one(t, h, &o, NULL, js);
 	} else {
 		struct strbuf in = STRBUF_INIT;
 		if (read_file(!strcmp(batch, "-") ? "/dev/stdin" : batch, &in) < 0) {
@@ -113,7 +137,7 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 			o.taken = (const char *const *)taken;
 			o.ntaken = ntaken;
 			char got[32] = "";
-			int r = create_one(t, h, &o, got);
+			int r = create_one(t, h, &o, got, js);
 			if (!r && o.dry_run) {
 				taken = xrealloc(taken, (ntaken + 1) * sizeof(*taken));
 				taken[ntaken++] = xstrdup(got);
@@ -133,6 +157,14 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 		for (size_t k = 0; k < ntaken; k++)
 			free(taken[k]);
 		free(taken);
+	}
+	if (js) {
+		int jrc = cli_json_print(json_pack("{s:b, s:o, s:o}", "dry_run", o.dry_run, "created",
+						   jsbuf.created, "failed", jsbuf.failed));
+		rc = rc ? rc : jrc;
+	} else {
+		json_decref(jsbuf.created);
+		json_decref(jsbuf.failed);
 	}
 	history_close(h);
 	tree_close(t);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/xalloc.h"
 #include "history/history.h"
@@ -12,7 +13,7 @@
 #include "store/tree.h"
 
 enum { O_BY = CLI_LONG, O_REASON, O_REJECT, O_VULNERABLE, O_NOT_AFFECTED, O_MAINTAINERS, O_FROM,
-       O_NO_REGENERATE };
+       O_NO_REGENERATE, O_JSON };
 static const struct cli_option opts[] = {
 	{"by", O_BY, true},
 	{"reason", O_REASON, true},
@@ -22,12 +23,13 @@ static const struct cli_option opts[] = {
 	{"maintainers", O_MAINTAINERS, true},
 	{"from", O_FROM, true},
 	{"no-regenerate", O_NO_REGENERATE, false},
+	{"json", O_JSON, false},
 	{NULL, 0, false}};
 static const struct cli_command dispute_cmd = {
 	"dispute",
 	"CVE-ID --by EMAIL [--by EMAIL...] --reason TEXT\n"
 	"(--reject | --vulnerable SHA... | --not-affected BRANCH...)\n"
-	"[--maintainers FILE] [--from 'Name <email>'] [--no-regenerate]",
+	"[--maintainers FILE] [--from 'Name <email>'] [--no-regenerate] [--json]",
 	"Only maintainers (M:) of the most specific MAINTAINERS section of the CVE's files may\n"
 	"dispute; with several files in several subsystems, a maintainer of each must join\n"
 	"(repeat --by). THE REST, orphaned sections and reviewers (R:) give no authority.\n"
@@ -39,7 +41,9 @@ static const struct cli_command dispute_cmd = {
 	"                        (.not_affected), record regenerated\n"
 	"  --maintainers FILE    MAINTAINERS to use (default: --repo working tree or HEAD)\n"
 	"  --from 'Name <email>' sender of the rejection mail (else $KCVE_FROM)\n"
-	"  --no-regenerate       do not regenerate the record (no kernel repository needed)\n",
+	"  --no-regenerate       do not regenerate the record (no kernel repository needed)\n"
+	"  --json                {\"cve\", \"action\", \"allowed\", \"why\", \"deciders\",\n"
+	"                        \"regenerated\", \"report\"} (also when refused, exit 16)\n",
 	opts, false};
 
 /* "Name <email>" or "email" into the contract's identity struct. */
@@ -65,7 +69,7 @@ int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 	const char **args = xcalloc((size_t)argc, sizeof(*args));
 	const char *mfile = NULL, *from = getenv("KCVE_FROM");
 	int nactions = 0;
-	bool regenerate = true;
+	bool regenerate = true, json = false;
 	struct cli_parser p;
 	cli_begin(&p, &dispute_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -90,6 +94,7 @@ int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 		case O_MAINTAINERS: mfile = p.arg; break;
 		case O_FROM: from = p.arg; break;
 		case O_NO_REGENERATE: regenerate = false; break;
+		case O_JSON: json = true; break;
 		}
 	}
 	/* operands: the CVE id, and the further values of --vulnerable/--not-affected
@@ -135,10 +140,21 @@ int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 	}
 	struct dispute_result res = {0};
 	rc = dispute_run(t, m, &rq, &res, &err);
-	fputs(sb_str(&res.report), stdout);
-	if (rc == 0 || rc == KCVE_E_DENIED) {
-		printf("decision: %s: %s\n", res.allowed ? "allowed" : "refused", sb_str(&res.why));
-		printf("may decide: %s\n", sb_str(&res.deciders));
+	int jrc = 0;
+	if (json && (rc == 0 || rc == KCVE_E_DENIED)) {
+		static const char *const actions[] = {"reject", "vulnerable", "not-affected"};
+		jrc = cli_json_print(json_pack(
+			"{s:s, s:s, s:b, s:o, s:o, s:b, s:o}", "cve", rq.cve, "action",
+			actions[rq.action], "allowed", res.allowed, "why",
+			cli_json_text(sb_str(&res.why)), "deciders", cli_json_text(sb_str(&res.deciders)),
+			"regenerated", res.regenerated, "report", cli_json_text(sb_str(&res.report))));
+	} else if (!json) {
+		fputs(sb_str(&res.report), stdout);
+		if (rc == 0 || rc == KCVE_E_DENIED) {
+			printf("decision: %s: %s\n", res.allowed ? "allowed" : "refused",
+			       sb_str(&res.why));
+			printf("may decide: %s\n", sb_str(&res.deciders));
+		}
 	}
 	fflush(stdout);
 	if (rc == KCVE_E_DENIED)
@@ -156,5 +172,5 @@ int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 	maintainers_free(m);
 	free(by);
 	free(args);
-	return rc;
+	return rc ? rc : jrc;
 }

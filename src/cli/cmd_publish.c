@@ -4,18 +4,19 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/xalloc.h"
 #include "publish/config.h"
 #include "publish/publish.h"
 #include "store/tree.h"
 
-enum { O_DRY_RUN = CLI_LONG, O_BASELINE, O_CONFIG };
+enum { O_DRY_RUN = CLI_LONG, O_BASELINE, O_CONFIG, O_JSON };
 static const struct cli_option opts[] = {
 	{"dry-run", O_DRY_RUN, false}, {"baseline", O_BASELINE, false}, {"config", O_CONFIG, true},
-	{NULL, 0, false}};
+	{"json", O_JSON, false}, {NULL, 0, false}};
 static const struct cli_command publish_cmd = {
-	"publish", "[--dry-run] [--baseline] [--config FILE] [CVE-ID...]",
+	"publish", "[--dry-run] [--baseline] [--config FILE] [--json] [CVE-ID...]",
 	"Publish every record of the tree that changed since it was last published to CVE\n"
 	"Services (create, or update when the record exists), mail the announcement of new\n"
 	"CVEs and the rejection reply of rejected ones, reject returned ids. Progress is kept\n"
@@ -26,13 +27,17 @@ static const struct cli_command publish_cmd = {
 	"                 existing tree), send nothing\n"
 	"  --config FILE  'key = value' settings: cve_api.url/org/user/key/timeout/attempts/\n"
 	"                 backoff_ms/backoff_cap_ms, smtp.url/user/password/tls/from/to/\n"
-	"                 msgid_host/timeout (env KCVE_CVE_API_*, KCVE_SMTP_* override)\n",
+	"                 msgid_host/timeout (env KCVE_CVE_API_*, KCVE_SMTP_* override)\n"
+	"  --json         the counts on stdout: {\"dry_run\", \"baseline\", \"published\",\n"
+	"                 \"updated\", \"rejected\", \"returned\", \"mails\", \"unchanged\",\n"
+	"                 \"failed\"}; the per-CVE lines go to stderr\n",
 	opts, false};
 
 int cmd_publish(int argc, char **argv, struct kcve_global *g)
 {
 	struct publish_opts o = {.out = stdout};
 	const char *config = NULL;
+	bool json = false;
 	struct cli_parser p;
 	cli_begin(&p, &publish_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -42,7 +47,11 @@ int cmd_publish(int argc, char **argv, struct kcve_global *g)
 			o.baseline = true;
 		else if (c == O_CONFIG)
 			config = p.arg;
+		else if (c == O_JSON)
+			json = true;
 	}
+	if (json)
+		o.out = stderr;
 	o.show = g->verbose;
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
@@ -65,6 +74,20 @@ int cmd_publish(int argc, char **argv, struct kcve_global *g)
 		struct publish_summary sum;
 		rc = publish_run(t, &cfg, &o, &sum, &err);
 		fflush(stdout);
+		if (json) {
+			int jrc = cli_json_print(json_pack(
+				"{s:b, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "dry_run", o.dry_run,
+				"baseline", o.baseline, "published", (int)sum.published, "updated",
+				(int)sum.updated, "rejected", (int)sum.rejected, "returned",
+				(int)sum.returned, "mails", (int)sum.mails, "unchanged",
+				(int)sum.unchanged, "failed", (int)sum.failed));
+			if (jrc && !rc) {
+				tree_close(t);
+				publish_config_release(&cfg);
+				free(cves);
+				return jrc;
+			}
+		}
 	}
 	if (rc) {
 		publish_config_scrub(&cfg, err.msg, sizeof(err.msg));

@@ -3,23 +3,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
 #include "record/identity.h"
 #include "store/ops.h"
 
-enum { O_REASON = CLI_LONG, O_FROM };
+enum { O_REASON = CLI_LONG, O_FROM, O_JSON };
 static const struct cli_option opts[] = {
-	{"reason", O_REASON, true}, {"from", O_FROM, true}, {NULL, 0, false}};
+	{"reason", O_REASON, true}, {"from", O_FROM, true}, {"json", O_JSON, false},
+	{NULL, 0, false}};
 static const struct cli_command reject_cmd = {
-	"reject", "CVE-ID --reason TEXT [--from 'Name <email>']",
+	"reject", "CVE-ID --reason TEXT [--from 'Name <email>'] [--json]",
 	"Move the CVE's files to cve/rejected/YEAR/, write CVE-ID.mbox.rejected (a reply\n"
 	"to the announcement) and keep the reason in the id's own file. Prints the\n"
-	"commands that send the mail and reject the id at cve.org.\n",
+	"commands that send the mail and reject the id at cve.org.\n"
+	"--json: {\"cve\", \"state\": \"rejected\", \"reason\", \"mbox\" (null: no mail),\n"
+	"\"commands\": [...]}.\n",
 	opts, false};
 
 int cmd_reject(int argc, char **argv, struct kcve_global *g)
 {
 	const char *reason = NULL, *from = NULL;
+	bool json = false;
 	struct cli_parser p;
 	cli_begin(&p, &reject_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -27,6 +32,8 @@ int cmd_reject(int argc, char **argv, struct kcve_global *g)
 			reason = p.arg;
 		else if (c == O_FROM)
 			from = p.arg;
+		else if (c == O_JSON)
+			json = true;
 	}
 	char **ops;
 	cli_done(&p, &ops, 1, 1, "one CVE-ID");
@@ -44,16 +51,34 @@ int cmd_reject(int argc, char **argv, struct kcve_global *g)
 		cli_fail(&err);
 	} else {
 		struct cve_entry e;
-		printf("%s rejected: %s\n", id, reason);
+		char *mbox = NULL;
 		if (tree_find_cve(t, id, &e) == 0) {
-			char *p = tree_cve_path(&e, ".mbox.rejected");
-			printf("git send-email %s\n", p);
-			free(p);
+			mbox = tree_cve_path(&e, ".mbox.rejected");
 			cve_entry_release(&e);
 		}
-		printf("cve -o Linux reject %s -j '{\"rejectedReasons\": [{\"lang\": \"en\", \"value\": "
-		       "\"This CVE ID has been rejected or withdrawn by its CVE Numbering "
-		       "Authority.\"}]}'\n", id);
+		struct strbuf send = STRBUF_INIT, reject = STRBUF_INIT;
+		if (mbox)
+			sb_addf(&send, "git send-email %s", mbox);
+		sb_addf(&reject, "cve -o Linux reject %s -j '{\"rejectedReasons\": [{\"lang\": \"en\", "
+			"\"value\": \"This CVE ID has been rejected or withdrawn by its CVE Numbering "
+			"Authority.\"}]}'", id);
+		if (json) {
+			json_t *cmds = json_array();
+			if (mbox)
+				json_array_append_new(cmds, cli_json_text(send.buf));
+			json_array_append_new(cmds, json_string(reject.buf));
+			rc = cli_json_print(json_pack("{s:s, s:s, s:o, s:o, s:o}", "cve", id, "state",
+						      "rejected", "reason", cli_json_text(reason), "mbox",
+						      cli_json_str_or_null(mbox), "commands", cmds));
+		} else {
+			printf("%s rejected: %s\n", id, reason);
+			if (mbox)
+				printf("%s\n", send.buf);
+			printf("%s\n", reject.buf);
+		}
+		sb_release(&send);
+		sb_release(&reject);
+		free(mbox);
 	}
 	tree_close(t);
 	return rc;

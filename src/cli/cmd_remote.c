@@ -21,7 +21,7 @@ static const struct cli_option opts[] = {
 	{"json", O_JSON, false},      {NULL, 0, false}};
 static const struct cli_command remote_cmd = {
 	"remote",
-	"[--config FILE] reserve --year Y --count N [--random] [--no-tree]\n"
+	"[--config FILE] reserve --year Y --count N [--random] [--no-tree] [--json]\n"
 	"[--config FILE] quota [--json]\n"
 	"[--config FILE] list [--year Y] [--state RESERVED|PUBLISHED|REJECTED] [--json]\n"
 	"[--config FILE] get CVE-ID",
@@ -29,13 +29,14 @@ static const struct cli_command remote_cmd = {
 	"  quota          the organisation's id quota\n"
 	"  list           ids the organisation holds (every page)\n"
 	"  get CVE-ID     the record as CVE Services has it (JSON)\n\n"
-	"--json: quota {\"id_quota\", \"total_reserved\", \"available\"}; list [{\"id\", \"state\"}].\n"
+	"--json: quota {\"id_quota\", \"total_reserved\", \"available\"}; list [{\"id\", \"state\"}];\n"
+	"reserve {\"ids\": [...], \"remaining\" (null: not reported)}.\n"
 	"Settings as for 'kcve publish --help' (cve_api.*, KCVE_CVE_API_*).\n",
 	opts, false};
 
 struct remote_args {
 	long year, count;
-	bool random, tree;
+	bool random, tree, json;
 	const char *state;
 };
 
@@ -51,6 +52,7 @@ static int reserve(struct cveapi *api, const struct remote_args *a, struct kcve_
 		return rc;
 	struct cveapi_idlist ids = {0};
 	long remaining = -1;
+	json_t *out = a->json ? json_array() : NULL;
 	rc = cveapi_reserve(api, (int)year, (int)count, !random, &ids, &remaining, err);
 	for (size_t i = 0; !rc && i < ids.n; i++) {
 		struct kcve_err e2 = {0};
@@ -64,12 +66,22 @@ static int reserve(struct cveapi *api, const struct remote_args *a, struct kcve_
 					     "add them with 'kcve reserve'");
 			}
 		}
-		printf("%s\n", ids.v[i].id);
+		if (out)
+			json_array_append_new(out, json_string(ids.v[i].id));
+		else
+			printf("%s\n", ids.v[i].id);
 	}
 	if (!rc && err->code)
 		rc = err->code;
-	if (remaining >= 0)
+	if (out) {
+		/* the ids reserved are printed even when filing some of them failed */
+		int jrc = cli_json_print(json_pack("{s:o, s:o}", "ids", out, "remaining",
+						   remaining >= 0 ? json_integer(remaining)
+								  : json_null()));
+		rc = rc ? rc : jrc;
+	} else if (remaining >= 0) {
 		fprintf(stderr, "remaining quota: %ld\n", remaining);
+	}
 	cveapi_idlist_release(&ids);
 	tree_close(t);
 	return rc;
@@ -105,8 +117,10 @@ int cmd_remote(int argc, char **argv, struct kcve_global *g)
 					     : "'%s' needs one CVE-ID", sub);
 	if ((count || a.random || no_tree) && !is_reserve)
 		cli_usage_error(&p, "--count, --random and --no-tree go with 'remote reserve'");
-	if (json && !is_list && strcmp(sub, "quota"))
-		cli_usage_error(&p, "--json goes with 'remote list' and 'remote quota'");
+	if (json && !strcmp(sub, "get"))
+		cli_usage_error(&p, "--json goes with 'remote list', 'quota' and 'reserve' ('get' "
+				"prints JSON anyway)");
+	a.json = json;
 	if (a.state && !is_list)
 		cli_usage_error(&p, "--state goes with 'remote list'");
 	if (year && !is_reserve && !is_list)

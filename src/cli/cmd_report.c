@@ -8,27 +8,31 @@
 #include "check/recset.h"
 #include "check/report.h"
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_records.h"
 #include "core/error.h"
 #include "core/fileio.h"
 
-enum { O_HTML = CLI_LONG, O_TREE, O_DB, O_CHECK_JSON };
+enum { O_HTML = CLI_LONG, O_TREE, O_DB, O_CHECK_JSON, O_JSON };
 static const struct cli_option opts[] = {
 	{"html", O_HTML, true}, {"tree", O_TREE, true}, {"db", O_DB, true},
-	{"check-json", O_CHECK_JSON, true}, {NULL, 0, false}};
+	{"check-json", O_CHECK_JSON, true}, {"json", O_JSON, false}, {NULL, 0, false}};
 static const struct cli_command report_cmd = {
-	"report", "--html OUT [--tree DIR | --db FILE] [--check-json FILE]",
+	"report", "--html OUT [--tree DIR | --db FILE] [--check-json FILE] [--json]",
 	"Write one self-contained HTML page (inline SVG charts and a few lines of inline script,\n"
 	"no external assets; light and dark themes): CVEs per week, per subsystem, per branch,\n"
 	"time to fix; with --check-json (the output of 'kcve check --json'), the stage counts and\n"
 	"a sortable, filterable table of the applicable CVEs with links to cve.org and the fix.\n"
 	"Publication dates come from the record tree's git history (the commit that added each\n"
-	"record) when the tree is a git checkout, else from the records' datePublished.\n",
+	"record) when the tree is a git checkout, else from the records' datePublished.\n"
+	"Prints nothing; --json prints {\"html\", \"bytes\", \"records\", \"dates\": \"git\" |\n"
+	"\"datePublished\", \"git_dated\"}.\n",
 	opts, false};
 
 int cmd_report(int argc, char **argv, struct kcve_global *g)
 {
 	const char *html = NULL, *tree = NULL, *db = NULL, *cj = NULL;
+	bool json = false;
 	struct cli_parser p;
 	cli_begin(&p, &report_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -37,6 +41,7 @@ int cmd_report(int argc, char **argv, struct kcve_global *g)
 		case O_TREE: tree = p.arg; break;
 		case O_DB: db = p.arg; break;
 		case O_CHECK_JSON: cj = p.arg; break;
+		case O_JSON: json = true; break;
 		}
 	}
 	cli_done(&p, NULL, 0, 0, "");
@@ -52,11 +57,14 @@ int cmd_report(int argc, char **argv, struct kcve_global *g)
 	/* publication dates: the git history of the record tree when it is a checkout, else the
 	 * records' datePublished (never a file time) */
 	const char *dates = "the records' datePublished";
+	bool git_dates = false;
 	size_t ndated = 0;
 	if (rc == 0 && !db) {
 		int g2 = ck_set_dates_from_git(&set, set.origin, &ndated, &err);
-		if (g2 == 0)
+		if (g2 == 0) {
 			dates = "the commit that added each record to the tree's git history";
+			git_dates = true;
+		}
 		else if (g2 != 1)
 			rc = g2;
 	}
@@ -66,10 +74,17 @@ int cmd_report(int argc, char **argv, struct kcve_global *g)
 	if (rc == 0 && atomic_write_file(html, page.buf, page.len, 0644) < 0)
 		rc = kcve_err_set(&err, KCVE_E_IO, "cannot write %s (%s); check the directory", html,
 				  strerror(errno));
+	size_t bytes = page.len, records = set.n;
 	sb_release(&page);
 	sb_release(&cjs);
 	ck_set_release(&set);
 	if (rc)
 		kcve_die(err.code, "%s", err.msg);
+	if (json)
+		return cli_json_print(json_pack("{s:o, s:I, s:I, s:s, s:I}", "html", cli_json_text(html),
+						"bytes", (json_int_t)bytes, "records",
+						(json_int_t)records, "dates",
+						git_dates ? "git" : "datePublished", "git_dated",
+						(json_int_t)ndated));
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -15,16 +16,18 @@
 #include "record/identity.h"
 #include "store/tree.h"
 
-enum { O_FROM = CLI_LONG };
+enum { O_FROM = CLI_LONG, O_JSON };
 static const struct cli_option opts[] = {
-	{"output", 'o', true}, {"from", O_FROM, true}, {NULL, 0, false}};
+	{"output", 'o', true}, {"from", O_FROM, true}, {"json", O_JSON, false}, {NULL, 0, false}};
 static const struct cli_command request_cmd = {
-	"request", "FILE.eml|- [-o REPLY.mbox] [--from 'Name <addr>']",
+	"request", "FILE.eml|- [-o REPLY.mbox] [--from 'Name <addr>'] [--json]",
 	"Triage a mail sent to the CVE alias: a released fix without a CVE is queued in\n"
 	"cve/review/requests/<sha>.json; a request for an id for an unfixed issue is answered\n"
 	"with the reservation path; an unfixed security bug is referred to security@kernel.org\n"
 	"(nothing of it is stored). The reply mail (mbox) goes to -o FILE or standard output.\n"
-	"Mails naming commits need the kernel repository (--repo) and the record tree (--tree).\n",
+	"Mails naming commits need the kernel repository (--repo) and the record tree (--tree).\n"
+	"--json: {\"kind\", \"queued\" (path or null), \"already_queued\", \"commits\": [{\"text\",\n"
+	"\"sha\", \"release\", \"cve\"}], \"reply_file\" (-o FILE or null), \"reply\" (the mbox)}.\n",
 	opts, false};
 
 struct cli_oracle {
@@ -77,6 +80,7 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 {
 	const char *outp = NULL;
 	const char *from = getenv("KCVE_FROM");
+	bool want_json = false, already = false;
 	struct cli_parser p;
 	cli_begin(&p, &request_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -84,6 +88,8 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 			outp = p.arg;
 		else if (c == O_FROM)
 			from = p.arg;
+		else if (c == O_JSON)
+			want_json = true;
 	}
 	char **ops;
 	cli_done(&p, &ops, 1, 1, "one mail: FILE.eml or - for stdin");
@@ -137,14 +143,17 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 		queued = path_join(dir, name.buf);
 		if (path_exists(queued)) {
 			/* already queued by an earlier request: do not overwrite */
-			printf("already queued: %s\n", queued);
+			already = true;
+			if (!want_json)
+				printf("already queued: %s\n", queued);
 		} else {
 			char *json = request_queue_json(&m, &t, now);
 			if (mkdir_p(dir, 0755) < 0 || !json ||
 			    atomic_write_file(queued, json, strlen(json), 0644) < 0)
 				kcve_die(KCVE_E_IO, "cannot write the request, %s, check permissions", queued);
 			free(json);
-			printf("queued: %s\n", queued);
+			if (!want_json)
+				printf("queued: %s\n", queued);
 		}
 		tree_unlock(co.t);
 		sb_release(&name);
@@ -153,9 +162,24 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 	struct strbuf reply = STRBUF_INIT;
 	request_reply(&m, &t, from && *from ? from : "Linux kernel CVE team <cve@kernel.org>", date,
 	              &reply);
-	if (outp) {
-		if (atomic_write_file(outp, reply.buf, reply.len, 0644) < 0)
-			kcve_die(KCVE_E_IO, "cannot write the reply, %s, check the path", outp);
+	rc = 0;
+	if (outp && atomic_write_file(outp, reply.buf, reply.len, 0644) < 0)
+		kcve_die(KCVE_E_IO, "cannot write the reply, %s, check the path", outp);
+	if (want_json) {
+		json_t *commits = json_array();
+		for (size_t i = 0; i < t.ncommits; i++) {
+			const struct request_commit *rc1 = &t.commits[i];
+			json_array_append_new(commits, json_pack(
+				"{s:s, s:o, s:o, s:o}", "text", rc1->text, "sha",
+				cli_json_str_or_null(rc1->sha), "release", cli_json_text(rc1->release),
+				"cve", cli_json_str_or_null(rc1->cve)));
+		}
+		rc = cli_json_print(json_pack("{s:s, s:o, s:b, s:o, s:o, s:o}", "kind",
+					      request_kind_name(t.kind), "queued", cli_json_text(queued),
+					      "already_queued", already, "commits", commits,
+					      "reply_file", cli_json_text(outp), "reply",
+					      cli_json_text(sb_str(&reply))));
+	} else if (outp) {
 		printf("%s: reply written to %s\n", request_kind_name(t.kind), outp);
 	} else {
 		fwrite(reply.buf, 1, reply.len, stdout);
@@ -168,5 +192,5 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 		history_close(co.h);
 	if (co.t)
 		tree_close(co.t);
-	return 0;
+	return rc;
 }

@@ -17,13 +17,14 @@ static const struct cli_option opts[] = {
 	{"random", O_RANDOM, false}, {"config", O_CONFIG, true},  {NULL, 0, false}};
 static const struct cli_command reserve_cmd = {
 	"reserve",
-	"add CVE-ID...\n"
+	"add [--json] CVE-ID...\n"
 	"list [--year YEAR] [--json]\n"
-	"--remote --year YEAR --count N [--random] [--config FILE]",
+	"--remote --year YEAR --count N [--random] [--config FILE] [--json]",
 	"add: create the empty placeholders cve/reserved/YEAR/CVE-ID for ids already\n"
 	"     reserved at cve.org. Ids already reserved are reported and skipped (a\n"
 	"     rerun finishes the job, exit 0); an id published, rejected or returned\n"
-	"     is refused, the other ids are still added.\n"
+	"     is refused, the other ids are still added. --json: [{\"id\", \"result\":\n"
+	"     \"reserved\"|\"already-reserved\"|\"failed\", \"error\" (null unless failed)}].\n"
 	"list: one line per reserved id: \"ID free\" or \"ID held <note>\" (held by\n"
 	"     'kcve reserve-for'). --json: [{\"id\", \"state\": \"free\"|\"held\", \"note\"\n"
 	"     (null when free)}].\n"
@@ -89,8 +90,6 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 	int nops = cli_done(&p, &ops, remote ? 0 : 1, remote ? 0 : -1, "'add' or 'list'");
 	if (year)
 		cli_year(&p, "--year", year);
-	if (remote && json)
-		cli_usage_error(&p, "--json goes with 'reserve list'");
 	if (remote) {
 		/* kcve reserve --remote ... is kcve remote [--config F] reserve ...: one
 		 * implementation (which checks --year and --count) */
@@ -112,6 +111,8 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 		}
 		if (random)
 			rargv[n++] = (char *)"--random";
+		if (json)
+			rargv[n++] = (char *)"--json";
 		rargv[n] = NULL;
 		return cmd_remote(n, rargv, g);
 	}
@@ -120,8 +121,6 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 		cli_usage_error(&p, "unknown reserve action '%s', use 'add' or 'list'", ops[0]);
 	if (count || config || random)
 		cli_usage_error(&p, "--count, --config and --random go with --remote");
-	if (add && json)
-		cli_usage_error(&p, "--json goes with 'reserve list'");
 	if (add && year)
 		cli_usage_error(&p, "--year goes with 'list' or --remote; 'add' takes the ids");
 	if (add && nops < 2)
@@ -137,21 +136,33 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 		/* a rerun (after a failure or a kill) must converge: ids already reserved are
 		 * reported and skipped, every other id is still tried; the exit status is the
 		 * first real failure, 0 when every id ends up reserved */
+		json_t *out = json ? json_array() : NULL;
 		for (int i = 1; i < nops; i++) {
 			struct kcve_err err = {0};
 			int r = store_reserve(t, ops[i], &err);
 			struct cve_entry e;
+			const char *result = "failed";
 			if (!r) {
-				printf("%s reserved\n", ops[i]);
+				result = "reserved";
 			} else if (r == KCVE_E_DUPLICATE && tree_find_cve(t, ops[i], &e) == 0 &&
 				   e.state == CVE_RESERVED) {
-				printf("%s already reserved\n", ops[i]);
+				result = "already-reserved";
 			} else {
 				cli_fail(&err);
 				rc = rc ? rc : r;
 			}
+			if (out)
+				json_array_append_new(out, json_pack(
+					"{s:s, s:s, s:o}", "id", ops[i], "result", result, "error",
+					strcmp(result, "failed") ? json_null() : cli_json_text(err.msg)));
+			else if (strcmp(result, "failed"))
+				printf("%s %s\n", ops[i], !r ? "reserved" : "already reserved");
 			if (r == KCVE_E_DUPLICATE)
 				cve_entry_release(&e);
+		}
+		if (out) {
+			int jrc = cli_json_print(out);
+			rc = rc ? rc : jrc;
 		}
 	} else {
 		struct list_ctx c = {.year = year ? atoi(year) : 0, .out = json ? json_array() : NULL};

@@ -5,25 +5,28 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
 #include "store/branches.h"
 #include "store/ops.h"
 
-enum { O_REQUESTER = CLI_LONG, O_SUMMARY, O_YEAR };
+enum { O_REQUESTER = CLI_LONG, O_SUMMARY, O_YEAR, O_JSON };
 static const struct cli_option opts[] = {
 	{"requester", O_REQUESTER, true}, {"summary", O_SUMMARY, true}, {"year", O_YEAR, true},
-	{NULL, 0, false}};
+	{"json", O_JSON, false}, {NULL, 0, false}};
 static const struct cli_command reserve_for_cmd = {
-	"reserve-for", "--requester EMAIL --summary TEXT [--year YEAR]",
+	"reserve-for", "--requester EMAIL --summary TEXT [--year YEAR] [--json]",
 	"Take the first free reserved id of YEAR (default: the current year, UTC) and\n"
 	"mark it held: the note (requester, date, summary) is kept in the reserved file.\n"
-	"Bind it later with 'kcve create SHA CVE-ID'. Prints the id.\n",
+	"Bind it later with 'kcve create SHA CVE-ID'. Prints the id.\n"
+	"--json: {\"cve\", \"state\": \"held\", \"requester\", \"summary\"}.\n",
 	opts, false};
 
 int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 {
 	const char *req = NULL, *summary = NULL;
 	int year = 0;
+	bool json = false;
 	struct cli_parser p;
 	cli_begin(&p, &reserve_for_cmd, argc, argv, g);
 	for (int c; (c = cli_next(&p)) != -1;) {
@@ -33,6 +36,8 @@ int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 			summary = p.arg;
 		else if (c == O_YEAR)
 			year = cli_year(&p, "--year", p.arg);
+		else if (c == O_JSON)
+			json = true;
 	}
 	cli_done(&p, NULL, 0, 0, "");
 	if (!req || !*req || !strchr(req, '@'))
@@ -53,6 +58,10 @@ int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 	int rc = store_hold(t, year, req, summary, id, &err);
 	if (rc)
 		cli_fail(&err);
+	else if (json)
+		rc = cli_json_print(json_pack("{s:s, s:s, s:o, s:o}", "cve", id, "state", "held",
+					      "requester", cli_json_text(req), "summary",
+					      cli_json_text(summary)));
 	else
 		printf("%s is held for %s\n", id, req);
 	tree_close(t);

@@ -1,20 +1,27 @@
 /* kcve return: give an unused reserved id back (reserved -> returned). */
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
+#include "core/strbuf.h"
 #include "store/ops.h"
+
+enum { O_JSON = CLI_LONG };
+static const struct cli_option opts[] = {{"json", O_JSON, false}, {NULL, 0, false}};
 
 int cmd_return(int argc, char **argv, struct kcve_global *g)
 {
 	static const struct cli_command cmd = {
-		"return", "CVE-ID",
+		"return", "CVE-ID [--json]",
 		"Move an unused reserved id to cve/returned/YEAR/ and print the cve.org command that\n"
-		"rejects it there.\n",
-		NULL, false};
+		"rejects it there. --json: {\"cve\", \"state\": \"returned\", \"commands\": [...]}.\n",
+		opts, false};
+	bool json = false;
 	struct cli_parser p;
 	cli_begin(&p, &cmd, argc, argv, g);
-	while (cli_next(&p) != -1)
-		;
+	for (int c; (c = cli_next(&p)) != -1;)
+		json |= c == O_JSON;
 	char **ops;
 	cli_done(&p, &ops, 1, 1, "one CVE-ID");
 	const char *id = ops[0];
@@ -24,12 +31,17 @@ int cmd_return(int argc, char **argv, struct kcve_global *g)
 	if (rc) {
 		cli_fail(&err);
 	} else {
-		int year = cve_id_year(id);
-		printf("%s returned\n", id);
-		printf("cve -o Linux reject %s -j '{\"rejectedReasons\": [{\"lang\": \"en\", \"value\": "
-		       "\"** REJECT ** DO NOT USE THIS CANDIDATE NUMBER. Reason: This candidate was "
-		       "in a CNA pool that was not assigned to any issues during %d.\"}]}'\n",
-		       id, year);
+		struct strbuf reject = STRBUF_INIT;
+		sb_addf(&reject, "cve -o Linux reject %s -j '{\"rejectedReasons\": [{\"lang\": \"en\", "
+			"\"value\": \"** REJECT ** DO NOT USE THIS CANDIDATE NUMBER. Reason: This "
+			"candidate was in a CNA pool that was not assigned to any issues during "
+			"%d.\"}]}'", id, cve_id_year(id));
+		if (json)
+			rc = cli_json_print(json_pack("{s:s, s:s, s:[s]}", "cve", id, "state",
+						      "returned", "commands", reject.buf));
+		else
+			printf("%s returned\n%s\n", id, reject.buf);
+		sb_release(&reject);
 	}
 	tree_close(t);
 	return rc;

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/progress.h"
 #include "core/xalloc.h"
@@ -17,11 +18,12 @@
 #include "store/ops.h"
 #include "store/tree_internal.h"
 
-enum { O_FROM = CLI_LONG, O_FULL };
+enum { O_FROM = CLI_LONG, O_FULL, O_JSON };
 static const struct cli_option opts[] = {
-	{"jobs", 'j', true}, {"from", O_FROM, true}, {"full", O_FULL, false}, {NULL, 0, false}};
+	{"jobs", 'j', true}, {"from", O_FROM, true}, {"full", O_FULL, false},
+	{"json", O_JSON, false}, {NULL, 0, false}};
 static const struct cli_command update_cmd = {
-	"update", "[-j N] [--full] [--from 'Name <email>'] [CVE-ID|YEAR]...",
+	"update", "[-j N] [--full] [--from 'Name <email>'] [--json] [CVE-ID|YEAR]...",
 	"Regenerate the .dyad, .json and .mbox of the given published CVEs (default:\n"
 	"all, newest year first) from their .sha1/.vulnerable/.reference/.message/.cvss\n"
 	"and .not_affected (branches whose pairs are dropped, see kcve dispute).\n"
@@ -30,7 +32,9 @@ static const struct cli_command update_cmd = {
 	"CVE, then a count line. -j N runs N worker processes.\n"
 	"A CVE whose inputs are all older than its .json is checked through its pairs\n"
 	"alone (the .json/.mbox are re-rendered only if the pairs changed); --full\n"
-	"re-renders every record (after upgrading kcve).\n",
+	"re-renders every record (after upgrading kcve).\n"
+	"--json: {\"checked\", \"updated\", \"failed\", \"cves\": [{\"cve\", \"files\": [\"dyad\",\n"
+	"\"json\", \"mbox\"], \"new\": [...]}]} (the changed CVEs in id order).\n",
 	opts, false};
 
 struct counters {
@@ -67,6 +71,10 @@ static void pending_clear(struct pending *p)
 	p->n = 0;
 }
 
+/* With --json, the changed CVEs go to this file ("CVE what" lines) instead of stdout; the
+ * worker processes share it (one write per flushed batch) and the parent reads it at the end. */
+static FILE *changed_log;
+
 /* Commit the open batch and report its CVEs ("updated" only once they are on disk). */
 static void flush_batch(struct store_batch **b, struct pending *p, struct counters *c)
 {
@@ -80,9 +88,11 @@ static void flush_batch(struct store_batch **b, struct pending *p, struct counte
 		kcve_error("%s", err.msg);
 	} else {
 		__atomic_add_fetch(&c->changed, p->n, __ATOMIC_SEQ_CST);
+		FILE *out = changed_log ? changed_log : stdout;
 		for (size_t i = 0; i < p->n; i++)
-			printf("%s: updated %s\n", p->ids[i], p->whats[i]);
-		fflush(stdout);
+			fprintf(out, changed_log ? "%s %s\n" : "%s: updated %s\n", p->ids[i],
+				p->whats[i]);
+		fflush(out);
 	}
 	pending_clear(p);
 }
@@ -132,6 +142,50 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 	history_close(h);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The --json document from the counters and the changed-CVE lines of every worker. */
+static int print_json(const struct counters *c)
+{
+	char line[512];
+	char **lines = NULL;
+	size_t n = 0, alloc = 0;
+	rewind(changed_log);
+	while (fgets(line, sizeof line, changed_log)) {
+		line[strcspn(line, "\n")] = '\0';
+		XGROW(lines, n + 1, alloc);
+		lines[n++] = xstrdup(line);
+	}
+	fclose(changed_log);
+	changed_log = NULL;
+	if (n)
+		qsort(lines, n, sizeof(*lines), cmp_str);
+	json_t *cves = json_array();
+	for (size_t i = 0; i < n; i++) {
+		/* "CVE-ID dyad json mbox(new)" */
+		char *save = NULL, *id = strtok_r(lines[i], " ", &save);
+		json_t *files = json_array(), *fresh = json_array();
+		for (char *w = strtok_r(NULL, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+			char *paren = strstr(w, "(new)");
+			if (paren)
+				*paren = '\0';
+			json_array_append_new(files, json_string(w));
+			if (paren)
+				json_array_append_new(fresh, json_string(w));
+		}
+		json_array_append_new(cves, json_pack("{s:s, s:o, s:o}", "cve", id ? id : "", "files",
+						      files, "new", fresh));
+		free(lines[i]);
+	}
+	free(lines);
+	return cli_json_print(json_pack("{s:I, s:I, s:I, s:o}", "checked", (json_int_t)c->checked,
+					"updated", (json_int_t)c->changed, "failed",
+					(json_int_t)c->failed, "cves", cves));
+}
+
 int cmd_update(int argc, char **argv, struct kcve_global *g)
 {
 	const char *from = NULL;
@@ -146,6 +200,9 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 			jobs = cli_num(&p, "-j/--jobs", p.arg, 1, 64);
 		else if (c == O_FULL)
 			flags |= STORE_UPDATE_FULL;
+		else if (c == O_JSON && !changed_log && !(changed_log = tmpfile()))
+			kcve_die(KCVE_E_IO, "cannot create a temporary file for --json, /tmp, "
+				 "check that it is writable");
 	}
 	char **targets;
 	size_t ntargets = (size_t)cli_done(&p, &targets, 0, -1, "");
@@ -230,7 +287,12 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 		}
 		free(pids);
 	}
-	printf("%zu checked, %zu updated, %zu failed\n", c->checked, c->changed, c->failed);
+	if (changed_log) {
+		int jrc = print_json(c);
+		rc = rc ? rc : jrc;
+	} else {
+		printf("%zu checked, %zu updated, %zu failed\n", c->checked, c->changed, c->failed);
+	}
 	if (!rc && c->failed)
 		rc = KCVE_E_GENERIC;
 	munmap(c, sizeof(*c));

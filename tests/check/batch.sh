@@ -3,12 +3,7 @@
 # `kcve check` of that kernel answers (version only, a .config through a db built with
 # --source, a `kcve db files` verdict list); FILES deduplicated by content; bad lines reported
 # in place while the others are still checked; stdin; option conflicts.
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-PY=/usr/bin/python3
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 
 # ---- a tiny kernel source and records naming its files
 K=$T/ksrc

@@ -3,11 +3,7 @@
 # than the newest of its branch the records name, one far beyond it (may not exist), a branch
 # no record names (not tracked by the kernel CNA).  Each is a stderr warning, a "coverage"
 # entry in --json, and exit status 21 under --strict; --tree and --db say the same.
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 S=1111111111111111111111111111111111111111
 cat > "$T/spec.json" <<SPEC
 [{"id": "CVE-2099-0201", "title": "fixed on 6.1 and 6.6", "pairs": ["5.15:$S:6.1.119:$S", "5.15:$S:6.6.60:$S", "5.15:$S:6.7:$S"]},

@@ -8,12 +8,7 @@
 # "[module loaded]" from /proc/modules exactly, with --db and with --source.
 # Then, when /usr/src/linux-source-6.1.tar.xz and the shared record tree exist, the same
 # per-file equality on the real kernel source and the real records.
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-PY=/usr/bin/python3
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 
 # ---- synthetic kernel source
 K="$T/ksrc"

@@ -2,11 +2,7 @@
 # kcve check --git on a small synthetic repository: ancestry, cherry-picks that name the
 # upstream fix ((cherry picked from commit X), "commit X upstream", Git-commit: X), branches
 # from before the bug, and an unrelated tree.
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
 export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
 g() { git -C "$T/repo" "$@"; }

@@ -6,12 +6,7 @@
 #  - `check --running --root IMG` reads nothing of this machine: a missing IMG or
 #    IMG/proc/sys/kernel/osrelease is a clear error (exit 7, one line) instead of this machine's
 #    `uname -r`; the answer comes from IMG only (checked with strace when it is installed).
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-PY=/usr/bin/python3
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 
 A=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 B=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb

@@ -2,12 +2,7 @@
 # kcve check on a synthetic record tree: version normalisation, stages (version -> config ->
 # build), unknown verdicts kept, --running with a fake root, outputs (JSON, OpenVEX,
 # CycloneDX, --fixed-in), the compact db, and clear errors for bad inputs.
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-PY=/usr/bin/python3
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 
 A=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 B=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb

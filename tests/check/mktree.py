@@ -8,10 +8,33 @@ SPEC: [{"id": "CVE-2099-0001", "title": "...", "files": [...], "pairs": ["V:VG:F
         "default": "affected",
         "products": [{"default": "unaffected", "versions": [...]}, ...optional products
         written before it]}]
+
+kernel_source(DIR) (imported by tests/check/vex.py and tests/cli/conformance.py) writes a tiny
+kernel source tree and a .config next to it.
 """
 import json
 import os
 import sys
+
+
+def kernel_source(k):
+    """A tiny kernel source tree in k and its .config (returned): fs/ext4/inode.c is compiled,
+    drivers/x.c is not (CONFIG_FOO is not set)."""
+    files = {"Makefile": "# top\n",
+             "Kbuild": "obj-y += fs/\nobj-y += drivers/\nobj-y += arch/$(SRCARCH)/\n",
+             "arch/x86/Makefile": "", "arch/x86/Kbuild": "",
+             "fs/Makefile": "obj-$(CONFIG_EXT4_FS) += ext4/\n",
+             "fs/ext4/Makefile": "obj-$(CONFIG_EXT4_FS) += ext4.o\next4-y := inode.o\n",
+             "fs/ext4/inode.c": "", "drivers/Makefile": "obj-$(CONFIG_FOO) += x.o\n",
+             "drivers/x.c": ""}
+    for name, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(k, name)), exist_ok=True)
+        with open(os.path.join(k, name), "w") as f:
+            f.write(text)
+    config = k.rstrip("/") + ".config"
+    with open(config, "w") as f:
+        f.write("CONFIG_X86=y\nCONFIG_64BIT=y\nCONFIG_EXT4_FS=y\n# CONFIG_FOO is not set\n")
+    return config
 
 
 def main():

@@ -3,11 +3,7 @@
 # records whose .dyad pairs read differently, offers --reading dyad|either, and answers
 # "unknown (needs --git)" at -rc releases the records cannot place.  Synthetic records shaped
 # like the kernel CNA's (bippy) output; the real 2024 cases are in reading_2024.sh.
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 S=1111111111111111111111111111111111111111
 cat > "$T/spec.json" <<SPEC
 [{"id": "CVE-2099-0101", "title": "reintroduced: fixed in 6.9, back in 7.1, fixed in 7.1.5",

@@ -6,6 +6,7 @@
 #    "5.15.86:..:0:0" pair next to a same-release pair that settles the branch; the JSON says
 #    unaffected, the pairs say affected: the default verdict follows the JSON, --reading either
 #    keeps them, and both the table and --json name the disagreement.
+#  - the HTML report of the tree with a check result stays under 1 MB and fetches nothing.
 set -u
 : "${KCVE:?}" "${KCVE_BUILD:?}"
 TARBALL=${KCVE_SHARED:-}/data/vulns-upto-2024.tar.xz
@@ -77,4 +78,22 @@ for pr in $PAIRS; do
 		[ "$got" = "$want" ] || fail "--fixed-between $a $b ($src): $(echo "$got" | wc -w) CVEs, the ids difference has $(echo "$want" | wc -w)"
 	done
 done
+# The report of the real tree with a check result (issue 15): under 1 MB, and it loads nothing
+# from the network (links to cve.org and git.kernel.org are fine, fetched resources are not).
+"$KCVE" check --tree "$TREE" --version 6.1.50 --json > "$T/c.json" || fail "check --json for the report"
+"$KCVE" report --tree "$TREE" --check-json "$T/c.json" --html "$T/r.html" --json > "$T/r.json" || fail report
+python3 - "$T/r.html" "$T/r.json" <<'PY' || fail "report of the real tree"
+import json, os, re, sys
+h = open(sys.argv[1], encoding="utf-8").read()
+r = json.load(open(sys.argv[2]))
+size = os.path.getsize(sys.argv[1])
+assert r["bytes"] == size and r["records"] > 7000, r
+assert size < 1_000_000, f"report is {size} bytes, over 1 MB"
+fetched = re.findall(r"<(?:script|img|link|iframe|object|embed|source|video|audio|image|use)\b"
+                     r"[^>]*\b(?:src|href|data|xlink:href)\s*=\s*[\"']?(?:[a-z]+:)?//", h, re.I)
+assert not fetched, f"the page loads external resources: {fetched[:3]}"
+assert not re.search(r"url\(\s*[\"']?(?:[a-z]+:)?//|@import|fetch\(|XMLHttpRequest", h), \
+    "CSS or script fetches"
+print(f"report of the real tree: {size} bytes, {r['records']} records, nothing fetched")
+PY
 echo "reading-2024: ok"

@@ -5,11 +5,7 @@
 # at 1400 and 800 px (and 800 px in the dark theme): the screenshots must not be blank and are kept as test artifacts in
 # $KCVE_BUILD/test-artifacts/. Exits 77 (skipped) only for the rendering part when Chromium is
 # missing or cannot start.
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 A=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 B=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
 /usr/bin/python3 - "$T/spec.json" <<EOF

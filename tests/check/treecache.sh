@@ -3,12 +3,7 @@
 # records are unchanged, rebuilt when a record changes, bypassed by --no-cache, ignored and
 # rewritten when damaged, never written through symbolic links or under a writer's lock; every
 # answer equals the one read from the records themselves.
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-PY=/usr/bin/python3
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 
 A=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 B=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb

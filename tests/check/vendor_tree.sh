@@ -5,11 +5,7 @@
 # ancestry or of a backport) keep it; a revert of the revert drops it again; a 12-hex
 # cherry-pick id resolved in the repository drops it, one that resolves to nothing does not.
 # Also: a same-release pair at -rc tags (introduced in rc1, fixed in rc3).
-set -u
-: "${KCVE:?}" "${KCVE_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
 export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
 g() { git -C "$T/repo" "$@"; }

@@ -2,19 +2,31 @@
 """kcve check's VEX documents: valid against the official OpenVEX 0.2.0 and CycloneDX 1.5/1.6
 JSON schemas (tests/check/schema/, with their licences), named the way SBOM generators name a
 kernel, content-derived ids, one CycloneDX vulnerability with several affects, and statements
-bound to the kernel component of a CycloneDX and of an SPDX 2.3 SBOM."""
+bound to the kernel component of a CycloneDX and of an SPDX 2.3 SBOM.
+
+With --cyclonedx-library (meson test check-vex-cyclonedx-library), every CycloneDX document
+is also validated with the validator of the npm package @cyclonedx/cyclonedx-library (1.5 and
+1.6) and every OpenVEX one with ajv (tests/check/cyclonedx-library/). Skips (exit 77) naming
+what is missing when node, npm or the npm registry is not there."""
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
 import jsonschema
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mktree  # noqa: E402
+
 KCVE = os.environ["KCVE"]
 SRC = os.environ["KCVE_SRC"]
 SCHEMA = os.path.join(SRC, "tests/check/schema")
+NPM_DIR = os.path.join(SRC, "tests/check/cyclonedx-library")
 failures = []
+produced = []  # every VEX document kcve wrote: (what, document)
 
 
 def check(cond, msg):
@@ -60,12 +72,117 @@ def kcve(*args, env=None):
     if p.returncode:
         check(False, f"kcve {' '.join(args)}: exit {p.returncode}: {p.stderr}")
         return {}
-    return json.loads(p.stdout)
+    doc = json.loads(p.stdout)
+    produced.append((" ".join(a for a in args if not a.startswith("/")), doc))
+    return doc
 
 
 def errors(validator, doc):
     return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
             for e in validator.iter_errors(doc)]
+
+
+def skip(msg):
+    print(f"SKIP: {msg}")
+    sys.exit(77)
+
+
+NET_ERRORS = re.compile(r"ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|"
+                        r"EHOSTUNREACH|ERR_SOCKET_TIMEOUT|network|proxy", re.I)
+
+
+def npm_modules():
+    """The pinned @cyclonedx/cyclonedx-library and ajv packages (package-lock.json), installed
+    by 'npm ci' into the build directory once and reused while the lock file is unchanged;
+    their node_modules directory and node's path. Skips naming what is missing."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    npm = shutil.which("npm")
+    if not node or not npm:
+        skip("needs Node.js and npm (Debian packages nodejs and npm, scripts/debian-packages.txt)"
+             f"; missing: {' '.join(n for n, p in (('node', node), ('npm', npm)) if not p)}")
+    ver = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    m = re.match(r"v(\d+)\.", ver)
+    if not m or int(m.group(1)) < 14:
+        skip(f"needs Node.js >= 14 for @cyclonedx/cyclonedx-library 7.1.0, {node} is {ver!r}")
+    dest = os.path.join(os.environ.get("KCVE_BUILD") or tempfile.gettempdir(),
+                        "npm-cyclonedx-library")
+    with open(os.path.join(NPM_DIR, "package-lock.json")) as f:
+        lock = f.read()
+    stamp = os.path.join(dest, "installed-package-lock.json")
+    lib = os.path.join(dest, "node_modules", "@cyclonedx", "cyclonedx-library", "package.json")
+    try:
+        with open(stamp) as f:
+            current = f.read() == lock and os.path.exists(lib)
+    except OSError:
+        current = False
+    if not current:
+        shutil.rmtree(dest, ignore_errors=True)
+        os.makedirs(dest)
+        for name in ("package.json", "package-lock.json"):
+            shutil.copy(os.path.join(NPM_DIR, name), dest)
+        cmd = [npm, "ci", "--omit=optional", "--ignore-scripts", "--no-audit", "--no-fund",
+               "--no-update-notifier", "--fetch-retries=2", "--fetch-timeout=60000",
+               "--cache", os.path.join(dest, ".npm-cache")]
+        try:
+            p = subprocess.run(cmd, cwd=dest, capture_output=True, text=True, timeout=120)
+            out = p.stdout + p.stderr
+        except subprocess.TimeoutExpired:
+            skip("the npm registry did not answer within 120 s (npm ci); check the network")
+        if p.returncode:
+            tail = " | ".join(out.strip().splitlines()[-6:])
+            if NET_ERRORS.search(out):
+                code = re.search(r"npm (?:error|ERR!) code (\S+)", out)
+                skip(f"the npm registry is unreachable (npm ci: "
+                     f"{code.group(1) if code else NET_ERRORS.search(out).group(0)}); "
+                     "check the network or npm's registry/proxy settings")
+            check(False, f"npm ci in {dest} failed: exit {p.returncode}: {tail}")
+            return None, None
+        with open(stamp, "w") as f:
+            f.write(lock)
+    return os.path.join(dest, "node_modules"), node
+
+
+def cyclonedx_library(tmp):
+    """Every VEX document of this run, validated by the CycloneDX library (CycloneDX 1.5 and
+    1.6) and ajv (OpenVEX 0.2.0); a broken document of each kind must be refused."""
+    modules, node = npm_modules()
+    if not modules:
+        return
+    junk_cdx = {"bomFormat": "CycloneDX", "specVersion": "1.5", "serialNumber": "nope",
+                "vulnerabilities": [{"id": "CVE-1", "ratings": [{"score": "high"}]}]}
+    junk_ovx = {"@context": "https://openvex.dev/ns/v0.2.0", "statements": [{}]}
+    manifest = {"cyclonedx": [], "openvex": [],
+                "openvex_schema": os.path.join(SCHEMA, "openvex", "openvex_json_schema.json")}
+    what = {}
+    docs = produced + [("junk CycloneDX", junk_cdx), ("junk OpenVEX", junk_ovx)]
+    for i, (label, doc) in enumerate(docs):
+        kind = "cyclonedx" if doc.get("bomFormat") == "CycloneDX" else "openvex"
+        path = os.path.join(tmp, f"vex-{i}.json")
+        with open(path, "w") as f:
+            json.dump(doc, f, indent=2)
+        manifest[kind].append(path)
+        what[path] = label
+    mpath = os.path.join(tmp, "manifest.json")
+    with open(mpath, "w") as f:
+        json.dump(manifest, f)
+    p = subprocess.run([node, os.path.join(NPM_DIR, "validate.js"), mpath], capture_output=True,
+                       text=True, env=dict(os.environ, NODE_PATH=modules), timeout=300)
+    if p.returncode:
+        check(False, f"validate.js: exit {p.returncode}: {p.stderr[-1500:]}")
+        return
+    res = json.loads(p.stdout)
+    ncdx = sum(1 for _, d in produced if d.get("bomFormat") == "CycloneDX")
+    check(ncdx >= 7 and len(produced) - ncdx >= 8,
+          f"too few documents validated: {ncdx} CycloneDX, {len(produced) - ncdx} OpenVEX")
+    for path, verdicts in res.items():
+        for spec, errs in verdicts.items():
+            if what[path].startswith("junk"):
+                check(errs, f"the {spec} validator accepts a broken document ({what[path]})")
+            else:
+                check(errs is None, f"{spec}: kcve {what[path]}: {json.dumps(errs)[:1500]}")
+    check(len(res) == len(docs), f"validate.js answered for {len(res)} of {len(docs)} files")
+    print(f"cyclonedx-library: {ncdx} CycloneDX documents (1.5 and 1.6) and "
+          f"{len(produced) - ncdx} OpenVEX documents validated")
 
 
 def main():
@@ -104,6 +221,30 @@ def main():
             for v in ("1.5", "1.6"):
                 check(not errors(cdx[v], docs["--cyclonedx", name]),
                       f"CycloneDX {v} {name}: {errors(cdx[v], docs['--cyclonedx', name])[:3]}")
+
+        # a .config that leaves drivers/x.c out (not_affected, code_not_present), with the
+        # kernel named by --product and a CPE prefix
+        ksrc = os.path.join(tmp, "ksrc")
+        config = mktree.kernel_source(ksrc)
+        named = ["--product", "pkg:deb/debian/linux-image-amd64", "--cpe",
+                 "cpe:2.3:o:linux:linux_kernel"]
+        for fmt in ("--openvex", "--cyclonedx"):
+            docs[fmt, "config"] = kcve(*t, fmt, "--version", "6.1.5", "--config", config,
+                                       "--source", ksrc, "--all", *named, *author)
+        st = {x["vulnerability"]["name"]: x for x in docs["--openvex", "config"]["statements"]}
+        check(st.get("CVE-2099-0002", {}).get("status") == "not_affected"
+              and st["CVE-2099-0002"].get("impact_statement")
+              and st["CVE-2099-0002"]["products"][0]["@id"]
+              == "pkg:deb/debian/linux-image-amd64@6.1.5",
+              f"not compiled: {st.get('CVE-2099-0002')}")
+        cv = {x["id"]: x for x in docs["--cyclonedx", "config"]["vulnerabilities"]}
+        check(cv.get("CVE-2099-0002", {}).get("analysis", {}).get("justification")
+              == "code_not_present", f"CycloneDX not compiled: {cv.get('CVE-2099-0002')}")
+        check(not errors(ovx, docs["--openvex", "config"]), "OpenVEX config: "
+              f"{errors(ovx, docs['--openvex', 'config'])[:3]}")
+        for v in ("1.5", "1.6"):
+            check(not errors(cdx[v], docs["--cyclonedx", "config"]), f"CycloneDX {v} config: "
+                  f"{errors(cdx[v], docs['--cyclonedx', 'config'])[:3]}")
 
         # identity: what syft writes for a kernel (purl and CPE)
         v = docs["--openvex", "one"]
@@ -198,6 +339,8 @@ def main():
                              text=True)
         check(nok.returncode == 13 and len(nok.stderr.splitlines()) == 1,
               f"a file that is no SBOM: exit {nok.returncode} {nok.stderr!r}")
+        if "--cyclonedx-library" in sys.argv[1:]:
+            cyclonedx_library(tmp)
     print(f"vex: {len(failures)} failures")
     return 1 if failures else 0
 

@@ -4,7 +4,8 @@
 --help exits 0 with the standard usage line on stdout and nothing on stderr; an unknown
 option, a missing value and a bad number exit 2 with exactly one "kcve: error:" line; "--"
 ends the options; global options work after the command; the exit-code table of
-'kcve help exit-codes' equals the one in docs/cli.md; with NO_COLOR, TERM=dumb or
+'kcve help exit-codes' equals the one in docs/cli.md; every command whose help offers --json
+prints a document that parses and has the documented fields; with NO_COLOR, TERM=dumb or
 --color=never a terminal gets no escape codes (and gets them otherwise)."""
 import os
 import pty
@@ -15,6 +16,8 @@ import tempfile
 
 KCVE = os.environ["KCVE"]
 SRC = os.environ["KCVE_SRC"]
+sys.path.insert(0, os.path.join(SRC, "tests/check"))
+import mktree  # noqa: E402
 failures = []
 
 
@@ -131,11 +134,11 @@ def make_tree(tmp):
     return tree
 
 
-# Commands that print data and take --json without a kernel repository: the arguments, and
-# a check of the parsed document. (votes and dyad/record need a kernel repository: votes
-# --json is covered by review-flow's range; check/cvss/record have their own tests.)
-def json_cases(tree):
+# Commands that print data and take --json: the arguments, a check of the parsed document and
+# the exit codes allowed. These need only the record tree; repo_cases() the kernel repository.
+def json_cases(tree, tmp):
     maint = os.path.join(SRC, "tests/maintainers/data/MAINTAINERS")
+    html = os.path.join(tmp, "report.html")
     return [
         (["search", "--json", "CVE-2099-0001", "bbbb"],
          lambda d: [x["cve"] for x in d] == ["CVE-2099-0001", "CVE-2099-0001"]),
@@ -144,7 +147,7 @@ def json_cases(tree):
         (["stats", "--json", "--no-ttf"], lambda d: d["published"] == 2
          and d["time_to_fix"] is None),
         (["verify", "--json", "CVE-2099-0001"], lambda d: d["checked"] == 1
-         and all({"subject", "rule", "evidence"} <= set(p) for p in d["problems"])),
+         and all({"subject", "rule", "evidence"} <= set(p) for p in d["problems"]), (0, 17)),
         (["reserve", "list", "--json"], lambda d: [x["state"] for x in d] == ["free", "free"]),
         (["branches", "list", "--json"], lambda d: d["has_data"] is False),
         (["maintainers", "--json", "--maintainers", maint, "--root", tree, "drivers/net/x.c"],
@@ -158,13 +161,110 @@ def json_cases(tree):
         (["version", "--json"], lambda d: d["version"]),
         (["cvss", "--json", "--vector-only", "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H"],
          lambda d: d["score"] == 7.8),
+        (["kbuild", "--json", "--source", os.path.join(tmp, "ksrc"), "--config",
+          mktree.kernel_source(os.path.join(tmp, "ksrc")), "fs/ext4/inode.c", "drivers/x.c"],
+         lambda d: [x["verdict"] for x in d] == ["compiled", "not compiled"]),
+        (["db", "info", "--json", os.path.join(tmp, "records.db")],
+         lambda d: d["records"] == 2),
+        (["report", "--json", "--html", html],
+         lambda d: d["html"] == html and d["records"] == 2 and d["bytes"] ==
+         os.path.getsize(html) and d["dates"] == "datePublished"),
+        (["request", "--json", os.path.join(SRC, "tests/maintainers/data/req_reserve.eml")],
+         lambda d: d["kind"] == "reserve" and d["queued"] is None and d["commits"] == []
+         and d["reply"].startswith("From ")),
+        # a refused dispute (nobody of the file's section) still answers in JSON, exit 16
+        (["dispute", "--json", "CVE-2099-0001", "--by", "nobody@example.org", "--reason", "x",
+          "--reject", "--maintainers", maint, "--no-regenerate"],
+         lambda d: d["cve"] == "CVE-2099-0001" and d["action"] == "reject"
+         and d["allowed"] is False and d["why"], (16,)),
     ]
 
 
-def json_outputs(tree):
+def repo_cases(tmp):
+    """The commands that need a kernel repository, on the store tests' small kernel-shaped
+    repository (tests/store/lib_repo.sh), and remote/publish against the local CVE Services
+    server of the publish tests. Returns (global arguments, environment, cases)."""
+    t = os.path.join(tmp, "repo")
+    os.makedirs(t)
+    p = subprocess.run(["bash", "-c", 'set -e; T=$1; . "$2"; build_repo >/dev/null; build_tree; '
+                        'echo "$R $V $FIX_A $FIX_B $FIX_C $FIX_Y"', "repo", t,
+                        os.path.join(SRC, "tests/store/lib_repo.sh")],
+                       capture_output=True, text=True, env=dict(os.environ, KCVE=KCVE))
+    if p.returncode:
+        fail(f"lib_repo.sh: {p.stderr[-500:]}")
+        return [], {}, []
+    r, v, fix_a, fix_b, fix_c, fix_y = p.stdout.split()
+    env = {"HOME": t, "GIT_CONFIG_NOSYSTEM": "1", "KCVE_FROM": "Test <sender@example.org>"}
+    g = ["--repo", r, "--tree", v]
+    batch = os.path.join(tmp, "batch")
+    with open(batch, "w") as f:
+        f.write(f"{fix_b}\n{fix_c}\n")
+    sys.path.insert(0, os.path.join(SRC, "tests/publish"))
+    import cve_services_server
+    srv = cve_services_server.make_server(os.path.join(tmp, "cve-services.json"), "Linux",
+                                          "cna@example.org", "k")
+    env.update({"KCVE_CVE_API_URL": "http://127.0.0.1:%d/api/" % srv.server_address[1],
+                "KCVE_CVE_API_ORG": "Linux", "KCVE_CVE_API_USER": "cna@example.org",
+                "KCVE_CVE_API_KEY": "k", "KCVE_CVE_API_TIMEOUT": "5"})
+    ids = [f"CVE-2024-1000{i}" for i in range(1, 6)]
+    return g, env, [
+        (["reserve", "add", "--json"] + ids + ["CVE-2024-10001"],
+         lambda d: [x["result"] for x in d] == ["reserved"] * 5 + ["already-reserved"]
+         and d[0]["error"] is None),
+        (["index", "--json"], lambda d: d["commits_added"] > 0),
+        (["dyad", "--json", fix_a], lambda d: d["pairs"][0]["fixed_commit"]),
+        (["review", "v6.1..v6.1.1", "--auto", "--vote", "--reviewer", "alice", "--json"],
+         lambda d: {x["upstream"] for x in d} == {fix_a, fix_y}),
+        (["votes", "v6.1..v6.1.1", "--json"], lambda d: d["reviewers"] == ["alice"]
+         and d["min_agree"] == 2 and all(x["agreed"] is False for x in d["commits"])),
+        (["create", "--json", "--dry-run", "--batch", batch],
+         lambda d: d["dry_run"] and [x["cve"] for x in d["created"]]
+         == ["CVE-2024-10001", "CVE-2024-10002"] and d["failed"] == []),
+        (["create", "--json", fix_a], lambda d: d["created"][0]["cve"] == "CVE-2024-10001"
+         and d["created"][0]["sha"] == fix_a and d["created"][0]["held_id_bound"] is False),
+        (["create", "--json", fix_a], lambda d: d["created"] == []
+         and d["failed"][0]["exit"] == 14 and "already has a CVE" in d["failed"][0]["error"],
+         (14,)),
+        (["update", "--json", "--full"], lambda d: d["checked"] == 1 and d["failed"] == 0
+         and all(x["cve"] == "CVE-2024-10001" for x in d["cves"])),
+        (["reserve-for", "--json", "--year", "2024", "--requester", "r@example.org",
+          "--summary", "embargo"],
+         lambda d: d == {"cve": "CVE-2024-10002", "state": "held",
+                         "requester": "r@example.org", "summary": "embargo"}),
+        (["return", "--json", "CVE-2024-10005"],
+         lambda d: d["cve"] == "CVE-2024-10005" and d["state"] == "returned"
+         and "CVE-2024-10005" in d["commands"][0]),
+        (["reject", "--json", "--reason", "duplicate", "CVE-2024-10001"],
+         lambda d: d["state"] == "rejected" and d["reason"] == "duplicate"
+         and d["mbox"].endswith("CVE-2024-10001.mbox.rejected") and len(d["commands"]) == 2),
+        # a dry run counts nothing (its "would ..." lines go to stderr with --json)
+        (["publish", "--json", "--dry-run"], lambda d: d["dry_run"] is True
+         and d["baseline"] is False and d["failed"] == 0 and d["published"] == 0),
+        (["remote", "quota", "--json"], lambda d: d["id_quota"] > 0),
+        (["remote", "reserve", "--json", "--year", "2025", "--count", "2"],
+         lambda d: len(d["ids"]) == 2 and all(i.startswith("CVE-2025-") for i in d["ids"])),
+        (["remote", "list", "--json"], lambda d: len(d) == 2),
+    ]
+
+
+# Commands whose --json is not a document on stdout, or needs what this test cannot build.
+JSON_ELSEWHERE = {
+    "record": "--json OUT names the CVE record file to write (tests/record)",
+}
+
+
+def json_outputs(tree, tmp):
     import json
-    for args, ok in json_cases(tree):
-        rc, out, err = run(["--tree", tree] + args)
+    rc, _, err = run(["--tree", tree, "db", "build", "-o", os.path.join(tmp, "records.db")])
+    if rc:
+        fail(f"db build: {err}")
+    cases = [(["--tree", tree], {}, c) for c in json_cases(tree, tmp)]
+    g, env, rcases = repo_cases(tmp)
+    cases += [(g, env, c) for c in rcases]
+    covered = set()
+    for prefix, env, (args, ok, *codes) in cases:
+        covered.add(args[0])
+        rc, out, err = run(prefix + args, env=env)
         try:
             doc = json.loads(out)
         except ValueError as e:
@@ -175,8 +275,13 @@ def json_outputs(tree):
         except (KeyError, IndexError, TypeError) as e:
             good = False
             err += f" ({e!r})"
-        if rc not in (0, 17) or not good:
+        if rc not in (codes[0] if codes else (0,)) or not good:
             fail(f"{' '.join(args)}: exit {rc}, unexpected document {out[:300]!r} {err[:200]!r}")
+    # every command whose help offers --json is run with it above
+    for name in commands():
+        _, out, _ = run([name, "--help"])
+        if "--json" in out and name not in covered and name not in JSON_ELSEWHERE:
+            fail(f"{name} has --json but the conformance test does not parse it")
 
 
 def colour(tree):
@@ -224,7 +329,7 @@ def main():
     exit_code_tables()
     with tempfile.TemporaryDirectory() as tmp:
         tree = make_tree(tmp)
-        json_outputs(tree)
+        json_outputs(tree, tmp)
         colour(tree)
     print(f"{len(names)} commands checked, {len(failures)} failures")
     return 1 if failures else 0

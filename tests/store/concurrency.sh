@@ -2,9 +2,6 @@
 # 8 `kcve create` processes at once on one tree: the tree lock serialises them, every one gets
 # a distinct id, no file is lost, the tree verifies clean.
 set -euo pipefail
-: "${KCVE:?KCVE must point at the kcve binary}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib_repo.sh"
 build_repo
 more_fixes 8

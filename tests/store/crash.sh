@@ -4,9 +4,6 @@
 # interrupted operation only when asked) is clean every time (each CVE is old or new, never
 # mixed), and a rerun completes with exactly the result of an uninterrupted run.
 set -euo pipefail
-: "${KCVE:?KCVE must point at the kcve binary}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib_repo.sh"
 build_repo
 build_tree

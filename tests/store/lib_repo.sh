@@ -2,7 +2,13 @@
 #   mainline: v6.0 .. v6.3 (annotated and lightweight tags), stable branch linux-6.1.y
 #   with v6.1.1 (backport of FIX_A, "[ Upstream commit ... ]"), plus commits for every
 #   refusal rule. Shas are exported as variables (INTRO, FIX_A, BP_A, FIX_B, FIX_C, ...).
-# Requires: T (scratch dir), KCVE.
+# Requires KCVE. Makes the scratch directory T (removed on exit) unless the sourcing test set
+# its own (a T exported by the caller's environment does not count).
+: "${KCVE:?KCVE must point at the kcve binary}"
+if [ -z "${T:-}" ] || [[ $(declare -p T) == "declare -x"* ]]; then
+	T=$(mktemp -d)
+	trap 'rm -rf "$T"' EXIT
+fi
 export HOME=$T GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=a@example.org
 export GIT_COMMITTER_NAME="C O Mitter" GIT_COMMITTER_EMAIL=c@example.org
 export KCVE_FROM="Test Sender <sender@example.org>"

@@ -4,9 +4,6 @@
 # update changes only the affected CVE -> reject -> return, and every refusal rule (message,
 # exit code, tree unchanged).
 set -euo pipefail
-: "${KCVE:?KCVE must point at the kcve binary}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib_repo.sh"
 build_repo
 build_tree

@@ -171,14 +171,25 @@ static void read_fixes(struct ck_record *r, const char *text)
 	}
 }
 
-/* The files read here are also those treecache.c keys its cache on: keep both lists equal. */
+const char *const ck_record_exts[CK_REC_NFILES] = {
+	[CK_REC_JSON] = ".json",
+	[CK_REC_DYAD] = ".dyad",
+	[CK_REC_SHA1] = ".sha1",
+};
+
+/* <dir>/<id><ext> of one of the record's files into path (checked to fit by the caller). */
+static void record_path(char *path, size_t size, const char *dir, const char *id, int which)
+{
+	snprintf(path, size, "%s/%s%s", dir, id, ck_record_exts[which]);
+}
+
 int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct kcve_err *err)
 {
 	char path[8192];
 	struct strbuf sb = STRBUF_INIT;
 	if (strlen(dir) + strlen(id) + 8 > sizeof path)
 		return kcve_err_set(err, KCVE_E_IO, "path too long: %s/%s", dir, id);
-	snprintf(path, sizeof path, "%s/%s.json", dir, id);
+	record_path(path, sizeof path, dir, id, CK_REC_JSON);
 	if (read_file(path, &sb) < 0) {
 		int e = errno;
 		sb_release(&sb);
@@ -189,7 +200,7 @@ int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct 
 		sb_release(&sb);
 		return rc;
 	}
-	snprintf(path, sizeof path, "%s/%s.dyad", dir, id);
+	record_path(path, sizeof path, dir, id, CK_REC_DYAD);
 	sb_reset(&sb);
 	if (read_file(path, &sb) == 0) {
 		size_t bad = dyad_parse(sb_str(&sb), &r->pairs);
@@ -198,7 +209,7 @@ int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct 
 			return kcve_err_set(err, KCVE_E_PARSE, "malformed line %zu in %s", bad, path);
 		}
 	}
-	snprintf(path, sizeof path, "%s/%s.sha1", dir, id);
+	record_path(path, sizeof path, dir, id, CK_REC_SHA1);
 	sb_reset(&sb);
 	if (read_file(path, &sb) == 0)
 		read_fixes(r, sb_str(&sb));

@@ -59,6 +59,11 @@ struct ck_record {
  * KCVE_E_PARSE with the reason on malformed input.  `name` is used in messages. */
 int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, const char *name,
 			 struct kcve_err *err);
+/* The files of one record that ck_record_read() reads, by extension: the JSON text (required),
+ * the dyad pairs and the fix commits (both optional).  The tree cache (check/treecache.h) keys
+ * on exactly these. */
+enum { CK_REC_JSON, CK_REC_DYAD, CK_REC_SHA1, CK_REC_NFILES };
+extern const char *const ck_record_exts[CK_REC_NFILES];
 /* Read <dir>/<id>.json, <id>.dyad and <id>.sha1. A missing .dyad means "no pairs". */
 int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct kcve_err *err);
 void ck_record_release(struct ck_record *r);

@@ -124,7 +124,7 @@ int ck_set_load_tree(struct ck_set *s, const char *root, struct kcve_err *err)
 		sb_addf(&ysb, "%s/%s", pub, years[y].name);
 		const char *ydir = ysb.buf;
 		size_t nc;
-		struct name_ent *cves = list_dir(ydir, ".json", &nc);
+		struct name_ent *cves = list_dir(ydir, ck_record_exts[CK_REC_JSON], &nc);
 		for (size_t c = 0; c < nc; c++) {
 			if (rc == 0) {
 				XGROW(s->v, s->n + 1, s->alloc);

@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "check/record.h"
+#include "core/fileio.h"
 #include "core/xalloc.h"
 
 #define CACHE_MAGIC "KCVETC\0\x01"
@@ -85,17 +87,13 @@ static void add_stat(struct strbuf *key, const char *name, const struct stat *st
 	sb_add(key, f, sizeof f);
 }
 
-/* The files ck_record_read() reads for a record (keep the two lists equal). */
-static const char *const record_exts[] = {".json", ".dyad", ".sha1"};
-#define NEXT (sizeof record_exts / sizeof record_exts[0])
-
 /* One record of the key: its year directory and base name; the metadata of its files is filled
  * in by the stat workers. */
 struct key_item {
 	int yfd;
 	char *base; /* name without ".json" */
-	struct stat st[NEXT];
-	bool present[NEXT], irregular;
+	struct stat st[CK_REC_NFILES]; /* the files ck_record_read() reads */
+	bool present[CK_REC_NFILES], irregular;
 };
 
 struct key_list {
@@ -111,7 +109,8 @@ struct key_list {
  * loader reads no records there either. */
 static int key_list_years(struct key_list *L, int pubfd, struct strbuf *key, char *why, size_t nwhy)
 {
-	size_t n;
+	const char *json = ck_record_exts[CK_REC_JSON];
+	size_t jl = strlen(json), n;
 	if (list_names(pubfd, &L->years, &n) < 0) {
 		snprintf(why, nwhy, "cannot read cve/published");
 		return -1;
@@ -135,11 +134,11 @@ static int key_list_years(struct key_list *L, int pubfd, struct strbuf *key, cha
 		}
 		for (size_t i = 0; i < nn; i++) {
 			size_t l = strlen(names[i]);
-			if (l <= 5 || l >= 500 || strcmp(names[i] + l - 5, ".json") != 0) {
+			if (l <= jl || l >= 500 || strcmp(names[i] + l - jl, json) != 0) {
 				free(names[i]);
 				continue;
 			}
-			names[i][l - 5] = '\0';
+			names[i][l - jl] = '\0';
 			XGROW(L->v, L->n + 1, L->alloc);
 			struct key_item *it = &L->v[L->n++];
 			memset(it, 0, sizeof *it);
@@ -165,8 +164,8 @@ static void *stat_run(void *arg)
 		struct key_item *it = &j->v[i];
 		size_t l = strlen(it->base);
 		memcpy(file, it->base, l);
-		for (size_t x = 0; x < NEXT; x++) {
-			strcpy(file + l, record_exts[x]);
+		for (size_t x = 0; x < CK_REC_NFILES; x++) {
+			strcpy(file + l, ck_record_exts[x]);
 			if (fstatat(it->yfd, file, &it->st[x], AT_SYMLINK_NOFOLLOW) < 0)
 				continue;
 			it->present[x] = true;
@@ -233,10 +232,10 @@ static int tree_key(int rootfd, struct strbuf *key, char *why, size_t nwhy)
 				snprintf(why, nwhy, "a file of record %.64s is not a regular file", it->base);
 				rc = -1;
 			}
-			for (size_t x = 0; x < NEXT; x++) {
+			for (size_t x = 0; x < CK_REC_NFILES; x++) {
 				struct stat abs = {.st_size = -1};
 				sb_adds(key, it->base);
-				add_stat(key, record_exts[x], it->present[x] ? &it->st[x] : &abs);
+				add_stat(key, ck_record_exts[x], it->present[x] ? &it->st[x] : &abs);
 			}
 		}
 	}
@@ -336,43 +335,6 @@ static void *key_run(void *arg)
 	return NULL;
 }
 
-/* Write data as name in dirfd: temporary file, fsync, rename, directory fsync. 0 or -1. */
-static int write_at(int dirfd, const char *name, const void *data, size_t len)
-{
-	char tmp[64];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", name, (long)getpid());
-	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == EEXIST && unlinkat(dirfd, tmp, 0) == 0) /* left by a crash */
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	const char *p = data;
-	size_t left = len;
-	int rc = 0;
-	while (left && rc == 0) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			rc = -1;
-		else
-			p += w, left -= (size_t)w;
-	}
-	if (rc == 0 && fsync(fd) < 0)
-		rc = -1;
-	if (close(fd) < 0)
-		rc = -1;
-	if (rc == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
-		rc = -1;
-	if (rc < 0) {
-		int e = errno;
-		unlinkat(dirfd, tmp, 0);
-		errno = e;
-		return -1;
-	}
-	return fsync(dirfd);
-}
-
 /* Write the cache under the tree lock (not waited for). 0, or -1 with why. */
 static int cache_write(int rootfd, const unsigned char digest[16], const struct ck_set *s,
 		       char *why, size_t nwhy)
@@ -390,7 +352,7 @@ static int cache_write(int rootfd, const unsigned char digest[16], const struct 
 	/* the state directory keeps itself out of `git status`, as the store's writers do */
 	struct stat st;
 	if (fstatat(kfd, ".gitignore", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT &&
-	    write_at(kfd, ".gitignore", "*\n", 2) < 0) {
+	    atomic_write_at(kfd, ".gitignore", "*\n", 2, 0644, true) < 0) {
 		snprintf(why, nwhy, "cannot write " STATE_DIR "/.gitignore (%s)", strerror(errno));
 		close(kfd);
 		return -1;
@@ -413,7 +375,7 @@ static int cache_write(int rootfd, const unsigned char digest[16], const struct 
 	 * get slower with a lower level; writing at 9 would add about half a second */
 	if (ck_db_image(s, 1, &img, &ierr) != 0)
 		snprintf(why, nwhy, "%.150s", ierr.msg);
-	else if (write_at(kfd, CACHE_NAME, img.buf, img.len) < 0)
+	else if (atomic_write_at(kfd, CACHE_NAME, img.buf, img.len, 0644, true) < 0)
 		snprintf(why, nwhy, "cannot write " STATE_DIR "/" CACHE_NAME " (%s)", strerror(errno));
 	else
 		rc = 0;

@@ -250,6 +250,16 @@ int atomic_write_file_ex(const char *path, const void *data, size_t len, int mod
 	int dfd = open_parent(path, false, &base);
 	if (dfd < 0)
 		return -1;
+	int r = atomic_write_at(dfd, base, data, len, mode, durable);
+	int e = errno;
+	close(dfd);
+	errno = e;
+	return r;
+}
+
+int atomic_write_at(int dfd, const char *base, const void *data, size_t len, int mode,
+		    bool durable)
+{
 	/* the replaced file keeps its permissions (a 0600 file stays 0600); a link in its place
 	 * is replaced, never followed */
 	struct stat st;
@@ -257,12 +267,8 @@ int atomic_write_file_ex(const char *path, const void *data, size_t len, int mod
 		mode = st.st_mode & 07777;
 	char *tmp = NULL;
 	int fd = create_temp(dfd, base, &tmp);
-	if (fd < 0) {
-		int e = errno;
-		close(dfd);
-		errno = e;
+	if (fd < 0)
 		return -1;
-	}
 	int r = 0;
 	if (fchmod(fd, (mode_t)mode) < 0 || write_all(fd, data, len) < 0 ||
 	    (durable && fsync(fd) < 0))
@@ -281,7 +287,6 @@ int atomic_write_file_ex(const char *path, const void *data, size_t len, int mod
 	else if (durable && fsync(dfd) < 0)
 		r = -1, e = errno;
 	free(tmp);
-	close(dfd);
 	errno = e;
 	return r;
 }

@@ -25,6 +25,10 @@ int atomic_write_file(const char *path, const void *data, size_t len, int mode);
 /* Same, durable only if asked: without it the rename is still atomic (readers see the old or
  * the new file), but a crash may lose the new one — for caches that can be rebuilt. */
 int atomic_write_file_ex(const char *path, const void *data, size_t len, int mode, bool durable);
+/* The same for name, one entry of the already opened directory dirfd: the directory is not
+ * looked up again, so a caller that reached it without links (safefs.h) keeps that guarantee. */
+int atomic_write_at(int dirfd, const char *name, const void *data, size_t len, int mode,
+		    bool durable);
 /* Create or truncate path and write data (fsync'd if sync), without rename or directory sync:
  * only for files nobody reads until a later commit point (staging areas). 0, or -1 with errno
  * set (and the file removed). */

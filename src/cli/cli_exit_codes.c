@@ -1,8 +1,9 @@
-/* The exit-code table of 'kcve help exit-codes' (docs/exit-codes.md restates it; the CLI
- * conformance test checks that the two agree). The codes themselves are in core/error.h. */
+/* The exit-code table of 'kcve help exit-codes' (docs/cli.md restates it; the CLI conformance
+ * test checks that the two agree). The codes themselves are in core/error.h. */
 #include <stdio.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 
 static const struct {
@@ -39,4 +40,14 @@ void cli_print_exit_codes(FILE *out)
 	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
 		fprintf(out, "  %3d  %-12s %s\n", exit_codes[i].code, exit_codes[i].name,
 			exit_codes[i].meaning);
+}
+
+json_t *cli_exit_codes_json(void)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
+		json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", exit_codes[i].code,
+						   "name", exit_codes[i].name, "meaning",
+						   exit_codes[i].meaning));
+	return a;
 }

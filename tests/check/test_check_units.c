@@ -217,6 +217,16 @@ static void test_db_roundtrip(void **state)
 	assert_int_equal(t.branches.v[1].eol_day, -1);
 	assert_false(branch_policy_supported(&t.branches, "4.19", (time_t)s.built));
 	assert_true(branch_policy_supported(&t.branches, "6.1", (time_t)s.built));
+	/* the stored branch index equals the one scanned from the records */
+	assert_true(t.has_covix);
+	struct ck_cov_index stored, scanned;
+	ck_cov_index_build(&stored, &t);
+	ck_cov_index_scan(&scanned, &t);
+	assert_true(scanned.n > 0);
+	assert_int_equal(stored.n, scanned.n);
+	assert_memory_equal(stored.v, scanned.v, scanned.n * sizeof *scanned.v);
+	ck_cov_index_release(&stored);
+	ck_cov_index_release(&scanned);
 
 	/* every truncation and many single-byte changes: a clean error or a valid load */
 	struct strbuf img = STRBUF_INIT;

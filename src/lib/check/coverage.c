@@ -61,35 +61,62 @@ static int cmp_branch(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Branches seen so far: an open-addressing table keyed by the branch numbers (a record's
+ * strings alternate between branches, so a list searched per string cost a sixth of a check). */
 struct ix_build {
-	struct ck_cov_branch *v;
-	size_t n, alloc;
-	size_t last;   /* the branch of the previous note: most strings repeat it */
+	struct ck_cov_branch *t; /* key 0 = empty slot (no branch has key 0: 0.0 is no release) */
+	size_t mask, n;
 };
+
+static size_t slot_of(const struct ix_build *b, unsigned long long key)
+{
+	size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 40) & b->mask;
+	while (b->t[h].key && b->t[h].key != key)
+		h = (h + 1) & b->mask;
+	return h;
+}
+
+static void ix_grow(struct ix_build *b)
+{
+	struct ix_build old = *b;
+	b->mask = old.mask ? 2 * old.mask + 1 : 255;
+	b->t = xcalloc(b->mask + 1, sizeof *b->t);
+	for (size_t i = 0; old.t && i <= old.mask; i++)
+		if (old.t[i].key)
+			b->t[slot_of(b, old.t[i].key)] = old.t[i];
+	free(old.t);
+}
 
 static void note(struct ix_build *b, const char *s)
 {
 	unsigned long long key;
 	long long patch;
-	if (!branch_patch(s, &key, &patch))
+	if (!branch_patch(s, &key, &patch) || !key)
 		return;
-	size_t i = b->last;
-	if (i >= b->n || b->v[i].key != key) {
-		for (i = 0; i < b->n && b->v[i].key != key; i++)
-			;
-		if (i == b->n) {
-			XGROW(b->v, b->n + 1, b->alloc);
-			b->v[i].key = key;
-			b->v[i].max_patch = patch;
-			b->n++;
-		}
-		b->last = i;
+	if (2 * (b->n + 1) > b->mask)
+		ix_grow(b);
+	struct ck_cov_branch *e = &b->t[slot_of(b, key)];
+	if (!e->key) {
+		e->key = key;
+		e->max_patch = patch;
+		b->n++;
+	} else if (patch > e->max_patch) {
+		e->max_patch = patch;
 	}
-	if (patch > b->v[i].max_patch)
-		b->v[i].max_patch = patch;
 }
 
 void ck_cov_index_build(struct ck_cov_index *ix, const struct ck_set *s)
+{
+	if (s->has_covix) {
+		ix->v = xcalloc(s->ncovix + 1, sizeof *ix->v);
+		memcpy(ix->v, s->covix, s->ncovix * sizeof *ix->v);
+		ix->n = s->ncovix;
+		return;
+	}
+	ck_cov_index_scan(ix, s);
+}
+
+void ck_cov_index_scan(struct ck_cov_index *ix, const struct ck_set *s)
 {
 	struct ix_build b = {0};
 	for (size_t i = 0; i < s->n; i++) {
@@ -108,10 +135,14 @@ void ck_cov_index_build(struct ck_cov_index *ix, const struct ck_set *s)
 				note(&b, g->less_equal);
 			}
 	}
-	if (b.n)
-		qsort(b.v, b.n, sizeof *b.v, cmp_branch);
-	ix->v = b.v;
-	ix->n = b.n;
+	ix->v = xcalloc(b.n + 1, sizeof *ix->v);
+	ix->n = 0;
+	for (size_t i = 0; b.t && i <= b.mask; i++)
+		if (b.t[i].key)
+			ix->v[ix->n++] = b.t[i];
+	free(b.t);
+	if (ix->n)
+		qsort(ix->v, ix->n, sizeof *ix->v, cmp_branch);
 }
 
 void ck_cov_index_release(struct ck_cov_index *ix)

@@ -42,15 +42,13 @@ struct ck_coverage {
 
 /* The newest release per branch that the records name (built once per set, then read-only,
  * so that every release of a run, and every batch worker, looks it up without a scan). */
-struct ck_cov_branch {
-	unsigned long long key; /* the branch's numbers, ordered as the kernel orders branches */
-	long long max_patch;    /* newest patch named on the branch (0: only the mainline release) */
-};
 struct ck_cov_index {
 	struct ck_cov_branch *v; /* sorted by key */
 	size_t n;
 };
 void ck_cov_index_build(struct ck_cov_index *ix, const struct ck_set *s);
+/* The same from the records alone (ignoring a stored index): what `kcve db build` stores. */
+void ck_cov_index_scan(struct ck_cov_index *ix, const struct ck_set *s);
 void ck_cov_index_release(struct ck_cov_index *ix);
 
 /* The release warnings (newer/nonexistent, unsupported) of one normalised release, written to

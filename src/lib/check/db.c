@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "check/coverage.h"
 #include "check/recset.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
@@ -13,7 +14,7 @@
 #define DB_MAGIC "KCVEDB\0\x02"
 #define DB_HDR 36   /* format 2; format 1 had 28 bytes (no build time) */
 #define DB_HDR_V1 28
-#define DB_FLAGS 7  /* every flag bit a format-2 image may set (format 1: 3) */
+#define DB_FLAGS 15 /* every flag bit a format-2 image may set (format 1: 3) */
 #define DB_MAX_RAW (1u << 30)
 
 /* ---- writer ------------------------------------------------------------------------------ */
@@ -128,6 +129,16 @@ int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct 
 		sb_addc(&raw, (char)(b->iseol ? 1 : 0));
 		put_uleb(&raw, b->eol_day >= 0 ? (unsigned long long)b->eol_day + 1 : 0);
 	}
+	/* the branch index (coverage.h), so that a check does not scan every record for it */
+	flags |= 8;
+	struct ck_cov_index ix;
+	ck_cov_index_scan(&ix, s);
+	put_uleb(&raw, ix.n);
+	for (size_t i = 0; i < ix.n; i++) {
+		put_uleb(&raw, ix.v[i].key);
+		put_uleb(&raw, (unsigned long long)ix.v[i].max_patch);
+	}
+	ck_cov_index_release(&ix);
 	uLongf clen = compressBound((uLong)raw.len);
 	size_t at = image->len;
 	sb_grow(image, DB_HDR + clen);
@@ -297,7 +308,7 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 	/* bit 1 (modules) needs bit 0 (conditions); format 1 knows bits 0-1, format 2 writes bit 2 */
 	uint32_t known = format == 1 ? 3 : DB_FLAGS;
 	if (rawlen > DB_MAX_RAW || (flags & ~known) || (flags & 3) == 2 ||
-	    (format >= 2 && !(flags & 4)))
+	    (format >= 2 && !(flags & 4)) || (flags & 12) == 8)
 		return corrupt(err, name, "bad header");
 	s->blob = xmalloc((size_t)rawlen + 1);
 	s->blob_len = rawlen;
@@ -380,6 +391,21 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 	}
 	if ((flags & 4) && !parse_tree_section(&d, s))
 		return corrupt(err, name, "tree section damaged");
+	if (flags & 8) {
+		size_t n = get_count(&d);
+		s->covix = xcalloc(n + 1, sizeof *s->covix);
+		for (size_t i = 0; i < n && !d.bad; i++) {
+			s->covix[i].key = get_uleb(&d);
+			unsigned long long p = get_uleb(&d);
+			s->covix[i].max_patch = (long long)(p & 0x3fffffffffffffffULL);
+			if (!s->covix[i].key || (i && s->covix[i].key <= s->covix[i - 1].key))
+				d.bad = 1;
+			s->ncovix = i + 1;
+		}
+		if (d.bad)
+			return corrupt(err, name, "branch index damaged");
+		s->has_covix = true;
+	}
 	if (d.p != d.end)
 		return corrupt(err, name, "trailing data");
 	return 0;

@@ -7,7 +7,8 @@
  *   u32          compressed payload length (= file length - 36)
  *   u32          CRC-32 of the uncompressed payload followed by the 8 build-time bytes
  *   u32          flags (bit 0: a file-condition section follows the records; bit 1: each
- *                condition entry also carries a module name; bit 2: the tree section follows)
+ *                condition entry also carries a module name; bit 2: the tree section follows;
+ *                bit 3: the branch index follows)
  *   u64          build time, seconds since the epoch ($SOURCE_DATE_EPOCH when set)
  *   zlib stream  payload
  * Format 1 (still read) has no build time (a 28-byte header, CRC of the payload alone) and no
@@ -32,6 +33,9 @@
  * a git checkout), u8 has-branch-data, uleb n, (str branch, str moniker, str latest, u8 iseol,
  * uleb eol-day + 1)... — the tree's supported-branch data (store/branches.h), so that --db
  * gives the coverage warnings --tree gives.
+ * With flag bit 3 (written since format 2 by this kcve; a format-2 file without it is read and
+ * the index is computed), the branch index of check/coverage.h: uleb n, (uleb key, uleb
+ * newest patch)... with strictly increasing non-zero keys.
  * Every length is bounds-checked on load: a corrupt file is a clean KCVE_E_PARSE error. */
 #ifndef KCVE_CHECK_RECSET_H
 #define KCVE_CHECK_RECSET_H
@@ -47,6 +51,13 @@
 
 /* Format version of the compact database (the last byte of its magic). */
 #define CK_DB_FORMAT 2
+
+/* The newest release of one branch that the records name (check/coverage.h builds the index;
+ * a database stores it, so a check need not scan every record's versions for it). */
+struct ck_cov_branch {
+	unsigned long long key; /* the branch's numbers, ordered as the kernel orders branches */
+	long long max_patch;    /* newest patch named on the branch (0: only the mainline release) */
+};
 
 struct ck_cond {
 	const char *path, *cond;
@@ -70,6 +81,9 @@ struct ck_set {
 	long long newest_record; /* newest datePublished/dateUpdated of the records */
 	long long tree_head;   /* committer time of the tree's git HEAD (set by the caller) */
 	struct branch_policy branches; /* the tree's scripts/kcve-branches and kcve-eol */
+	struct ck_cov_branch *covix;   /* from a database with flag bit 3, sorted by key */
+	size_t ncovix;
+	bool has_covix;
 	/* Free each record's compiled ranges right after its verdict instead of keeping them for
 	 * the next release: a one-release run then reuses the same few pages for every record,
 	 * where keeping them touched ~20 MB of fresh memory (page faults were a third of a run). */

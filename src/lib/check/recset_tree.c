@@ -222,5 +222,6 @@ void ck_set_release(struct ck_set *s)
 	free(s->blob);
 	free(s->origin);
 	branch_policy_release(&s->branches);
+	free(s->covix);
 	memset(s, 0, sizeof *s);
 }

@@ -10,7 +10,7 @@ static const struct {
 	int code;
 	const char *name, *meaning;
 } exit_codes[] = {
-	{KCVE_OK, "ok", "success (for check: success whatever applies, unless --fail-if-affected)"},
+	{KCVE_OK, "ok", "success (for check: success whatever applies and whatever it warns about, unless --fail-if-affected or --strict)"},
 	{KCVE_E_GENERIC, "generic", "internal failure with no better class"},
 	{KCVE_E_USAGE, "usage", "bad command line: unknown option, missing value, bad number"},
 	{KCVE_E_NOREPO, "no-repo", "--repo is not a git repository"},
@@ -31,7 +31,7 @@ static const struct {
 	{KCVE_E_VULNERABLE, "vulnerable", "kcve check --fail-if-affected: at least one CVE applies"},
 	{KCVE_E_UNFIXED, "unfixed", "the fix is in no released tag (no CVEs for unfixed issues)"},
 	{KCVE_E_UNSUPPORTED, "unsupported", "the fix is only on branches no longer supported"},
-	{KCVE_E_COVERAGE, "coverage", "check --strict: the records do not cover a checked kernel"},
+	{KCVE_E_COVERAGE, "coverage", "check --strict: the records do not cover a checked kernel (newer, nonexistent, unsupported branch, older than --max-age)"},
 };
 
 void cli_print_exit_codes(FILE *out)

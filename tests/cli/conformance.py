@@ -76,6 +76,8 @@ BAD_NUMBERS = [
     ["votes", "--min-agree", "x", "v1.0..v1.1"],
     ["verify", "0000"],
     ["update", "99999"],
+    ["check", "--version", "6.1.1", "--max-age", "3d"],
+    ["check", "--version", "6.1.1", "--max-age", "-1"],
 ]
 
 

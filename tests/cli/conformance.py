@@ -76,7 +76,20 @@ BAD_NUMBERS = [
     ["votes", "--min-agree", "x", "v1.0..v1.1"],
     ["verify", "0000"],
     ["update", "99999"],
+    ["check", "--version", "6.1.1", "--max-age", "3d"],
+    ["check", "--version", "6.1.1", "--max-age", "-1"],
 ]
+
+
+def docs_exit_codes():
+    """The exit-code table of docs/cli.md: [(code, name, meaning)]."""
+    want = []
+    with open(os.path.join(SRC, "docs/cli.md")) as f:
+        for line in f:
+            m = re.match(r"^\|\s*(\d+)\s*\|\s*(\S+)\s*\|\s*(.*?)\s*\|$", line)
+            if m:
+                want.append((int(m.group(1)), m.group(2), m.group(3)))
+    return want
 
 
 def exit_code_tables():
@@ -85,12 +98,7 @@ def exit_code_tables():
         fail(f"help exit-codes: exit {rc}")
     got = [(int(m.group(1)), m.group(2), m.group(3).strip())
            for m in re.finditer(r"^\s+(\d+)\s+(\S+)\s+(.*)$", out, re.M)]
-    want = []
-    with open(os.path.join(SRC, "docs/cli.md")) as f:
-        for line in f:
-            m = re.match(r"^\|\s*(\d+)\s*\|\s*(\S+)\s*\|\s*(.*?)\s*\|$", line)
-            if m:
-                want.append((int(m.group(1)), m.group(2), m.group(3)))
+    want = docs_exit_codes()
     if not got or got != want:
         fail(f"kcve help exit-codes and docs/cli.md differ:\n{got}\n{want}")
 
@@ -159,6 +167,10 @@ def json_cases(tree, tmp):
           os.path.join(SRC, "tests/maintainers/data/foreign/dup.json")],
          lambda d: d[0]["class"] and d[0]["duplicate_of"] is None),
         (["version", "--json"], lambda d: d["version"]),
+        (["help", "--json"], lambda d: [x["name"] for x in d] == commands()
+         and all(x["summary"] for x in d)),
+        (["help", "exit-codes", "--json"],
+         lambda d: [(x["code"], x["name"], x["meaning"]) for x in d] == docs_exit_codes()),
         (["cvss", "--json", "--vector-only", "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H"],
          lambda d: d["score"] == 7.8),
         (["kbuild", "--json", "--source", os.path.join(tmp, "ksrc"), "--config",
@@ -186,7 +198,7 @@ def repo_cases(tmp):
     server of the publish tests. Returns (global arguments, environment, cases)."""
     t = os.path.join(tmp, "repo")
     os.makedirs(t)
-    p = subprocess.run(["bash", "-c", 'set -e; T=$1; . "$2"; build_repo >/dev/null; build_tree; '
+    p = subprocess.run(["bash", "-c", 'set -e; unset T; T=$1; . "$2"; build_repo >/dev/null; build_tree; '
                         'echo "$R $V $FIX_A $FIX_B $FIX_C $FIX_Y"', "repo", t,
                         os.path.join(SRC, "tests/store/lib_repo.sh")],
                        capture_output=True, text=True, env=dict(os.environ, KCVE=KCVE))

@@ -3,7 +3,9 @@
 #define KCVE_HISTORY_INTERNAL_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 
+#include "core/strbuf.h"
 #include "history/history.h"
 
 /* Bump when the index layout changes; older indexes are refused with KCVE_E_SCHEMA. */
@@ -67,6 +69,53 @@ int index_db_exec(sqlite3 *db, const char *sql, struct kcve_err *err);
 /* Small key/value facts about the index (e.g. the tag fingerprint it was built from). */
 int index_meta_get(sqlite3 *db, const char *key, char *out, size_t outsz);
 int index_meta_set(sqlite3 *db, const char *key, const char *value, struct kcve_err *err);
+
+/* commit_raw.c: a raw commit object's header fields and message (pointers into the data). */
+struct raw_commit {
+	const char *parents; /* the first "parent " header line, NULL if none */
+	const char *author; size_t author_len; /* "Name <email>" */
+	long long author_time, commit_time; /* -1 when missing */
+	long long walk_time; /* committer time as libgit2's revwalk reads it (its date order) */
+	const char *msg; size_t msg_len;
+};
+void commit_raw_parse(const char *data, size_t len, struct raw_commit *rc);
+/* The parent ids (consecutive "parent" lines): returns how many there are, stores the first
+ * max of them. */
+size_t commit_raw_parents(const struct raw_commit *rc, git_oid *out, size_t max);
+/* git's summary: the first paragraph, lines joined with spaces, outer whitespace trimmed. */
+void commit_summary(const char *msg, size_t len, struct strbuf *out);
+/* Append one Fixes: id to the space-separated list: 40 hex lower-cased, a shorter prefix
+ * expanded when exactly one object of the repository has it, anything else raw. */
+void fixes_append(git_odb *odb, const char *p, size_t n, struct strbuf *out);
+
+/* One row of the commits table. NULL / zero-length optional fields are stored as NULL. */
+struct index_row {
+	const char *id; /* 40 hex */
+	const struct tag_range *range;
+	const char *upstream, *reverts; /* 40 hex or NULL */
+	const char *fixes; size_t fixes_len;
+	const char *subject; size_t subject_len;
+	const char *author; size_t author_len;
+	long long author_time, commit_time;
+};
+/* INSERT INTO commits VALUES(?1..?10) / ranges VALUES(?1..?4); 0 or -1 (sqlite3_errmsg). */
+int index_row_insert(sqlite3_stmt *ins, const struct index_row *r);
+int index_range_insert(sqlite3_stmt *rins, const struct tag_range *r, size_t count);
+/* Known generation numbers, inserted sorted by id (appends instead of random b-tree inserts);
+ * sorts v. */
+struct gen_row {
+	unsigned char id[GIT_OID_RAWSZ];
+	uint32_t gen;
+};
+int index_generations_insert(sqlite3_stmt *gins, struct gen_row *v, size_t n);
+
+/* index_walk.c: a full build in one pass (fresh index, every range): every commit reachable
+ * from the release tags read once by a pool of threads, each range's revwalk replayed in
+ * memory, rows written in the order the per-range walks would write them. *commits gets the
+ * number of rows written. */
+int index_build_onepass(struct history *h, const struct range_list *ranges, sqlite3_stmt *ins,
+			sqlite3_stmt *rins, sqlite3_stmt *gins, bool progress, size_t *commits,
+			struct kcve_err *err);
 
 /* index_build.c: bring the index up to date with the repository's tag ranges; the tag
  * fingerprint fp (if not NULL) is stored in the same transaction (one disk sync less). */

@@ -1,7 +1,11 @@
-/* Building and updating the history index: one revwalk per tag range (push the end tag,
- * hide the start tag) on one thread; on the other, each new commit's raw object read through
- * the odb, parsed by hand, inserted with one prepared statement inside one transaction, and
- * given its generation number once its range is complete. */
+/* Building and updating the history index. A full build of a fresh index goes through
+ * index_walk.c (every commit read once, the ranges' walks replayed in memory). Updates, which
+ * add a few new ranges to an existing index, run one revwalk per new tag range (push the end
+ * tag, hide the start tag) on one thread; on the other, each new commit's raw object is read
+ * through the odb, parsed by hand, inserted with one prepared statement inside one
+ * transaction, and given its generation number once its range is complete. Both write the
+ * same rows in the same order (tests/history/onepass.py; KCVE_INDEX_PER_RANGE=1 makes a full
+ * build take the per-range path too). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,85 +95,6 @@ static void oidset_release(struct oidset *s)
 	free(s->used);
 	free(s->gen);
 	memset(s, 0, sizeof(*s));
-}
-
-/* ---- raw commit parsing ---------------------------------------------------------------- */
-
-struct raw_commit {
-	const char *parents; /* the first "parent " header line, NULL if none */
-	const char *author; size_t author_len; /* "Name <email>" */
-	long long author_time, commit_time;
-	const char *msg; size_t msg_len;
-};
-
-static long long parse_time_after(const char *p, const char *end)
-{
-	while (p < end && *p == ' ')
-		p++;
-	long long t = 0;
-	bool any = false;
-	while (p < end && *p >= '0' && *p <= '9') {
-		t = t * 10 + (*p++ - '0');
-		any = true;
-	}
-	return any ? t : -1;
-}
-
-static void parse_raw_commit(const char *data, size_t len, struct raw_commit *rc)
-{
-	memset(rc, 0, sizeof(*rc));
-	rc->author_time = rc->commit_time = -1;
-	const char *p = data, *end = data + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		if (le == p) { /* blank line: the message follows */
-			p = le + 1;
-			break;
-		}
-		if (!rc->parents && le - p == 7 + GIT_OID_HEXSZ && memcmp(p, "parent ", 7) == 0) {
-			rc->parents = p;
-		} else if (le - p > 7 && memcmp(p, "author ", 7) == 0) {
-			const char *gt = le;
-			while (gt > p && *gt != '>')
-				gt--;
-			if (*gt == '>') {
-				rc->author = p + 7;
-				rc->author_len = (size_t)(gt + 1 - rc->author);
-				rc->author_time = parse_time_after(gt + 1, le);
-			}
-		} else if (le - p > 10 && memcmp(p, "committer ", 10) == 0) {
-			const char *gt = le;
-			while (gt > p && *gt != '>')
-				gt--;
-			if (*gt == '>')
-				rc->commit_time = parse_time_after(gt + 1, le);
-		}
-		p = nl ? nl + 1 : end;
-	}
-	if (p > end)
-		p = end;
-	rc->msg = p;
-	rc->msg_len = (size_t)(end - p);
-}
-
-/* git's summary: the first paragraph, lines joined with spaces, outer whitespace trimmed. */
-static void summary(const char *msg, size_t len, struct strbuf *out)
-{
-	sb_reset(out);
-	size_t i = 0;
-	while (i < len && (msg[i] == ' ' || msg[i] == '\n' || msg[i] == '\t' || msg[i] == '\r'))
-		i++;
-	for (; i < len; i++) {
-		if (msg[i] == '\n') {
-			if (i + 1 < len && msg[i + 1] == '\n')
-				break;
-			sb_addc(out, ' ');
-		} else {
-			sb_addc(out, msg[i]);
-		}
-	}
-	sb_rtrim(out);
 }
 
 /* ---- the update itself ----------------------------------------------------------------- */
@@ -345,30 +270,9 @@ static void batch_recycle(struct queue *q, struct batch *bt, size_t committed)
 static void add_fixes(struct builder *b, const struct batch *bt, const struct rec *r)
 {
 	sb_reset(&b->fixes);
-	for (size_t i = 0; i < r->nfixes; i++) {
-		const char *p = bt->arena.buf + bt->spans[2 * (r->fixes_off + i)];
-		size_t n = bt->spans[2 * (r->fixes_off + i) + 1];
-		if (i)
-			sb_addc(&b->fixes, ' ');
-		char hex[GIT_OID_HEXSZ + 1];
-		git_oid shortid, full;
-		if (n == GIT_OID_HEXSZ) {
-			memcpy(hex, p, n);
-			hex[n] = '\0';
-			sha_lower(hex);
-			sb_add(&b->fixes, hex, n);
-		} else if (n < GIT_OID_HEXSZ && git_oid_fromstrn(&shortid, p, n) == 0 &&
-			   /* like the anchor's revparse: the one object of the whole repository
-			    * with that prefix; a prefix shared by a commit and, say, a tree is
-			    * ambiguous and stays raw (so only the object database can answer, not
-			    * the set of commits seen in this run) */
-			   git_odb_exists_prefix(&full, b->odb, &shortid, n) == 0) {
-			git_oid_tostr(hex, sizeof(hex), &full);
-			sb_add(&b->fixes, hex, GIT_OID_HEXSZ);
-		} else {
-			sb_add(&b->fixes, p, n); /* unresolvable: kept raw, like the anchor */
-		}
-	}
+	for (size_t i = 0; i < r->nfixes; i++)
+		fixes_append(b->odb, bt->arena.buf + bt->spans[2 * (r->fixes_off + i)],
+			     bt->spans[2 * (r->fixes_off + i) + 1], &b->fixes);
 }
 
 static void parse_into(struct batch *bt, struct rec *r, const char *data, size_t len, bool stable,
@@ -402,32 +306,16 @@ static int write_rec(struct builder *b, struct batch *bt, struct rec *r)
 	add_fixes(b, bt, r);
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid_tostr(hex, sizeof(hex), &r->oid);
-	sqlite3_stmt *s = b->ins;
-	sqlite3_bind_text(s, 1, hex, GIT_OID_HEXSZ, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, tr->to, -1, SQLITE_STATIC);
-	sqlite3_bind_int(s, 3, tr->mainline);
-	if (r->upstream[0])
-		sqlite3_bind_text(s, 4, r->upstream, 40, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, 4);
-	if (r->reverts[0])
-		sqlite3_bind_text(s, 5, r->reverts, 40, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, 5);
-	if (b->fixes.len)
-		sqlite3_bind_text(s, 6, b->fixes.buf, (int)b->fixes.len, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, 6);
-	sqlite3_bind_text(s, 7, bt->arena.buf + r->subj_off, (int)r->subj_len, SQLITE_STATIC);
-	if (r->author_len)
-		sqlite3_bind_text(s, 8, bt->arena.buf + r->author_off, (int)r->author_len, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, 8);
-	sqlite3_bind_int64(s, 9, r->author_time);
-	sqlite3_bind_int64(s, 10, r->commit_time);
-	int src = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (src != SQLITE_DONE)
+	struct index_row row = {
+		.id = hex, .range = tr,
+		.upstream = r->upstream[0] ? r->upstream : NULL,
+		.reverts = r->reverts[0] ? r->reverts : NULL,
+		.fixes = b->fixes.buf, .fixes_len = b->fixes.len,
+		.subject = bt->arena.buf + r->subj_off, .subject_len = r->subj_len,
+		.author = bt->arena.buf + r->author_off, .author_len = r->author_len,
+		.author_time = r->author_time, .commit_time = r->commit_time,
+	};
+	if (index_row_insert(b->ins, &row))
 		return sql_fail(b, "insert", &b->werr);
 	b->commits++;
 	b->range_count++;
@@ -532,37 +420,19 @@ static void range_generations(struct builder *b)
 	b->npend = b->nppar = 0;
 }
 
-static int gen_cmp(const void *x, const void *y)
-{
-	return memcmp(x, y, GIT_OID_RAWSZ);
-}
-
-/* Store this run's known generations, sorted by id (appends to the b-tree instead of random
- * inserts). */
+/* Store this run's known generations. */
 static int store_generations(struct builder *b, struct kcve_err *err)
 {
-	struct gv {
-		unsigned char id[GIT_OID_RAWSZ];
-		uint32_t gen;
-	} *v = NULL;
-	size_t n = 0;
 	if (!b->gins || !b->seen.n)
 		return 0;
-	v = xmalloc(b->seen.n * sizeof(*v));
+	struct gen_row *v = xmalloc(b->seen.n * sizeof(*v));
+	size_t n = 0;
 	for (size_t i = 0; i < b->seen.cap; i++)
 		if (b->seen.used[i] && b->seen.gen[i]) {
 			memcpy(v[n].id, b->seen.v[i].id, GIT_OID_RAWSZ);
 			v[n++].gen = b->seen.gen[i];
 		}
-	qsort(v, n, sizeof(*v), gen_cmp);
-	int rc = 0;
-	for (size_t i = 0; i < n && !rc; i++) {
-		sqlite3_bind_blob(b->gins, 1, v[i].id, GIT_OID_RAWSZ, SQLITE_STATIC);
-		sqlite3_bind_int64(b->gins, 2, v[i].gen);
-		if (sqlite3_step(b->gins) != SQLITE_DONE)
-			rc = sql_fail(b, "generation insert", err);
-		sqlite3_reset(b->gins);
-	}
+	int rc = index_generations_insert(b->gins, v, n) ? sql_fail(b, "generation insert", err) : 0;
 	free(v);
 	return rc;
 }
@@ -571,15 +441,9 @@ static int write_range_end(struct builder *b, int idx)
 {
 	range_generations(b);
 	const struct tag_range *r = &b->ranges->v[idx];
-	sqlite3_stmt *s = b->rins;
-	sqlite3_bind_text(s, 1, r->from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, r->to, -1, SQLITE_STATIC);
-	sqlite3_bind_int(s, 3, r->mainline);
-	sqlite3_bind_int64(s, 4, (sqlite3_int64)b->range_count);
-	int src = sqlite3_step(s);
-	sqlite3_reset(s);
+	int src = index_range_insert(b->rins, r, b->range_count);
 	b->range_count = 0;
-	if (src != SQLITE_DONE)
+	if (src)
 		return sql_fail(b, "range insert", &b->werr);
 	return 0;
 }
@@ -631,19 +495,14 @@ static void parse_into(struct batch *bt, struct rec *r, const char *data, size_t
 {
 	struct raw_commit rc;
 	struct trailers t;
-	parse_raw_commit(data, len, &rc);
+	commit_raw_parse(data, len, &rc);
 	trailers_parse(rc.msg, rc.msg_len, stable, &t);
-	/* parent lines are consecutive right after "tree" */
 	r->par_off = bt->npar;
-	r->npar = 0;
-	for (const char *p = rc.parents; p && (size_t)(rc.msg - p) > 7 + GIT_OID_HEXSZ &&
-					 memcmp(p, "parent ", 7) == 0 && p[7 + GIT_OID_HEXSZ] == '\n';
-	     p += 8 + GIT_OID_HEXSZ) {
-		XGROW(bt->par, bt->npar + 1, bt->apar);
-		if (git_oid_fromstrn(&bt->par[bt->npar], p + 7, GIT_OID_HEXSZ) < 0)
-			break;
-		bt->npar++;
-		r->npar++;
+	r->npar = commit_raw_parents(&rc, NULL, 0);
+	if (r->npar) { /* a root commit has none, and par may still be NULL */
+		XGROW(bt->par, bt->npar + r->npar, bt->apar);
+		commit_raw_parents(&rc, bt->par + bt->npar, r->npar);
+		bt->npar += r->npar;
 	}
 	memcpy(r->upstream, t.upstream, sizeof(r->upstream));
 	memcpy(r->reverts, t.reverts, sizeof(r->reverts));
@@ -656,7 +515,7 @@ static void parse_into(struct batch *bt, struct rec *r, const char *data, size_t
 		bt->nspans++;
 		sb_add(&bt->arena, t.fixes[i].p, t.fixes[i].len);
 	}
-	summary(rc.msg, rc.msg_len, tmp);
+	commit_summary(rc.msg, rc.msg_len, tmp);
 	r->subj_off = bt->arena.len;
 	r->subj_len = tmp->len;
 	sb_add(&bt->arena, sb_str(tmp), tmp->len);
@@ -924,8 +783,16 @@ int index_update(struct history *h, const struct range_list *ranges, const char 
 		if (!range_in(&ranges->v[i], stored, nstored))
 			todo[ntodo++] = (int)i;
 	b.ranges_todo = ntodo;
-	if (ntodo && (rc = run_pipeline(&b, todo, ntodo, err)))
+	if (ntodo && fresh && !nstored && ntodo == ranges->n && !getenv("KCVE_INDEX_PER_RANGE")) {
+		/* a full build: one pass over the history (index_walk.c), same rows */
+		rc = index_build_onepass(h, ranges, b.ins, b.rins, b.gins, b.progress, &b.commits, err);
+		b.ranges_done = ntodo;
+		b.progress = false; /* it printed its own progress */
+		if (rc)
+			goto rollback;
+	} else if (ntodo && (rc = run_pipeline(&b, todo, ntodo, err))) {
 		goto rollback;
+	}
 	if ((rc = store_generations(&b, err)))
 		goto rollback;
 	if (fresh &&

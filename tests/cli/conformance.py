@@ -315,6 +315,10 @@ def json_outputs(tree, tmp):
 
 
 def colour(tree):
+    # every command's help on a terminal with NO_COLOR: no escape codes
+    for name in commands():
+        if b"\x1b[" in tty_run([name, "--help"], {"TERM": "xterm", "NO_COLOR": "1"}):
+            fail(f"{name} --help on a terminal with NO_COLOR has escape codes")
     args = ["check", "--tree", tree, "--version", "6.1.5"]
     cases = [({"TERM": "xterm"}, [], True),
              ({"TERM": "xterm", "NO_COLOR": "1"}, [], False),

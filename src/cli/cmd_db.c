@@ -20,7 +20,7 @@ static const struct cli_option opts[] = {
 	{"json", O_JSON, false}, {NULL, 0, false}};
 static const struct cli_command db_cmd = {
 	"db",
-	"build [--tree DIR] -o FILE [--source KSRC]\n"
+	"build [--tree DIR] -o FILE [--source KSRC] [--json]\n"
 	"info [--json] FILE\n"
 	"files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A] [--json]",
 	"build  reduce the published records of a tree (id, title, severity, programFiles,\n"
@@ -34,7 +34,8 @@ static const struct cli_command db_cmd = {
 	"files  the config-stage verdict and module of every distinct programFile of the\n"
 	"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
 	"       with --source, else from the database's conditions (to compare the two).\n"
-	"--json  info: {\"file\", \"format\", \"records\", \"pairs\", \"program_files\",\n"
+	"--json  build: {\"file\", \"records\", \"conditions\"};\n"
+	"        info: {\"file\", \"format\", \"records\", \"pairs\", \"program_files\",\n"
 	"        \"conditions\", \"built\", \"tree_head\", \"newest_record\" (UTC times, null:\n"
 	"        unknown), \"branches\"};\n"
 	"        files: [{\"file\", \"verdict\", \"module\" (null: none known)}]\n",
@@ -155,7 +156,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	if (nops != (info ? 2 : 1))
 		cli_usage_error(&p, info ? "db info needs one FILE" : "unexpected argument after '%s'",
 				sub);
-	if ((a.out && !build) || (a.json && build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
+	if ((a.out && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
 	    (info && (a.tree || a.source)))
 		cli_usage_error(&p, "option not valid for 'db %s'", sub);
 	struct kcve_err err = {0};
@@ -220,8 +221,11 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		rc = ck_db_write(&set, out, &err);
 	if (rc == 0)
 		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions\n", out, set.n, set.nconds);
+	json_t *doc = rc || !a.json ? NULL
+				    : json_pack("{s:o, s:I, s:I}", "file", cli_json_text(out), "records",
+						(json_int_t)set.n, "conditions", (json_int_t)set.nconds);
 	ck_set_release(&set);
 	if (rc)
 		kcve_die(err.code, "%s", err.msg);
-	return 0;
+	return doc ? cli_json_print(doc) : 0;
 }

@@ -158,6 +158,8 @@ def json_cases(tree, tmp):
          and all({"subject", "rule", "evidence"} <= set(p) for p in d["problems"]), (0, 17)),
         (["reserve", "list", "--json"], lambda d: [x["state"] for x in d] == ["free", "free"]),
         (["branches", "list", "--json"], lambda d: d["has_data"] is False),
+        (["branches", "import", "--json", releases_json(tmp)],
+         lambda d: d == {"imported": 1, "file": "scripts/kcve-branches"}),
         (["maintainers", "--json", "--maintainers", maint, "--root", tree, "drivers/net/x.c"],
          lambda d: d[0]["file"] == "drivers/net/x.c" and d[0]["sections"]),
         (["check", "--json", "--version", "6.1.5"],
@@ -173,9 +175,14 @@ def json_cases(tree, tmp):
          lambda d: [(x["code"], x["name"], x["meaning"]) for x in d] == docs_exit_codes()),
         (["cvss", "--json", "--vector-only", "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H"],
          lambda d: d["score"] == 7.8),
+        (["cvss", "--check", "--json", bad_cvss(tmp)],
+         lambda d: d["checked"] == 1 and d["bad"][0]["file"] == bad_cvss(tmp)
+         and "CNA_ID VECTOR" in d["bad"][0]["error"], (13,)),
         (["kbuild", "--json", "--source", os.path.join(tmp, "ksrc"), "--config",
           mktree.kernel_source(os.path.join(tmp, "ksrc")), "fs/ext4/inode.c", "drivers/x.c"],
          lambda d: [x["verdict"] for x in d] == ["compiled", "not compiled"]),
+        (["db", "build", "--json", "-o", os.path.join(tmp, "records.db")],
+         lambda d: d["records"] == 2 and d["conditions"] == 0),
         (["db", "info", "--json", os.path.join(tmp, "records.db")],
          lambda d: d["records"] == 2),
         (["report", "--json", "--html", html],
@@ -190,6 +197,20 @@ def json_cases(tree, tmp):
          lambda d: d["cve"] == "CVE-2099-0001" and d["action"] == "reject"
          and d["allowed"] is False and d["why"], (16,)),
     ]
+
+
+def releases_json(tmp):
+    path = os.path.join(tmp, "releases.json")
+    with open(path, "w") as f:
+        f.write('{"releases": [{"iseol": false, "version": "6.1.2", "moniker": "longterm"}]}')
+    return path
+
+
+def bad_cvss(tmp):
+    path = os.path.join(tmp, "bad.cvss")
+    with open(path, "w") as f:
+        f.write("CVSS:3.1/AV:L\n")
+    return path
 
 
 def repo_cases(tmp):
@@ -267,9 +288,6 @@ JSON_ELSEWHERE = {
 
 def json_outputs(tree, tmp):
     import json
-    rc, _, err = run(["--tree", tree, "db", "build", "-o", os.path.join(tmp, "records.db")])
-    if rc:
-        fail(f"db build: {err}")
     cases = [(["--tree", tree], {}, c) for c in json_cases(tree, tmp)]
     g, env, rcases = repo_cases(tmp)
     cases += [(g, env, c) for c in rcases]
@@ -297,6 +315,10 @@ def json_outputs(tree, tmp):
 
 
 def colour(tree):
+    # every command's help on a terminal with NO_COLOR: no escape codes
+    for name in commands():
+        if b"\x1b[" in tty_run([name, "--help"], {"TERM": "xterm", "NO_COLOR": "1"}):
+            fail(f"{name} --help on a terminal with NO_COLOR has escape codes")
     args = ["check", "--tree", tree, "--version", "6.1.5"]
     cases = [({"TERM": "xterm"}, [], True),
              ({"TERM": "xterm", "NO_COLOR": "1"}, [], False),

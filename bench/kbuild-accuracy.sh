@@ -14,7 +14,8 @@
 # that has not finished (no .build-done) restricts the comparison to settled files: those outside
 # the top-level units of the root Kbuild (init/, kernel/, fs/, drivers/, ...; never built, or
 # built before the first kernel object, like scripts/ and tools/objtool) and those inside units
-# whose built-in.a and modules.order already exist (make writes both after the whole subtree).
+# whose built-in.a and modules.order already exist (make writes both after the whole subtree);
+# arch/x86/boot/ counts once bzImage exists (its recipe runs after vmlinux).
 #
 # usage: bench/kbuild-accuracy.sh [-s KSRC] [-w WORKDIR] [-k KCVE] [-j N] [small|defconfig]...
 #   KSRC     unpacked linux-source-6.1 (default $KCVE_BENCH_CACHE/src/linux-source-6.1, else unpacked
@@ -120,6 +121,9 @@ def unit(p):
 def settled(p):
     if done:
         return True
+    if p.startswith('arch/x86/boot/'):
+        # built by the bzImage recipe after vmlinux, not with arch/x86's built-in.a
+        return os.path.exists(os.path.join(build, 'arch/x86/boot/bzImage'))
     u = unit(p)
     return u is None or (os.path.exists(os.path.join(build, u, 'built-in.a')) and
                          os.path.exists(os.path.join(build, u, 'modules.order')))

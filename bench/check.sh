@@ -61,7 +61,7 @@ git_row() { # cold: every commit object read (--no-git-cache); warm: the scan ca
 	echo "| same, warm: scan cache of an earlier run | $gw | $gc | ≤ 5 s |"
 }
 
-nrec=$("$kcve" db info "$db" | sed 's/.*: \([0-9]*\) records.*/\1/')
+nrec=$("$kcve" db info "$db" | head -1 | sed 's/.*: \([0-9]*\) records.*/\1/')
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "Records: vulns-upto-2024 ($nrec published records), compact db $dbsize bytes."
 echo "Machine: $(nproc) cores, load average $load during the run; kcve $("$kcve" --version | cut -d' ' -f2)."

@@ -1,15 +1,16 @@
-/* The exit-code table of 'kcve help exit-codes' (docs/exit-codes.md restates it; the CLI
- * conformance test checks that the two agree). The codes themselves are in core/error.h. */
+/* The exit-code table of 'kcve help exit-codes' (docs/cli.md restates it; the CLI conformance
+ * test checks that the two agree). The codes themselves are in core/error.h. */
 #include <stdio.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "core/error.h"
 
 static const struct {
 	int code;
 	const char *name, *meaning;
 } exit_codes[] = {
-	{KCVE_OK, "ok", "success (for check: success whatever applies, unless --fail-if-affected)"},
+	{KCVE_OK, "ok", "success (for check: success whatever applies and whatever it warns about, unless --fail-if-affected or --strict)"},
 	{KCVE_E_GENERIC, "generic", "internal failure with no better class"},
 	{KCVE_E_USAGE, "usage", "bad command line: unknown option, missing value, bad number"},
 	{KCVE_E_NOREPO, "no-repo", "--repo is not a git repository"},
@@ -30,7 +31,7 @@ static const struct {
 	{KCVE_E_VULNERABLE, "vulnerable", "kcve check --fail-if-affected: at least one CVE applies"},
 	{KCVE_E_UNFIXED, "unfixed", "the fix is in no released tag (no CVEs for unfixed issues)"},
 	{KCVE_E_UNSUPPORTED, "unsupported", "the fix is only on branches no longer supported"},
-	{KCVE_E_COVERAGE, "coverage", "check --strict: the records do not cover a checked kernel"},
+	{KCVE_E_COVERAGE, "coverage", "check --strict: the records do not cover a checked kernel (newer, nonexistent, unsupported branch, older than --max-age)"},
 };
 
 void cli_print_exit_codes(FILE *out)
@@ -39,4 +40,14 @@ void cli_print_exit_codes(FILE *out)
 	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
 		fprintf(out, "  %3d  %-12s %s\n", exit_codes[i].code, exit_codes[i].name,
 			exit_codes[i].meaning);
+}
+
+json_t *cli_exit_codes_json(void)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
+		json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", exit_codes[i].code,
+						   "name", exit_codes[i].name, "meaning",
+						   exit_codes[i].meaning));
+	return a;
 }

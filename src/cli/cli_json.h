@@ -13,5 +13,7 @@ json_t *cli_json_str_or_null(const char *s);
 /* A JSON string of text that may not be UTF-8 (commit subjects, mail headers, command-line
  * text): bytes of an invalid sequence become '?'. null for NULL. */
 json_t *cli_json_text(const char *s);
+/* The exit-code table of 'kcve help exit-codes --json': [{"code", "name", "meaning"}]. */
+json_t *cli_exit_codes_json(void);
 
 #endif

@@ -12,7 +12,7 @@
 
 static const struct cli_option branches_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
 static const struct cli_command branches_cmd = {
-	"branches", "[list] [--json]\nimport RELEASES.JSON|-",
+	"branches", "[list] [--json]\nimport [--json] RELEASES.JSON|-",
 	"import: write " BRANCHES_FILE " from kernel.org's releases.json (one line per\n"
 	"        active branch). End-of-life dates are kept by hand in " EOL_FILE "\n"
 	"        (\"BRANCH YYYY-MM-DD\"). 'kcve create' refuses fixes that land only on\n"
@@ -37,8 +37,6 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 	if (import != (nops == 2))
 		cli_usage_error(&p, import ? "import needs one file, pass releases.json (or - for stdin)"
 					   : "unexpected argument '%s' after 'list'", ops[nops - 1]);
-	if (import && json)
-		cli_usage_error(&p, "--json goes with 'branches list'");
 	struct cve_tree *t = cli_open_tree(g);
 	struct kcve_err err = {0};
 	int rc = 0;
@@ -58,6 +56,9 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 			if (atomic_write_file(p, out.buf, out.len, 0644) < 0) {
 				kcve_error("cannot write the branch list, %s, check permissions", p);
 				rc = KCVE_E_IO;
+			} else if (json) {
+				rc = cli_json_print(json_pack("{s:I, s:s}", "imported", (json_int_t)n,
+							      "file", BRANCHES_FILE));
 			} else {
 				printf("%zu branches imported into %s\n", n, BRANCHES_FILE);
 			}

@@ -10,6 +10,7 @@
 #include "check/batch.h"
 #include "check/check.h"
 #include "check/filestage.h"
+#include "check/gitdates.h"
 #include "check/gitscan.h"
 #include "check/output.h"
 #include "check/recset.h"
@@ -22,13 +23,14 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "store/branches.h"
 
 enum {
 	O_TREE = CLI_LONG, O_DB, O_VERSION, O_GIT, O_REF, O_GIT_CACHE, O_NO_GIT_CACHE, O_CONFIG,
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
 	O_NO_CACHE, O_BATCH,
-	O_READING, O_FIXED_BETWEEN, O_FIXED_BY, O_STRICT,
+	O_READING, O_FIXED_BETWEEN, O_FIXED_BY, O_STRICT, O_MAX_AGE,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -62,6 +64,7 @@ static const struct cli_option opts[] = {
 	{"fixed-between", O_FIXED_BETWEEN, true},
 	{"fixed-by", O_FIXED_BY, true},
 	{"strict", O_STRICT, false},
+	{"max-age", O_MAX_AGE, true},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -102,8 +105,12 @@ static const struct cli_command check_cmd = {
 	"  --all              JSON/VEX: include records that do not apply (fixed/not introduced)\n"
 	"  --fail-if-affected exit with status 18 when a CVE applies\n"
 	"  --strict           exit with status 21 when the records do not cover a checked release\n"
-	"                     (newer than the records know, nonexistent, unsupported branch; the\n"
-	"                     warnings are printed either way; 18 takes precedence)\n"
+	"                     (newer than the records know, nonexistent, unsupported branch,\n"
+	"                     records older than --max-age; the warnings are printed either way;\n"
+	"                     18 takes precedence; with --batch: any kernel)\n"
+	"  --max-age DAYS     warn when the records are older than DAYS days (default 30; 'off'\n"
+	"                     for never): the tree's git HEAD commit, else its newest record\n"
+	"                     date; a db's build time and the tree it was built from\n"
 	"VEX (--openvex, --cyclonedx; see docs/check.md):\n"
 	"  --product PURL     the kernel's purl (default pkg:generic/linux-kernel@RELEASE, as syft\n"
 	"                     names it); without '@' the release is appended\n"
@@ -264,6 +271,11 @@ static void load_set(struct kcve_global *g, const char *tree, const char *db, bo
 		if (g->verbose)
 			fprintf(stderr, "kcve: record cache of %s: %s%s%s\n", troot,
 				ck_cache_state_name(ci.state), ci.why[0] ? ": " : "", ci.why);
+#ifndef KCVE_NO_GIT
+		/* the tree's age: its git HEAD commit, when it is a checkout (never the cache's) */
+		if (rc == 0)
+			ck_tree_head_time(troot, &set->tree_head);
+#endif
 		free(troot);
 	}
 	if (rc) {
@@ -295,16 +307,25 @@ static void check_fixed(struct kcve_global *g, const char *tree, const char *db,
 /* --batch: every kernel of the list, JSON Lines on stdout; frees the record set. */
 static int check_batch(struct ck_set *set, const char *list, const char *source,
 		       const char *arch, bool fixed_in, enum ck_reading reading, bool fail,
-		       struct kcve_global *g)
+		       bool strict, long max_age, struct kcve_global *g)
 {
+	struct ck_coverage age;
+	long long now = (long long)store_now();
+	bool has_age = ck_coverage_age(set, now, max_age, &age);
 	struct ck_batch_opts bo = {.source = source, .arch = arch, .fixed_in = fixed_in,
-				   .reading = reading};
+				   .reading = reading, .now = now, .age = has_age ? &age : NULL};
 	struct ck_batch_stats st;
 	struct kcve_err err = {0};
 	int rc = ck_batch_run(set, list, stdout, &bo, &st, &err);
 	ck_set_release(set);
 	if (rc)
 		die_err(&err);
+	if (has_age) /* once, after the list could be read (in every line's "coverage") */
+		fprintf(stderr, "kcve: warning: %s\n", age.message);
+	if (st.uncovered)
+		fprintf(stderr, "kcve: warning: the records do not cover %zu of the %zu kernels "
+			"(newer than the records know, nonexistent or on an unsupported branch: see "
+			"the \"coverage\" of their lines)\n", st.uncovered, st.kernels);
 	if (g->verbose)
 		fprintf(stderr, "kcve: %zu kernels (%zu releases, %zu distinct file inputs, %zu "
 			"evaluations), %zu with a CVE, %zu not checked\n", st.kernels, st.releases,
@@ -312,7 +333,10 @@ static int check_batch(struct ck_set *set, const char *list, const char *source,
 	if (st.errors)
 		kcve_die(KCVE_E_PARSE, "%zu of the %zu kernels in %s could not be checked (their "
 			 "lines carry an \"error\"); fix those lines", st.errors, st.kernels, list);
-	return fail && st.affected ? KCVE_E_VULNERABLE : 0;
+	if (fail && st.affected)
+		return KCVE_E_VULNERABLE;
+	bool gaps = st.uncovered || (has_age && ck_coverage_strict(&age));
+	return strict && gaps ? KCVE_E_COVERAGE : 0;
 }
 
 /* --running: is the record's code in a module, and is that module loaded?  Loaded when one of
@@ -349,6 +373,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	bool running = false, json = false, openvex = false, cdx = false, ids = false;
 	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
 	bool strict = false;
+	long max_age = CK_COV_MAX_AGE;
 	const char *git_cache = NULL, *batch = NULL;
 	enum ck_reading reading = CK_READ_JSON;
 	const char *fixed_from = NULL, *fixed_by = NULL;
@@ -399,6 +424,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		case O_ALL: all = true; break;
 		case O_FAIL_IF_AFFECTED: fail = true; break;
 		case O_STRICT: strict = true; break;
+		case O_MAX_AGE:
+			max_age = !strcmp(v, "off") ? -1 : cli_num(&p, "--max-age", v, 0, 36500);
+			break;
 		case O_PRODUCT: vo.product = v; break;
 		case O_CPE: vo.cpe = v; break;
 		case O_SBOM: sbom_path = v; break;
@@ -445,7 +473,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	if (batch && (nversions || gitdir || running || build || config || json || openvex ||
 		      cdx || ids || all))
 		cli_usage_error(&p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
-				"only with --tree/--db, --source/--arch, --reading, --fixed-in, --fail-if-affected");
+				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
+				"--fail-if-affected, --strict, --max-age");
 	if (no_cache && db)
 		cli_usage_error(&p, "--no-cache applies to a record tree, not to --db FILE");
 	if (source && !config && !running)
@@ -519,7 +548,15 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	load_set(g, tree, db, !no_cache, &set);
 
 	if (batch)
-		return check_batch(&set, batch, source, arch, fixed_in, reading, fail, g);
+		return check_batch(&set, batch, source, arch, fixed_in, reading, fail, strict, max_age,
+				   g);
+
+	/* coverage: the newest release per branch the records name (one scan), the records' age */
+	struct ck_cov_index covix;
+	ck_cov_index_build(&covix, &set);
+	long long now = (long long)store_now();
+	struct ck_coverage age;
+	bool has_age = ck_coverage_age(&set, now, max_age, &age);
 
 	/* file stages are opened once and applied to every checked kernel */
 	struct ck_files *cf = NULL, *bf = NULL;
@@ -558,6 +595,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	struct ck_result *res = xcalloc(nres, sizeof *res);
 	struct ck_out_opts o = {.all = all, .fixed_in = fixed_in, .color = cli_use_color(stdout)};
 	bool any = false, gaps = false;
+	if (has_age)
+		fprintf(stderr, "kcve: warning: %s\n", age.message);
 	for (size_t i = 0; i < nres; i++) {
 		struct ck_result *R = &res[i];
 #ifndef KCVE_NO_GIT
@@ -566,10 +605,14 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		else
 #endif
 			ck_run_version(&set, versions[i], reading, R);
-		if (R->release[0] && ck_coverage_of(&set, R->release, &R->cov)) {
-			fprintf(stderr, "kcve: warning: %s\n", R->cov.message);
-			gaps = true;
-		}
+		if (R->release[0])
+			R->ncov = ck_coverage_of(&covix, &set, R->release, now, R->cov, CK_COV_MAX - 1);
+		for (size_t w = 0; w < R->ncov; w++)
+			fprintf(stderr, "kcve: warning: %s\n", R->cov[w].message);
+		if (has_age) /* said once on stderr, before the results; in every result's JSON */
+			R->cov[R->ncov++] = age;
+		for (size_t w = 0; w < R->ncov; w++)
+			gaps |= ck_coverage_strict(&R->cov[w]);
 		if (cf)
 			ck_run_files(&set, R, "config", ck_files_verdict, cf);
 		if (bf)
@@ -595,6 +638,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 #endif
 	ck_files_close(cf);
 	ck_files_close(bf);
+	ck_cov_index_release(&covix);
 
 	if (json)
 		ck_print_json(stdout, &set, res, nres, &o);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_store.h"
 #include "core/error.h"
 #include "core/fileio.h"
@@ -32,7 +33,7 @@ static const struct cli_command cvss_cmd = {
 	"cvss",
 	"CVE-YYYY-NNNNN VECTOR [--rationale FILE|-] [--cna-id ID] [--json]\n"
 	"--vector-only VECTOR [--json]\n"
-	"--check [--canonical] [PATH...]",
+	"--check [--canonical] [--json] [PATH...]",
 	"Score a CVSS:3.1 base vector (canonical order AV/AC/PR/UI/S/C/I/A, the spec's\n"
 	"Roundup) and write it with its rationale to the CVE's .cvss file beside its .sha1\n"
 	"in the record tree (--tree / $KCVE_TREE, else found upward from here). Without\n"
@@ -44,7 +45,9 @@ static const struct cli_command cvss_cmd = {
 	"                        cve/); failures are listed on stdout, exit status 13\n"
 	"  --canonical           with --check: also require the canonical byte layout\n"
 	"  --cna-id ID           CNA org id for the header (default scripts/linux.uuid)\n"
-	"  --json                machine-readable output\n\n"
+	"  --json                machine-readable output: {\"cveId\", \"score\", \"severity\",\n"
+	"                        \"vectorString\", \"path\", \"rationale\"}; with --check\n"
+	"                        {\"checked\", \"with_rationale\", \"bad\": [{\"file\", \"error\"}]}\n\n"
 	"Output: CVE  SCORE  SEVERITY  VECTOR\n",
 	opts, false};
 
@@ -209,6 +212,7 @@ static int write_cvss(const char *cve, const char *vector, const char *rationale
 struct check_state {
 	size_t files, bad, with_rationale;
 	bool canonical;
+	json_t *bad_files; /* --json: [{"file", "error"}], else NULL (one line each on stdout) */
 };
 
 static void check_one(const char *path, struct check_state *st)
@@ -231,7 +235,12 @@ static void check_one(const char *path, struct check_state *st)
 	}
 	if (rc) {
 		st->bad++;
-		printf("%s: %s\n", path, err.msg);
+		if (st->bad_files)
+			json_array_append_new(st->bad_files, json_pack("{s:o, s:o}", "file",
+								       cli_json_text(path), "error",
+								       cli_json_text(err.msg)));
+		else
+			printf("%s: %s\n", path, err.msg);
 	} else if (f.rat.kind != CVSS_RAT_NONE) {
 		st->with_rationale++;
 	}
@@ -272,7 +281,7 @@ static int walk(const char *dir, char ***list, size_t *n, size_t *alloc)
 	return rc;
 }
 
-static int check(char **paths, size_t npaths, bool canonical, struct kcve_global *g)
+static int check(char **paths, size_t npaths, bool canonical, bool json, struct kcve_global *g)
 {
 	char **list = NULL;
 	size_t n = 0, alloc = 0;
@@ -292,13 +301,17 @@ static int check(char **paths, size_t npaths, bool canonical, struct kcve_global
 		free(root);
 	}
 	qsort(list, n, sizeof(*list), cmp_str);
-	struct check_state st = {.canonical = canonical};
+	struct check_state st = {.canonical = canonical, .bad_files = json ? json_array() : NULL};
 	for (size_t i = 0; i < n; i++) {
 		check_one(list[i], &st);
 		free(list[i]);
 	}
 	free(list);
 	tree_close(t);
+	if (json && cli_json_print(json_pack("{s:I, s:I, s:o}", "checked", (json_int_t)st.files,
+					     "with_rationale", (json_int_t)st.with_rationale,
+					     "bad", st.bad_files)))
+		return KCVE_E_IO;
 	if (g->verbose || st.bad)
 		fprintf(stderr, "checked %zu files, %zu with a rationale, %zu bad\n", st.files,
 			st.with_rationale, st.bad);
@@ -330,7 +343,7 @@ int cmd_cvss(int argc, char **argv, struct kcve_global *g)
 	size_t npos = (size_t)cli_done(&p, &pos, 0, -1, "");
 	int rc;
 	if (do_check) {
-		rc = check(pos, npos, canonical, g);
+		rc = check(pos, npos, canonical, json, g);
 	} else if (vector_only) {
 		struct cvss_vector v;
 		struct kcve_err err = {0};

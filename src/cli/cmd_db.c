@@ -2,9 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check/check.h"
 #include "check/filestage.h"
+#include "check/gitdates.h"
 #include "check/recset.h"
 #include "cli.h"
 #include "cli_json.h"
@@ -18,18 +20,24 @@ static const struct cli_option opts[] = {
 	{"json", O_JSON, false}, {NULL, 0, false}};
 static const struct cli_command db_cmd = {
 	"db",
-	"build [--tree DIR] -o FILE [--source KSRC]\n"
+	"build [--tree DIR] -o FILE [--source KSRC] [--json]\n"
 	"info [--json] FILE\n"
 	"files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A] [--json]",
 	"build  reduce the published records of a tree (id, title, severity, programFiles,\n"
 	"       .sha1 fixes, .dyad pairs, JSON version ranges) to one compressed file for\n"
 	"       'kcve check --db FILE'.  With --source, kbuild's per-file CONFIG conditions of\n"
 	"       that kernel source are stored too, so --config/--running work without sources.\n"
+	"       The tree's supported-branch data (kcve branches), its git HEAD commit time and\n"
+	"       newest record date, and the build time ($SOURCE_DATE_EPOCH, else now) go along,\n"
+	"       for check's coverage warnings.\n"
 	"info   print what a database holds (and verify it loads).\n"
 	"files  the config-stage verdict and module of every distinct programFile of the\n"
 	"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
 	"       with --source, else from the database's conditions (to compare the two).\n"
-	"--json  info: {\"file\", \"records\", \"pairs\", \"program_files\", \"conditions\"};\n"
+	"--json  build: {\"file\", \"records\", \"conditions\"};\n"
+	"        info: {\"file\", \"format\", \"records\", \"pairs\", \"program_files\",\n"
+	"        \"conditions\", \"built\", \"tree_head\", \"newest_record\" (UTC times, null:\n"
+	"        unknown), \"branches\"};\n"
 	"        files: [{\"file\", \"verdict\", \"module\" (null: none known)}]\n",
 	opts, false};
 
@@ -97,6 +105,32 @@ static int db_files(const struct db_args *a, struct kcve_global *g)
 	return 0;
 }
 
+/* "YYYY-MM-DDTHH:MM:SSZ" of t, "" when unknown (0). */
+static void day_or_null(long long t, char out[24])
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	out[0] = '\0';
+	if (t > 0 && gmtime_r(&tt, &tm))
+		strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The database's build time: $SOURCE_DATE_EPOCH when set (reproducible builds, tests), else
+ * now. */
+static long long build_time(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	if (e && *e) {
+		char *end;
+		long long t = strtoll(e, &end, 10);
+		if (*end || t < 0)
+			kcve_die(KCVE_E_USAGE, "SOURCE_DATE_EPOCH='%s' is not a number of seconds since "
+				 "1970; unset it or give one", e);
+		return t;
+	}
+	return (long long)time(NULL);
+}
+
 int cmd_db(int argc, char **argv, struct kcve_global *g)
 {
 	struct db_args a = {0};
@@ -122,7 +156,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	if (nops != (info ? 2 : 1))
 		cli_usage_error(&p, info ? "db info needs one FILE" : "unexpected argument after '%s'",
 				sub);
-	if ((a.out && !build) || (a.json && build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
+	if ((a.out && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
 	    (info && (a.tree || a.source)))
 		cli_usage_error(&p, "option not valid for 'db %s'", sub);
 	struct kcve_err err = {0};
@@ -137,14 +171,28 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 			pairs += set.v[i].pairs.n;
 			nfiles += set.v[i].nfiles;
 		}
+		char built[24], head[24], newest[24];
+		day_or_null(set.built, built);
+		day_or_null(set.tree_head, head);
+		day_or_null(set.newest_record, newest);
 		json_t *doc = !a.json ? NULL
-				      : json_pack("{s:s, s:I, s:I, s:I, s:I}", "file", ops[1], "records",
-						  (json_int_t)set.n, "pairs", (json_int_t)pairs,
+				      : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I}",
+						  "file", ops[1], "format", (json_int_t)set.db_format,
+						  "records", (json_int_t)set.n, "pairs", (json_int_t)pairs,
 						  "program_files", (json_int_t)nfiles, "conditions",
-						  (json_int_t)set.nconds);
+						  (json_int_t)set.nconds, "built",
+						  cli_json_str_or_null(built[0] ? built : NULL),
+						  "tree_head", cli_json_str_or_null(head[0] ? head : NULL),
+						  "newest_record",
+						  cli_json_str_or_null(newest[0] ? newest : NULL),
+						  "branches", (json_int_t)set.branches.n);
 		if (!doc)
 			printf("%s: %zu records, %zu vulnerable:fixed pairs, %zu program files, %zu "
-			       "file conditions\n", ops[1], set.n, pairs, nfiles, set.nconds);
+			       "file conditions\n  format %u, built %s, tree HEAD commit %s, newest "
+			       "record %s, %zu branches of supported-branch data\n", ops[1], set.n,
+			       pairs, nfiles, set.nconds, set.db_format, built[0] ? built : "unknown",
+			       head[0] ? head : "unknown", newest[0] ? newest : "unknown",
+			       set.branches.n);
 		ck_set_release(&set);
 		return doc ? cli_json_print(doc) : 0;
 	}
@@ -160,15 +208,24 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	if (!root)
 		kcve_die(err.code, "%s", err.msg);
 	int rc = ck_set_load_tree(&set, root, &err);
+#ifndef KCVE_NO_GIT
+	if (rc == 0)
+		ck_tree_head_time(root, &set.tree_head);
+#endif
 	free(root);
+	if (rc == 0)
+		set.built = build_time();
 	if (rc == 0 && source)
 		rc = ck_set_add_conditions(&set, source, &err);
 	if (rc == 0)
 		rc = ck_db_write(&set, out, &err);
 	if (rc == 0)
 		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions\n", out, set.n, set.nconds);
+	json_t *doc = rc || !a.json ? NULL
+				    : json_pack("{s:o, s:I, s:I}", "file", cli_json_text(out), "records",
+						(json_int_t)set.n, "conditions", (json_int_t)set.nconds);
 	ck_set_release(&set);
 	if (rc)
 		kcve_die(err.code, "%s", err.msg);
-	return 0;
+	return doc ? cli_json_print(doc) : 0;
 }

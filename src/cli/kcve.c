@@ -21,6 +21,15 @@ static const struct command commands[] = {
 #undef KCVE_CMD
 };
 
+/* "reserve_for" -> "reserve-for" */
+static void cmd_display_name(const char *name, char out[64])
+{
+	snprintf(out, 64, "%s", name);
+	for (char *p = out; *p; p++)
+		if (*p == '_')
+			*p = '-';
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: kcve [--repo DIR] [--tree DIR] [--index FILE] [-v] [--color=WHEN] <command> "
@@ -38,10 +47,7 @@ static void usage(FILE *out)
 		     "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		char name[64];
-		snprintf(name, sizeof(name), "%s", commands[i].name);
-		for (char *p = name; *p; p++)
-			if (*p == '_')
-				*p = '-';
+		cmd_display_name(commands[i].name, name);
 		fprintf(out, "  %-12s %s\n", name, commands[i].summary);
 	}
 	fprintf(out, "\nExit status: 0 success, 2 usage error, other codes per failure class: "
@@ -75,25 +81,44 @@ int cmd_version(int argc, char **argv, struct kcve_global *g)
 	return 0;
 }
 
+static const struct cli_option help_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
 static const struct cli_command help_cmd = {
-	"help", "[COMMAND | exit-codes]",
+	"help", "[COMMAND | exit-codes]\n--json [exit-codes]",
 	"Without an argument: the list of commands. With a command name: its help (the same as\n"
-	"'kcve COMMAND --help'). 'exit-codes': the exit status of each failure class.\n",
-	NULL, false};
+	"'kcve COMMAND --help'). 'exit-codes': the exit status of each failure class.\n"
+	"--json: the commands [{\"name\", \"summary\"}]; with exit-codes [{\"code\", \"name\",\n"
+	"\"meaning\"}].\n",
+	help_opts, false};
 
 int cmd_help(int argc, char **argv, struct kcve_global *g)
 {
 	struct cli_parser p;
 	cli_begin(&p, &help_cmd, argc, argv, g);
+	bool json = false;
 	while (cli_next(&p) != -1)
-		;
+		json = true;
 	char **ops;
 	int n = cli_done(&p, &ops, 0, 1, "one topic");
+	if (json && n && strcmp(ops[0], "exit-codes"))
+		cli_usage_error(&p, "--json goes with 'help' alone or 'help exit-codes', not '%s'",
+				ops[0]);
+	if (n == 0 && json) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+			char name[64];
+			cmd_display_name(commands[i].name, name);
+			json_array_append_new(a, json_pack("{s:s, s:s}", "name", name, "summary",
+							   commands[i].summary));
+		}
+		return cli_json_print(a);
+	}
 	if (n == 0) {
 		usage(stdout);
 		return 0;
 	}
 	if (!strcmp(ops[0], "exit-codes")) {
+		if (json)
+			return cli_json_print(cli_exit_codes_json());
 		cli_print_exit_codes(stdout);
 		return 0;
 	}

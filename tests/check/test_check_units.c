@@ -166,6 +166,21 @@ static void test_db_roundtrip(void **state)
 	s.conds[0].module = xstrdup("nf_tables");
 	s.nconds = 1;
 	s.has_modules = true;
+	/* format 2: build time, tree times and supported-branch data round-trip */
+	s.built = 1733011200;          /* 2024-12-01 */
+	s.newest_record = 1732060800;  /* 2024-11-20 */
+	s.tree_head = 1717243200;      /* 2024-06-01 12:00 */
+	s.branches.has_data = true;
+	s.branches.v = xcalloc(2, sizeof *s.branches.v);
+	s.branches.n = 2;
+	s.branches.alloc = 2;
+	snprintf(s.branches.v[0].branch, sizeof s.branches.v[0].branch, "6.1");
+	snprintf(s.branches.v[0].moniker, sizeof s.branches.v[0].moniker, "longterm");
+	snprintf(s.branches.v[0].latest, sizeof s.branches.v[0].latest, "6.1.119");
+	s.branches.v[0].eol_day = 20818;
+	snprintf(s.branches.v[1].branch, sizeof s.branches.v[1].branch, "4.19");
+	s.branches.v[1].iseol = true;
+	s.branches.v[1].eol_day = -1;
 	char path[] = "/tmp/kcve-check-unit-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -185,6 +200,33 @@ static void test_db_roundtrip(void **state)
 	assert_true(ck_set_has_modules(&t));
 	assert_string_equal(ck_set_module(&t, "fs/a.c"), "nf_tables");
 	assert_null(ck_set_module(&t, "fs/b.c"));
+	assert_true(t.is_db);
+	assert_int_equal(t.db_format, CK_DB_FORMAT);
+	assert_int_equal(t.built, s.built);
+	assert_int_equal(t.newest_record, s.newest_record);
+	assert_int_equal(t.tree_head, s.tree_head);
+	assert_true(t.branches.has_data);
+	assert_int_equal(t.branches.n, 2);
+	assert_string_equal(t.branches.v[0].branch, "6.1");
+	assert_string_equal(t.branches.v[0].moniker, "longterm");
+	assert_string_equal(t.branches.v[0].latest, "6.1.119");
+	assert_int_equal(t.branches.v[0].eol_day, 20818);
+	assert_false(t.branches.v[0].iseol);
+	assert_string_equal(t.branches.v[1].branch, "4.19");
+	assert_true(t.branches.v[1].iseol);
+	assert_int_equal(t.branches.v[1].eol_day, -1);
+	assert_false(branch_policy_supported(&t.branches, "4.19", (time_t)s.built));
+	assert_true(branch_policy_supported(&t.branches, "6.1", (time_t)s.built));
+	/* the stored branch index equals the one scanned from the records */
+	assert_true(t.has_covix);
+	struct ck_cov_index stored, scanned;
+	ck_cov_index_build(&stored, &t);
+	ck_cov_index_scan(&scanned, &t);
+	assert_true(scanned.n > 0);
+	assert_int_equal(stored.n, scanned.n);
+	assert_memory_equal(stored.v, scanned.v, scanned.n * sizeof *scanned.v);
+	ck_cov_index_release(&stored);
+	ck_cov_index_release(&scanned);
 
 	/* every truncation and many single-byte changes: a clean error or a valid load */
 	struct strbuf img = STRBUF_INIT;
@@ -208,6 +250,27 @@ static void test_db_roundtrip(void **state)
 		ck_set_release(&u);
 		img.buf[i] ^= 0x41;
 	}
+	/* format 1 (28-byte header, CRC of the payload alone, no tree section) still loads, with
+	 * unknown build time and no branch data; a format-1 header with the tree flag does not */
+	const char payload[] = "";
+	uLongf clen = compressBound(0);
+	unsigned char v1[64];
+	assert_int_equal(compress2(v1 + 28, &clen, (const Bytef *)payload, 0, 9), Z_OK);
+	memcpy(v1, "KCVEDB\0\x01", 8);
+	uint32_t hdr[5] = {0, 0, (uint32_t)clen, (uint32_t)crc32(0L, (const Bytef *)payload, 0), 0};
+	for (int i = 0; i < 5; i++)
+		for (int b = 0; b < 4; b++)
+			v1[8 + 4 * i + b] = (unsigned char)(hdr[i] >> (8 * b));
+	struct ck_set o;
+	assert_int_equal(ck_db_parse(&o, v1, 28 + clen, "v1", &e), 0);
+	assert_int_equal(o.db_format, 1);
+	assert_int_equal(o.built, 0);
+	assert_false(o.branches.has_data);
+	ck_set_release(&o);
+	v1[24] = 4;
+	assert_int_not_equal(ck_db_parse(&o, v1, 28 + clen, "v1", &e), 0);
+	assert_int_equal(e.code, KCVE_E_PARSE);
+	ck_set_release(&o);
 	sb_release(&img);
 	ck_set_release(&t);
 	ck_set_release(&s);

@@ -76,7 +76,20 @@ BAD_NUMBERS = [
     ["votes", "--min-agree", "x", "v1.0..v1.1"],
     ["verify", "0000"],
     ["update", "99999"],
+    ["check", "--version", "6.1.1", "--max-age", "3d"],
+    ["check", "--version", "6.1.1", "--max-age", "-1"],
 ]
+
+
+def docs_exit_codes():
+    """The exit-code table of docs/cli.md: [(code, name, meaning)]."""
+    want = []
+    with open(os.path.join(SRC, "docs/cli.md")) as f:
+        for line in f:
+            m = re.match(r"^\|\s*(\d+)\s*\|\s*(\S+)\s*\|\s*(.*?)\s*\|$", line)
+            if m:
+                want.append((int(m.group(1)), m.group(2), m.group(3)))
+    return want
 
 
 def exit_code_tables():
@@ -85,12 +98,7 @@ def exit_code_tables():
         fail(f"help exit-codes: exit {rc}")
     got = [(int(m.group(1)), m.group(2), m.group(3).strip())
            for m in re.finditer(r"^\s+(\d+)\s+(\S+)\s+(.*)$", out, re.M)]
-    want = []
-    with open(os.path.join(SRC, "docs/cli.md")) as f:
-        for line in f:
-            m = re.match(r"^\|\s*(\d+)\s*\|\s*(\S+)\s*\|\s*(.*?)\s*\|$", line)
-            if m:
-                want.append((int(m.group(1)), m.group(2), m.group(3)))
+    want = docs_exit_codes()
     if not got or got != want:
         fail(f"kcve help exit-codes and docs/cli.md differ:\n{got}\n{want}")
 
@@ -150,6 +158,8 @@ def json_cases(tree, tmp):
          and all({"subject", "rule", "evidence"} <= set(p) for p in d["problems"]), (0, 17)),
         (["reserve", "list", "--json"], lambda d: [x["state"] for x in d] == ["free", "free"]),
         (["branches", "list", "--json"], lambda d: d["has_data"] is False),
+        (["branches", "import", "--json", releases_json(tmp)],
+         lambda d: d == {"imported": 1, "file": "scripts/kcve-branches"}),
         (["maintainers", "--json", "--maintainers", maint, "--root", tree, "drivers/net/x.c"],
          lambda d: d[0]["file"] == "drivers/net/x.c" and d[0]["sections"]),
         (["check", "--json", "--version", "6.1.5"],
@@ -159,11 +169,20 @@ def json_cases(tree, tmp):
           os.path.join(SRC, "tests/maintainers/data/foreign/dup.json")],
          lambda d: d[0]["class"] and d[0]["duplicate_of"] is None),
         (["version", "--json"], lambda d: d["version"]),
+        (["help", "--json"], lambda d: [x["name"] for x in d] == commands()
+         and all(x["summary"] for x in d)),
+        (["help", "exit-codes", "--json"],
+         lambda d: [(x["code"], x["name"], x["meaning"]) for x in d] == docs_exit_codes()),
         (["cvss", "--json", "--vector-only", "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H"],
          lambda d: d["score"] == 7.8),
+        (["cvss", "--check", "--json", bad_cvss(tmp)],
+         lambda d: d["checked"] == 1 and d["bad"][0]["file"] == bad_cvss(tmp)
+         and "CNA_ID VECTOR" in d["bad"][0]["error"], (13,)),
         (["kbuild", "--json", "--source", os.path.join(tmp, "ksrc"), "--config",
           mktree.kernel_source(os.path.join(tmp, "ksrc")), "fs/ext4/inode.c", "drivers/x.c"],
          lambda d: [x["verdict"] for x in d] == ["compiled", "not compiled"]),
+        (["db", "build", "--json", "-o", os.path.join(tmp, "records.db")],
+         lambda d: d["records"] == 2 and d["conditions"] == 0),
         (["db", "info", "--json", os.path.join(tmp, "records.db")],
          lambda d: d["records"] == 2),
         (["report", "--json", "--html", html],
@@ -180,13 +199,27 @@ def json_cases(tree, tmp):
     ]
 
 
+def releases_json(tmp):
+    path = os.path.join(tmp, "releases.json")
+    with open(path, "w") as f:
+        f.write('{"releases": [{"iseol": false, "version": "6.1.2", "moniker": "longterm"}]}')
+    return path
+
+
+def bad_cvss(tmp):
+    path = os.path.join(tmp, "bad.cvss")
+    with open(path, "w") as f:
+        f.write("CVSS:3.1/AV:L\n")
+    return path
+
+
 def repo_cases(tmp):
     """The commands that need a kernel repository, on the store tests' small kernel-shaped
     repository (tests/store/lib_repo.sh), and remote/publish against the local CVE Services
     server of the publish tests. Returns (global arguments, environment, cases)."""
     t = os.path.join(tmp, "repo")
     os.makedirs(t)
-    p = subprocess.run(["bash", "-c", 'set -e; T=$1; . "$2"; build_repo >/dev/null; build_tree; '
+    p = subprocess.run(["bash", "-c", 'set -e; unset T; T=$1; . "$2"; build_repo >/dev/null; build_tree; '
                         'echo "$R $V $FIX_A $FIX_B $FIX_C $FIX_Y"', "repo", t,
                         os.path.join(SRC, "tests/store/lib_repo.sh")],
                        capture_output=True, text=True, env=dict(os.environ, KCVE=KCVE))
@@ -255,9 +288,6 @@ JSON_ELSEWHERE = {
 
 def json_outputs(tree, tmp):
     import json
-    rc, _, err = run(["--tree", tree, "db", "build", "-o", os.path.join(tmp, "records.db")])
-    if rc:
-        fail(f"db build: {err}")
     cases = [(["--tree", tree], {}, c) for c in json_cases(tree, tmp)]
     g, env, rcases = repo_cases(tmp)
     cases += [(g, env, c) for c in rcases]
@@ -285,6 +315,10 @@ def json_outputs(tree, tmp):
 
 
 def colour(tree):
+    # every command's help on a terminal with NO_COLOR: no escape codes
+    for name in commands():
+        if b"\x1b[" in tty_run([name, "--help"], {"TERM": "xterm", "NO_COLOR": "1"}):
+            fail(f"{name} --help on a terminal with NO_COLOR has escape codes")
     args = ["check", "--tree", tree, "--version", "6.1.5"]
     cases = [({"TERM": "xterm"}, [], True),
              ({"TERM": "xterm", "NO_COLOR": "1"}, [], False),

@@ -21,6 +21,13 @@ libdir=$root$(pkg-config --variable=libdir kcve | sed "s|^$root||")
 
 # ---- what is installed
 [ -x "$p/bin/kcve" ] || fail "no bin/kcve"
+# bin/kcve links kcve's own code statically and the other projects' libraries dynamically, so
+# their security fixes reach it without a rebuild (docs/library.md)
+needed=$(readelf -d "$p/bin/kcve" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+for lib in libgit2 libsqlite3 libjansson libcurl libz libpcre2-8; do
+	grep -q "^$lib\.so" <<<"$needed" || fail "bin/kcve does not link $lib dynamically (NEEDED: $(echo $needed))"
+done
+if grep -q '^libkcve\.so' <<<"$needed"; then fail "bin/kcve needs libkcve.so; it links kcve's code statically"; fi
 [ "$(ls "$p/include/kcve")" = "kcve.h" ] || fail "include/kcve holds more than the public header: $(ls "$p/include/kcve")"
 [ -L "$libdir/libkcve.so" ] && [ -L "$libdir/libkcve.so.0" ] || fail "libkcve.so symlinks missing in $libdir"
 soname=$(readelf -d "$libdir/libkcve.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')

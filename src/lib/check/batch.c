@@ -72,6 +72,8 @@ struct batch {
 	uint64_t *keys;             /* rel * (nfs + 1) + fs + 1, sorted, distinct */
 	size_t nkeys;
 	char **frag;                /* per key: the JSON members of its result */
+	bool *gap;                  /* per key: the release has a coverage warning */
+	struct ck_cov_index cov;
 	struct filemap map;
 	size_t next_key;            /* evaluate(): next key to claim (under lock) */
 	pthread_mutex_t lock;
@@ -412,7 +414,8 @@ static void add_ids(struct strbuf *sb, const struct ck_set *s, const struct ck_r
 }
 
 /* The JSON members of one evaluated result (without braces). */
-static char *fragment(const struct ck_set *s, const struct ck_result *r)
+static char *fragment(const struct ck_set *s, const struct ck_result *r,
+		      const struct ck_coverage *age)
 {
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "\"records\":%zu", r->n);
@@ -427,6 +430,18 @@ static char *fragment(const struct ck_set *s, const struct ck_result *r)
 		json_escape_string(&sb, r->fixed_in, strlen(r->fixed_in));
 	else
 		sb_adds(&sb, "null");
+	sb_adds(&sb, ",\"coverage\":[");
+	for (size_t i = 0; i <= r->ncov; i++) {
+		const struct ck_coverage *c = i < r->ncov ? &r->cov[i] : age;
+		if (!c)
+			continue;
+		sb_adds(&sb, i ? ",{\"kind\":" : "{\"kind\":");
+		json_escape_string(&sb, c->kind, strlen(c->kind));
+		sb_adds(&sb, ",\"message\":");
+		json_escape_string(&sb, c->message, strlen(c->message));
+		sb_addc(&sb, '}');
+	}
+	sb_addc(&sb, ']');
 	return sb_detach(&sb);
 }
 
@@ -436,6 +451,8 @@ static void evaluate_release(struct batch *b, size_t first, size_t end)
 	size_t rel = (size_t)(b->keys[first] / (b->nfs + 1));
 	struct ck_result base;
 	ck_run_version(b->s, b->rels[rel], b->o->reading, &base);
+	base.ncov = ck_coverage_of(&b->cov, b->s, b->rels[rel], b->o->now, base.cov,
+				   CK_COV_MAX - 1);
 	for (size_t i = first; i < end; i++) {
 		int fs = (int)(b->keys[i] % (b->nfs + 1)) - 1;
 		struct ck_result r = base;
@@ -447,7 +464,8 @@ static void evaluate_release(struct batch *b, size_t first, size_t end)
 		}
 		if (b->o->fixed_in)
 			ck_compute_fixed_in(b->s, &r);
-		b->frag[i] = fragment(b->s, &r);
+		b->frag[i] = fragment(b->s, &r, b->o->age);
+		b->gap[i] = r.ncov > 0;
 		ck_result_release(&r);
 	}
 	ck_result_release(&base);
@@ -478,6 +496,7 @@ static void *worker(void *arg)
 static void evaluate(struct batch *b)
 {
 	b->frag = xcalloc(b->nkeys + 1, sizeof *b->frag);
+	b->gap = xcalloc(b->nkeys + 1, sizeof *b->gap);
 	/* The version verdict compiles each record's ranges on first use and keeps them in the
 	 * record: do that for every record here, before the workers share the set. */
 	struct kver any;
@@ -548,6 +567,7 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 	struct batch b = {.s = s, .o = o};
 	parse_list(&b, list.buf ? list.buf : (char[]){""});
 	filemap_build(&b.map, s);
+	ck_cov_index_build(&b.cov, s);
 	load_files(&b);
 	index_kernels(&b);
 	evaluate(&b);
@@ -561,6 +581,8 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 			st->errors++;
 		else if (strstr(b.frag[k->key], "\"affected\":[\""))
 			st->affected++;
+		if (!k->error && b.gap[k->key])
+			st->uncovered++;
 	}
 	sb_release(&line);
 	st->kernels = b.nk;
@@ -574,6 +596,8 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 	for (size_t i = 0; i < b.nkeys; i++)
 		free(b.frag[i]);
 	free(b.frag);
+	free(b.gap);
+	ck_cov_index_release(&b.cov);
 	for (size_t i = 0; i < b.nfs; i++) {
 		sb_release(&b.fs[i].content);
 		ck_files_close(b.fs[i].cf);

@@ -15,7 +15,9 @@
  * Output, in input order, one line each:
  *   {"line":N,"id":ID|null,"version":"as given","release":"normalised","files":PATH|null,
  *    "records":R,"affected":[CVE...],"unknown":[CVE...],"stages":[{"name","count","unknown"}],
- *    "fixed_in":"X.Y.Z"|null}
+ *    "fixed_in":"X.Y.Z"|null,"coverage":[{"kind","message"}...]}
+ * "coverage" holds the warnings `kcve check --json` gives for the release (check/coverage.h),
+ * the records' age warning included (the same for every kernel).
  * A kernel that cannot be checked (bad version, unreadable FILES) gives {"line":N,"id":...,
  * "error":"..."} and the others are still checked. */
 #ifndef KCVE_CHECK_BATCH_H
@@ -32,10 +34,13 @@ struct ck_batch_opts {
 	const char *source, *arch; /* kernel source for .config files (NULL: the db's conditions) */
 	bool fixed_in;             /* fill "fixed_in" */
 	enum ck_reading reading;   /* version verdict from the JSON, the .dyad or either */
+	long long now;             /* clock of the branch EOL dates (coverage) */
+	const struct ck_coverage *age; /* the records' age warning, NULL when none */
 };
 
 struct ck_batch_stats {
 	size_t kernels, errors, affected;   /* lines checked, lines with an error, kernels with a CVE */
+	size_t uncovered;                   /* kernels with a release warning (not the age) */
 	size_t releases, files, evaluated;  /* distinct releases, FILES contents, (release, FILES) */
 };
 

@@ -69,7 +69,8 @@ struct ck_result {
 	unsigned char reading; /* enum ck_reading used for the version verdict */
 	char fixed_in[32];     /* --fixed-in: smallest branch release fixing every affected CVE */
 	size_t unfixed_on_branch; /* affected CVEs without any fix on the branch */
-	struct ck_coverage cov; /* what the records cannot vouch for (kind NULL: covered) */
+	struct ck_coverage cov[CK_COV_MAX]; /* what the records cannot vouch for (coverage.h) */
+	size_t ncov;
 };
 
 /* Version stage: the reading rd of every record (check/verdict.h), the other reading kept for

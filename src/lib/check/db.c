@@ -6,12 +6,15 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "check/coverage.h"
 #include "check/recset.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 
-#define DB_MAGIC "KCVEDB\0\x01"
-#define DB_HDR 28
+#define DB_MAGIC "KCVEDB\0\x02"
+#define DB_HDR 36   /* format 2; format 1 had 28 bytes (no build time) */
+#define DB_HDR_V1 28
+#define DB_FLAGS 15 /* every flag bit a format-2 image may set (format 1: 3) */
 #define DB_MAX_RAW (1u << 30)
 
 /* ---- writer ------------------------------------------------------------------------------ */
@@ -100,7 +103,7 @@ int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct 
 			}
 		}
 	}
-	uint32_t flags = 0;
+	uint32_t flags = 4;
 	if (s->nconds) {
 		flags |= 1;
 		if (ck_set_has_modules(s))
@@ -113,6 +116,29 @@ int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct 
 				put_str(&raw, s->conds[i].module);
 		}
 	}
+	/* the tree section: freshness and supported branches */
+	put_uleb(&raw, s->newest_record > 0 ? (unsigned long long)s->newest_record : 0);
+	put_uleb(&raw, s->tree_head > 0 ? (unsigned long long)s->tree_head : 0);
+	sb_addc(&raw, (char)(s->branches.has_data ? 1 : 0));
+	put_uleb(&raw, s->branches.n);
+	for (size_t i = 0; i < s->branches.n; i++) {
+		const struct branch_row *b = &s->branches.v[i];
+		put_str(&raw, b->branch);
+		put_str(&raw, b->moniker);
+		put_str(&raw, b->latest);
+		sb_addc(&raw, (char)(b->iseol ? 1 : 0));
+		put_uleb(&raw, b->eol_day >= 0 ? (unsigned long long)b->eol_day + 1 : 0);
+	}
+	/* the branch index (coverage.h), so that a check does not scan every record for it */
+	flags |= 8;
+	struct ck_cov_index ix;
+	ck_cov_index_scan(&ix, s);
+	put_uleb(&raw, ix.n);
+	for (size_t i = 0; i < ix.n; i++) {
+		put_uleb(&raw, ix.v[i].key);
+		put_uleb(&raw, (unsigned long long)ix.v[i].max_patch);
+	}
+	ck_cov_index_release(&ix);
 	uLongf clen = compressBound((uLong)raw.len);
 	size_t at = image->len;
 	sb_grow(image, DB_HDR + clen);
@@ -125,8 +151,12 @@ int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct 
 	put_u32(out + 8, (uint32_t)s->n);
 	put_u32(out + 12, (uint32_t)raw.len);
 	put_u32(out + 16, (uint32_t)clen);
-	put_u32(out + 20, (uint32_t)crc32(0L, (const Bytef *)raw.buf, (uInt)raw.len));
 	put_u32(out + 24, flags);
+	uint64_t built = s->built > 0 ? (uint64_t)s->built : 0;
+	put_u32(out + 28, (uint32_t)built);
+	put_u32(out + 32, (uint32_t)(built >> 32));
+	uLong crc = crc32(0L, (const Bytef *)raw.buf, (uInt)raw.len);
+	put_u32(out + 20, (uint32_t)crc32(crc, out + 28, 8));
 	image->len = at + DB_HDR + clen;
 	image->buf[image->len] = '\0';
 	sb_release(&raw);
@@ -263,24 +293,67 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 	memset(s, 0, sizeof *s);
 	s->origin = xstrdup(name);
 	const unsigned char *h = data;
-	if (len < DB_HDR || memcmp(h, DB_MAGIC, 6) != 0)
+	if (len < DB_HDR_V1 || memcmp(h, DB_MAGIC, 6) != 0)
 		return corrupt(err, name, "bad magic");
-	if (h[6] != 0 || h[7] != CK_DB_FORMAT)
+	if (h[6] != 0 || h[7] < 1 || h[7] > CK_DB_FORMAT)
 		return corrupt(err, name, "unsupported format version");
+	unsigned format = h[7];
+	size_t hdr = format == 1 ? DB_HDR_V1 : DB_HDR;
+	if (len < hdr)
+		return corrupt(err, name, "truncated header");
 	uint32_t nrec = get_u32(h + 8), rawlen = get_u32(h + 12), clen = get_u32(h + 16);
 	uint32_t crc = get_u32(h + 20), flags = get_u32(h + 24);
-	if (clen != len - DB_HDR)
+	if (clen != len - hdr)
 		return corrupt(err, name, "truncated or padded");
-	if (rawlen > DB_MAX_RAW || flags > 3 || flags == 2)
+	/* bit 1 (modules) needs bit 0 (conditions); format 1 knows bits 0-1, format 2 writes bit 2 */
+	uint32_t known = format == 1 ? 3 : DB_FLAGS;
+	if (rawlen > DB_MAX_RAW || (flags & ~known) || (flags & 3) == 2 ||
+	    (format >= 2 && !(flags & 4)) || (flags & 12) == 8)
 		return corrupt(err, name, "bad header");
 	s->blob = xmalloc((size_t)rawlen + 1);
 	s->blob_len = rawlen;
 	uLongf got = rawlen;
-	if (uncompress((Bytef *)s->blob, &got, h + DB_HDR, clen) != Z_OK || got != rawlen)
+	if (uncompress((Bytef *)s->blob, &got, h + hdr, clen) != Z_OK || got != rawlen)
 		return corrupt(err, name, "compressed payload damaged");
-	if ((uint32_t)crc32(0L, (const Bytef *)s->blob, (uInt)rawlen) != crc)
+	uLong sum = crc32(0L, (const Bytef *)s->blob, (uInt)rawlen);
+	if (format >= 2)
+		sum = crc32(sum, h + 28, 8);
+	if ((uint32_t)sum != crc)
 		return corrupt(err, name, "checksum mismatch");
+	s->db_format = format;
+	if (format >= 2) {
+		uint64_t built = (uint64_t)get_u32(h + 28) | (uint64_t)get_u32(h + 32) << 32;
+		s->built = built > (uint64_t)1 << 62 ? 0 : (long long)built;
+	}
 	return ck_db_parse_payload(s, nrec, flags, err);
+}
+
+/* The tree section (flag bit 2): freshness and supported-branch data. */
+static bool parse_tree_section(struct rd *d, struct ck_set *s)
+{
+	s->newest_record = (long long)(get_uleb(d) & 0x3fffffffffffffffULL);
+	s->tree_head = (long long)(get_uleb(d) & 0x3fffffffffffffffULL);
+	unsigned char has = get_u8(d);
+	size_t n = get_count(d);
+	if (d->bad || has > 1)
+		return false;
+	s->branches.has_data = has != 0;
+	for (size_t i = 0; i < n && !d->bad; i++) {
+		const char *branch = get_str(d), *moniker = get_str(d), *latest = get_str(d);
+		unsigned char iseol = get_u8(d);
+		unsigned long long eol = get_uleb(d);
+		struct branch_row r = {.iseol = iseol != 0, .eol_day = (long long)eol - 1};
+		if (d->bad || iseol > 1 || eol > (1ULL << 40) ||
+		    strlen(branch) >= sizeof r.branch || !branch[0] ||
+		    strlen(moniker) >= sizeof r.moniker || strlen(latest) >= sizeof r.latest)
+			return false;
+		memcpy(r.branch, branch, strlen(branch) + 1);
+		memcpy(r.moniker, moniker, strlen(moniker) + 1);
+		memcpy(r.latest, latest, strlen(latest) + 1);
+		XGROW(s->branches.v, s->branches.n + 1, s->branches.alloc);
+		s->branches.v[s->branches.n++] = r;
+	}
+	return !d->bad;
 }
 
 int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct kcve_err *err)
@@ -316,6 +389,23 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 			return corrupt(err, name, "condition section damaged");
 		s->has_modules = (flags & 2) != 0;
 	}
+	if ((flags & 4) && !parse_tree_section(&d, s))
+		return corrupt(err, name, "tree section damaged");
+	if (flags & 8) {
+		size_t n = get_count(&d);
+		s->covix = xcalloc(n + 1, sizeof *s->covix);
+		for (size_t i = 0; i < n && !d.bad; i++) {
+			s->covix[i].key = get_uleb(&d);
+			unsigned long long p = get_uleb(&d);
+			s->covix[i].max_patch = (long long)(p & 0x3fffffffffffffffULL);
+			if (!s->covix[i].key || (i && s->covix[i].key <= s->covix[i - 1].key))
+				d.bad = 1;
+			s->ncovix = i + 1;
+		}
+		if (d.bad)
+			return corrupt(err, name, "branch index damaged");
+		s->has_covix = true;
+	}
 	if (d.p != d.end)
 		return corrupt(err, name, "trailing data");
 	return 0;
@@ -334,5 +424,6 @@ int ck_set_load_db(struct ck_set *s, const char *path, struct kcve_err *err)
 	}
 	int rc = ck_db_parse(s, sb.buf, sb.len, path, err);
 	sb_release(&sb);
+	s->is_db = true;
 	return rc;
 }

@@ -119,3 +119,25 @@ out:
 	free(c.when);
 	return rc;
 }
+
+int ck_tree_head_time(const char *root, long long *t)
+{
+	*t = 0;
+	git_libgit2_init();
+	git_repository *repo = NULL;
+	git_reference *head = NULL;
+	git_commit *cm = NULL;
+	int rc = 1;
+	if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0 &&
+	    !git_repository_is_bare(repo) && git_repository_head(&head, repo) == 0 &&
+	    git_reference_target(head) &&
+	    git_commit_lookup(&cm, repo, git_reference_target(head)) == 0) {
+		*t = (long long)git_commit_time(cm);
+		rc = 0;
+	}
+	git_commit_free(cm);
+	git_reference_free(head);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return rc;
+}

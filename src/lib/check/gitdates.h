@@ -13,5 +13,9 @@
  * checkout; an error code when its history cannot be read. */
 int ck_set_dates_from_git(struct ck_set *s, const char *root, size_t *ndated,
 			  struct kcve_err *err);
+/* Committer time of HEAD when root is the top of a git checkout (libgit2, no subprocess; a
+ * shallow clone is enough): 0 with *t set; 1 when root is not the top of a git checkout or
+ * its HEAD cannot be read (*t = 0).  For the coverage warning on the tree's age. */
+int ck_tree_head_time(const char *root, long long *t);
 
 #endif

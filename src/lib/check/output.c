@@ -250,10 +250,10 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 		json_object_set_new(jr, "disagreements", json_integer((json_int_t)R->ndisagree));
 		json_object_set_new(jr, "needs_git", json_integer((json_int_t)R->nneeds_git));
 		json_t *cov = json_array();
-		if (R->cov.kind) {
+		for (size_t i = 0; i < R->ncov; i++) {
 			json_t *c = json_object();
-			json_object_set_new(c, "kind", json_string(R->cov.kind));
-			json_object_set_new(c, "message", json_string(R->cov.message));
+			json_object_set_new(c, "kind", json_string(R->cov[i].kind));
+			json_object_set_new(c, "message", json_string(R->cov[i].message));
 			json_array_append_new(cov, c);
 		}
 		json_object_set_new(jr, "coverage", cov);

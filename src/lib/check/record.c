@@ -92,6 +92,7 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 	}
 	r->id = xstrdup(id);
 	r->published = parse_iso_date(jstr(meta, "datePublished"));
+	r->updated = parse_iso_date(jstr(meta, "dateUpdated"));
 	const char *title = jstr(cna, "title");
 	r->title = xstrdup(title ? title : "");
 	r->severity = xstrdup("");

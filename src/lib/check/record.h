@@ -40,7 +40,9 @@ struct ck_record {
 	const char *title;     /* "" when absent */
 	const char *severity;  /* "CRITICAL"/"HIGH"/"MEDIUM"/"LOW"/"" (from CVSS metrics) */
 	unsigned score10;      /* CVSS base score * 10, 0 = none */
-	long long published;   /* UTC seconds (cveMetadata.datePublished, else file mtime), 0 = unknown */
+	long long published;   /* UTC seconds (cveMetadata.datePublished), 0 = unknown */
+	long long updated;     /* UTC seconds (cveMetadata.dateUpdated), 0 = unknown; not kept
+				* in a database (its newest value is: ck_set.newest_record) */
 	const char **files;    /* programFiles (union over the products, order kept) */
 	size_t nfiles;
 	const char **fixes;    /* .sha1 lines (first = main fix) */

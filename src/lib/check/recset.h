@@ -1,14 +1,18 @@
 /* The set of CVE records `kcve check` works on, from a record tree or from the compact database.
  *
- * Compact database format (version 1), all integers little-endian:
- *   bytes 0..7   "KCVEDB" NUL 0x01         magic + format version
+ * Compact database format (version 2), all integers little-endian:
+ *   bytes 0..7   "KCVEDB" NUL 0x02         magic + format version
  *   u32          number of records
  *   u32          uncompressed payload length (at most 1 GiB)
- *   u32          compressed payload length (= file length - 28)
- *   u32          CRC-32 of the uncompressed payload
+ *   u32          compressed payload length (= file length - 36)
+ *   u32          CRC-32 of the uncompressed payload followed by the 8 build-time bytes
  *   u32          flags (bit 0: a file-condition section follows the records; bit 1: each
- *                condition entry also carries a module name)
+ *                condition entry also carries a module name; bit 2: the tree section follows;
+ *                bit 3: the branch index follows)
+ *   u64          build time, seconds since the epoch ($SOURCE_DATE_EPOCH when set)
  *   zlib stream  payload
+ * Format 1 (still read) has no build time (a 28-byte header, CRC of the payload alone) and no
+ * tree section: its age and supported-branch data are unknown.
  * The payload is a sequence of records; strings are LEB128 length + bytes + NUL so that the
  * loader can point into the inflated buffer without copying:
  *   str id, str title, str severity, uleb score10, uleb published,
@@ -24,6 +28,14 @@
  * the tree, the section holds every programFile of the records (deleted files, .S, headers,
  * tools/) with the condition that reproduces the source-tree verdict, so that a --db check and
  * a --source check decide every record file the same way.
+ * With flag bit 2 (always written by format 2), the tree section: uleb newest record date
+ * (datePublished/dateUpdated, 0 = none), uleb committer time of the tree's git HEAD (0 = not
+ * a git checkout), u8 has-branch-data, uleb n, (str branch, str moniker, str latest, u8 iseol,
+ * uleb eol-day + 1)... — the tree's supported-branch data (store/branches.h), so that --db
+ * gives the coverage warnings --tree gives.
+ * With flag bit 3 (written since format 2 by this kcve; a format-2 file without it is read and
+ * the index is computed), the branch index of check/coverage.h: uleb n, (uleb key, uleb
+ * newest patch)... with strictly increasing non-zero keys.
  * Every length is bounds-checked on load: a corrupt file is a clean KCVE_E_PARSE error. */
 #ifndef KCVE_CHECK_RECSET_H
 #define KCVE_CHECK_RECSET_H
@@ -35,9 +47,17 @@
 #include "check/record.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "store/branches.h"
 
 /* Format version of the compact database (the last byte of its magic). */
-#define CK_DB_FORMAT 1
+#define CK_DB_FORMAT 2
+
+/* The newest release of one branch that the records name (check/coverage.h builds the index;
+ * a database stores it, so a check need not scan every record's versions for it). */
+struct ck_cov_branch {
+	unsigned long long key; /* the branch's numbers, ordered as the kernel orders branches */
+	long long max_patch;    /* newest patch named on the branch (0: only the mainline release) */
+};
 
 struct ck_cond {
 	const char *path, *cond;
@@ -53,6 +73,17 @@ struct ck_set {
 	char *blob;            /* inflated database payload the records point into */
 	size_t blob_len;
 	char *origin;          /* tree root or database path, for messages */
+	/* Freshness and supported branches (check/coverage.h); times in seconds since the epoch,
+	 * 0 = unknown. */
+	bool is_db;            /* loaded with ck_set_load_db (not a tree, nor its cache) */
+	unsigned db_format;    /* format of the database image read, 0 for a tree */
+	long long built;       /* database: when it was built */
+	long long newest_record; /* newest datePublished/dateUpdated of the records */
+	long long tree_head;   /* committer time of the tree's git HEAD (set by the caller) */
+	struct branch_policy branches; /* the tree's scripts/kcve-branches and kcve-eol */
+	struct ck_cov_branch *covix;   /* from a database with flag bit 3, sorted by key */
+	size_t ncovix;
+	bool has_covix;
 	/* Free each record's compiled ranges right after its verdict instead of keeping them for
 	 * the next release: a one-release run then reuses the same few pages for every record,
 	 * where keeping them touched ~20 MB of fresh memory (page faults were a third of a run). */
@@ -62,8 +93,13 @@ struct ck_set {
 /* Find the record tree: `path` if given, else walk up from the current directory to a
  * directory holding cve/published.  Returns a malloc'd root or NULL with err filled. */
 char *ck_tree_find(const char *path, struct kcve_err *err);
-/* Load every published record of the tree at root, sorted by year then number. */
+/* Load every published record of the tree at root, sorted by year then number, with the
+ * tree's supported-branch data and newest record date (tree_head is left 0: see
+ * ck_tree_head_time() in check/gitdates.h). */
 int ck_set_load_tree(struct ck_set *s, const char *root, struct kcve_err *err);
+/* (Re)read the tree's supported-branch data into s->branches (a cached set's copy may be
+ * older than the files). */
+int ck_set_load_branches(struct ck_set *s, const char *root, struct kcve_err *err);
 /* Load the compact database. */
 int ck_set_load_db(struct ck_set *s, const char *path, struct kcve_err *err);
 /* Parse a database image from memory (used by the loader and the fuzzer). */
@@ -72,8 +108,8 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 /* Parse an already inflated payload: s->blob/blob_len/origin set by the caller (the fuzzer
  * uses this to reach the record decoder without a valid checksum). */
 int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct kcve_err *err);
-/* Serialise s (records + optional conditions) as a database image appended to image
- * (zlib level 0-9). */
+/* Serialise s (records, optional conditions, the tree section; s->built as the build time)
+ * as a database image of the current format appended to image (zlib level 0-9). */
 int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct kcve_err *err);
 /* Serialise s (records + optional conditions) and write it atomically to path. */
 int ck_db_write(const struct ck_set *s, const char *path, struct kcve_err *err);

@@ -145,7 +145,30 @@ int ck_set_load_tree(struct ck_set *s, const char *root, struct kcve_err *err)
 	if (rc == 0 && s->n == 0)
 		rc = kcve_err_set(err, KCVE_E_TREE, "no published records under %s; is this a vulns tree?",
 				  pub);
+	for (size_t i = 0; rc == 0 && i < s->n; i++) {
+		const struct ck_record *r = &s->v[i];
+		long long t = r->updated > r->published ? r->updated : r->published;
+		if (t > s->newest_record)
+			s->newest_record = t;
+	}
+	/* the supported-branch data, read through the same guard as the records */
+	if (rc == 0)
+		rc = branch_policy_load(&s->branches, root, err);
 	sb_release(&pubsb);
+	safefs_unguard(rootfd);
+	close(rootfd);
+	return rc;
+}
+
+int ck_set_load_branches(struct ck_set *s, const char *root, struct kcve_err *err)
+{
+	branch_policy_release(&s->branches);
+	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return kcve_err_set(err, KCVE_E_TREE, "cannot open the record tree %s: %s; check the "
+				    "path and permissions", root, strerror(errno));
+	safefs_guard(root, rootfd);
+	int rc = branch_policy_load(&s->branches, root, err);
 	safefs_unguard(rootfd);
 	close(rootfd);
 	return rc;
@@ -198,5 +221,7 @@ void ck_set_release(struct ck_set *s)
 	free(s->conds);
 	free(s->blob);
 	free(s->origin);
+	branch_policy_release(&s->branches);
+	free(s->covix);
 	memset(s, 0, sizeof *s);
 }

@@ -423,8 +423,14 @@ int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
 	if (got == 1 && memcmp(stored, job.digest, 16) == 0) {
 		free(s->origin);
 		s->origin = xstrdup(root);
+		/* a tree, not a database: its age is the tree's (newest record date from the cache,
+		 * keyed by the records; the caller adds the git HEAD time), never the cache's; the
+		 * branch files are not in the key, so they are read again */
+		s->db_format = 0;
+		s->built = 0;
+		s->tree_head = 0;
 		info->state = CK_CACHE_HIT;
-		rc = 0;
+		rc = ck_set_load_branches(s, root, err);
 		goto out;
 	}
 	if (got == 1) {

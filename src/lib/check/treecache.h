@@ -16,6 +16,9 @@
  *   - the compact database's format version and the kcve binary (version, and the size and
  *     mtime of /proc/self/exe), so a kcve that reads records differently never trusts a
  *     cache written by another build.
+ * Not in the key, and so never taken from the cache: the tree's supported-branch files
+ * (scripts/kcve-branches, scripts/kcve-eol: read again on every hit, they are small) and its
+ * age (the caller reads the git HEAD commit time; the cache's own build time is dropped).
  * A cache whose key differs, or which does not parse, is ignored and rewritten.  It is only
  * written under the tree lock (<root>/.kcve/lock, not waited for: when a writer holds it the
  * check runs from the records and leaves the cache alone), atomically (temporary file,

@@ -772,23 +772,37 @@ static int write_ranges(struct onepass *op, const struct range_list *rl, sqlite3
 	return 0;
 }
 
-static int write_generations(struct onepass *op, sqlite3_stmt *gins, struct kcve_err *err)
+/* The known generation numbers, collected before the graph is freed. */
+static struct gen_row *collect_generations(const struct graph *g, size_t *n)
 {
-	const struct graph *g = op->g;
-	if (!gins)
-		return 0;
 	struct gen_row *v = xmalloc((g->n + 1) * sizeof(*v));
-	size_t n = 0;
+	*n = 0;
 	for (uint32_t i = 0; i < g->n; i++) {
 		const struct gnode *nd = node(g, i);
 		if (nd->range_of && nd->gen) {
-			memcpy(v[n].id, nd->oid.id, GIT_OID_RAWSZ);
-			v[n++].gen = nd->gen;
+			memcpy(v[*n].id, nd->oid.id, GIT_OID_RAWSZ);
+			v[(*n)++].gen = nd->gen;
 		}
 	}
-	int rc = index_generations_insert(gins, v, n) ? fail_sql(op->h, "generation insert", err) : 0;
-	free(v);
-	return rc;
+	return v;
+}
+
+/* SQLite's page cache while rows are appended: the inserts only touch the right edge of the
+ * b-tree, and the cache the index creation afterwards wants (history.c) would otherwise sit
+ * beside the graph and the row data (peak RSS). */
+static long long set_cache_size(sqlite3 *db, long long kib)
+{
+	long long old = 0;
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "PRAGMA cache_size", -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			old = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	char sql[64];
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size=%lld", kib);
+	sqlite3_exec(db, sql, NULL, NULL, NULL);
+	return old;
 }
 
 int index_build_onepass(struct history *h, const struct range_list *ranges, sqlite3_stmt *ins,
@@ -834,7 +848,9 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 	op.w.g = &g;
 	op.w.self = &rd[0];
 	op.w.freecell = NIL;
+	long long cache = set_cache_size(h->db, -16384);
 	rc = write_ranges(&op, ranges, ins, rins, progress, err);
+	set_cache_size(h->db, cache);
 	pthread_mutex_lock(&g.mu);
 	g.stop = true;
 	pthread_cond_broadcast(&g.cv);
@@ -844,8 +860,6 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
 	if (progress)
 		fputc('\n', stderr);
-	if (!rc)
-		rc = write_generations(&op, gins, err);
 	*commits = op.commits;
 	free(op.w.cell);
 	free(op.w.stack);
@@ -853,6 +867,8 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 	free(op.stack);
 	for (int t = 0; t <= nreaders; t++)
 		reader_release(&rd[t]);
+	size_t ngen = 0;
+	struct gen_row *gv = rc || !gins ? NULL : collect_generations(&g, &ngen);
 	for (size_t i = 0; i < MAX_PAGES && g.pages[i]; i++)
 		free(g.pages[i]);
 	free(g.pages);
@@ -861,6 +877,9 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 	free(g.par_pages);
 	free(g.ht);
 	free(g.todo);
+	if (gv && index_generations_insert(gins, gv, ngen))
+		rc = fail_sql(h, "generation insert", err);
+	free(gv);
 	pthread_mutex_destroy(&g.mu);
 	pthread_cond_destroy(&g.cv);
 	pthread_cond_destroy(&g.cv_main);

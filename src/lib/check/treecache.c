@@ -90,7 +90,7 @@ static void add_stat(struct strbuf *key, const char *name, const struct stat *st
 /* One record of the key: its year directory and base name; the metadata of its files is filled
  * in by the stat workers. */
 struct key_item {
-	int yfd;
+	size_t year; /* index into key_list's years and yfds */
 	char *base; /* name without ".json" */
 	struct stat st[CK_REC_NFILES]; /* the files ck_record_read() reads */
 	bool present[CK_REC_NFILES], irregular;
@@ -142,7 +142,7 @@ static int key_list_years(struct key_list *L, int pubfd, struct strbuf *key, cha
 			XGROW(L->v, L->n + 1, L->alloc);
 			struct key_item *it = &L->v[L->n++];
 			memset(it, 0, sizeof *it);
-			it->yfd = yfd;
+			it->year = y;
 			it->base = names[i];
 		}
 		free(names);
@@ -153,6 +153,7 @@ static int key_list_years(struct key_list *L, int pubfd, struct strbuf *key, cha
 struct stat_job {
 	struct key_item *v;
 	size_t n;
+	const int *yfds;
 };
 
 /* The metadata of a slice of the records' files (absent .dyad/.sha1 are allowed). */
@@ -166,7 +167,7 @@ static void *stat_run(void *arg)
 		memcpy(file, it->base, l);
 		for (size_t x = 0; x < CK_REC_NFILES; x++) {
 			strcpy(file + l, ck_record_exts[x]);
-			if (fstatat(it->yfd, file, &it->st[x], AT_SYMLINK_NOFOLLOW) < 0)
+			if (fstatat(j->yfds[it->year], file, &it->st[x], AT_SYMLINK_NOFOLLOW) < 0)
 				continue;
 			it->present[x] = true;
 			if (!S_ISREG(it->st[x].st_mode))
@@ -210,7 +211,8 @@ static int tree_key(int rootfd, struct strbuf *key, char *why, size_t nwhy)
 	int rc = key_list_years(&L, pubfd, key, why, nwhy);
 	close(pubfd);
 	if (rc == 0) {
-		struct stat_job half[2] = {{L.v, L.n / 2}, {L.v + L.n / 2, L.n - L.n / 2}};
+		struct stat_job half[2] = {{L.v, L.n / 2, L.yfds},
+					   {L.v + L.n / 2, L.n - L.n / 2, L.yfds}};
 		pthread_t th;
 		bool threaded = pthread_create(&th, NULL, stat_run, &half[1]) == 0;
 		stat_run(&half[0]);
@@ -218,16 +220,10 @@ static int tree_key(int rootfd, struct strbuf *key, char *why, size_t nwhy)
 			pthread_join(th, NULL);
 		else
 			stat_run(&half[1]);
-		const int *last_yfd = NULL;
 		for (size_t i = 0; i < L.n && rc == 0; i++) {
 			struct key_item *it = &L.v[i];
-			if (!last_yfd || *last_yfd != it->yfd) {
-				for (size_t y = 0; y < L.nyears; y++)
-					if (L.yfds[y] == it->yfd) {
-						sb_addf(key, "year %s", L.years[y]);
-						last_yfd = &L.yfds[y];
-					}
-			}
+			if (i == 0 || L.v[i - 1].year != it->year)
+				sb_addf(key, "year %s", L.years[it->year]);
 			if (it->irregular) {
 				snprintf(why, nwhy, "a file of record %.64s is not a regular file", it->base);
 				rc = -1;

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <zlib.h>
 
 #include "core/strbuf.h"
 #include "history/history.h"
@@ -87,6 +88,23 @@ void commit_summary(const char *msg, size_t len, struct strbuf *out);
 /* Append one Fixes: id to the space-separated list: 40 hex lower-cased, a shorter prefix
  * expanded when exactly one object of the repository has it, anything else raw. */
 void fixes_append(git_odb *odb, const char *p, size_t n, struct strbuf *out);
+
+/* Objects read straight from the pack files (packread.c), without libgit2's locks: for the
+ * full build's reader threads. One cursor per thread. */
+struct packset;
+struct pack_cursor {
+	z_stream z;
+	bool zinit;
+	size_t last; /* the pack the last object was found in, asked first */
+};
+/* The packs of objects_dir/pack; NULL when there are none usable. */
+struct packset *packset_open(const char *objects_dir);
+void packset_free(struct packset *ps);
+/* The object id into out, with its type: 0, or -1 when not in a pack or not readable here (the
+ * caller then asks libgit2). */
+int packset_read(const struct packset *ps, struct pack_cursor *pc, const git_oid *id,
+		 struct strbuf *out, git_object_t *type);
+void pack_cursor_release(struct pack_cursor *pc);
 
 /* One row of the commits table. NULL / zero-length optional fields are stored as NULL. */
 struct index_row {

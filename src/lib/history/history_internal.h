@@ -96,14 +96,18 @@ struct pack_cursor {
 	z_stream z;
 	bool zinit;
 	size_t last; /* the pack the last object was found in, asked first */
+	size_t inflated; /* compressed bytes read since the mapped pages were last dropped */
 };
 /* The packs of objects_dir/pack; NULL when there are none usable. */
 struct packset *packset_open(const char *objects_dir);
+struct packset *packset_open_repo(git_repository *repo); /* its common dir's objects/ */
 void packset_free(struct packset *ps);
 /* The object id into out, with its type: 0, or -1 when not in a pack or not readable here (the
  * caller then asks libgit2). */
 int packset_read(const struct packset *ps, struct pack_cursor *pc, const git_oid *id,
 		 struct strbuf *out, git_object_t *type);
+/* Only the type of the object id (no inflating): 0, or -1 as packset_read. */
+int packset_type(const struct packset *ps, const git_oid *id, git_object_t *type);
 void pack_cursor_release(struct pack_cursor *pc);
 
 /* One row of the commits table. NULL / zero-length optional fields are stored as NULL. */

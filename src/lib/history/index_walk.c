@@ -834,10 +834,7 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 	if (git_repository_odb(&g.odb, h->repo) < 0)
 		return kcve_err_set(err, KCVE_E_NOREPO, "cannot open the object database of %s",
 				    git_repository_path(h->repo));
-	struct strbuf objdir = STRBUF_INIT;
-	sb_addf(&objdir, "%sobjects", git_repository_commondir(h->repo));
-	g.pk = packset_open(sb_str(&objdir));
-	sb_release(&objdir);
+	g.pk = packset_open_repo(h->repo);
 	pthread_mutex_init(&g.mu, NULL);
 	pthread_cond_init(&g.cv, NULL);
 	pthread_cond_init(&g.cv_main, NULL);

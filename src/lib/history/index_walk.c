@@ -256,7 +256,7 @@ static void read_commit(struct reader *r, const git_oid *oid, struct readout *ou
 	trailers_parse(rc.msg, rc.msg_len, true, &t);
 	sb_reset(&r->fixes);
 	for (size_t i = 0; i < t.nfixes; i++)
-		fixes_append(r->g->odb, t.fixes[i].p, t.fixes[i].len, &r->fixes);
+		fixes_append(r->g->odb, r->g->pk, t.fixes[i].p, t.fixes[i].len, &r->fixes);
 	commit_summary(rc.msg, rc.msg_len, &r->tmp);
 	sb_reset(&r->rec);
 	unsigned char flags = (t.upstream[0] ? REC_UPSTREAM : 0) | (t.reverts[0] ? REC_REVERTS : 0);

@@ -9,10 +9,9 @@
  * pack added during the build, unusual files) is reported as not found, and the caller reads
  * it through libgit2 instead.
  *
- * The mapped pages a process has touched count in its resident set (though they are page
- * cache): so each thread, once it has inflated TRIM_BYTES, drops the mappings' pages
- * (MADV_DONTNEED; they fault back in from the page cache when read again). Without that the
- * 850 MB pack of the benchmark history took peak RSS from ~500 MiB to 1.36 GiB. */
+ * The pack indexes are mapped; the packs are read with pread(): pages of a mapped pack count
+ * in the process's resident set once touched (the kernel maps 16 pages around each fault),
+ * which took a full build's peak RSS on the benchmark history from ~500 MiB to 1.36 GiB. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -28,8 +27,10 @@
 #include "history/history_internal.h"
 
 struct pack {
-	const unsigned char *idx, *pack;
-	size_t idx_len, pack_len;
+	const unsigned char *idx;
+	size_t idx_len;
+	int fd;          /* the pack */
+	uint64_t end;    /* its size less the trailing checksum */
 	uint32_t n;
 	const unsigned char *fanout, *ids, *offs, *big;
 	size_t nbig;
@@ -38,6 +39,7 @@ struct pack {
 struct packset {
 	struct pack *v;
 	size_t n;
+	uint8_t loose[256 / 8]; /* objects/XX directories (loose objects) seen, by first byte */
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -67,8 +69,11 @@ static const void *map_file(int dirfd, const char *name, size_t *len)
 static bool pack_open(int dirfd, const char *idxname, struct pack *pk)
 {
 	memset(pk, 0, sizeof(*pk));
+	pk->fd = -1;
 	size_t nl = strlen(idxname);
 	char packname[512];
+	unsigned char hdr[12];
+	struct stat st;
 	if (nl < 4 || nl >= sizeof(packname))
 		return false;
 	memcpy(packname, idxname, nl - 4);
@@ -76,11 +81,13 @@ static bool pack_open(int dirfd, const char *idxname, struct pack *pk)
 	pk->idx = map_file(dirfd, idxname, &pk->idx_len);
 	if (!pk->idx)
 		return false;
-	pk->pack = map_file(dirfd, packname, &pk->pack_len);
+	pk->fd = openat(dirfd, packname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	const unsigned char *x = pk->idx;
-	if (!pk->pack || pk->idx_len < 8 + 1024 + 40 || memcmp(x, "\377tOc", 4) || be32(x + 4) != 2 ||
-	    pk->pack_len < 12 + 20 || memcmp(pk->pack, "PACK", 4))
+	if (pk->fd < 0 || fstat(pk->fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 12 + 20 ||
+	    pread(pk->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) || memcmp(hdr, "PACK", 4) ||
+	    pk->idx_len < 8 + 1024 + 40 || memcmp(x, "\377tOc", 4) || be32(x + 4) != 2)
 		goto bad;
+	pk->end = (uint64_t)st.st_size - 20;
 	pk->fanout = x + 8;
 	pk->n = be32(pk->fanout + 255 * 4);
 	for (int i = 1; i < 256; i++)
@@ -95,10 +102,9 @@ static bool pack_open(int dirfd, const char *idxname, struct pack *pk)
 	pk->nbig = (pk->idx_len - need) / 8;
 	return true;
 bad:
-	if (pk->idx)
-		munmap((void *)pk->idx, pk->idx_len);
-	if (pk->pack)
-		munmap((void *)pk->pack, pk->pack_len);
+	munmap((void *)pk->idx, pk->idx_len);
+	if (pk->fd >= 0)
+		close(pk->fd);
 	memset(pk, 0, sizeof(*pk));
 	return false;
 }
@@ -110,6 +116,11 @@ static int pack_cmp(const void *a, const void *b)
 }
 
 static void add_packs(struct packset *ps, size_t *alloc, const char *objects_dir, int depth);
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
 
 /* objects_dir/info/alternates: one objects directory a line, absolute or relative to
  * objects_dir (git's rules; at most 5 levels, like git) */
@@ -155,6 +166,17 @@ static void add_packs(struct packset *ps, size_t *alloc, const char *objects_dir
 		}
 		closedir(d);
 	}
+	/* loose objects: which objects/XX directories exist (prefix lookups there go to libgit2) */
+	if ((d = opendir(objects_dir))) {
+		for (struct dirent *e; (e = readdir(d));) {
+			int hi = hexval(e->d_name[0]), lo = hi < 0 ? -1 : hexval(e->d_name[1]);
+			if (lo >= 0 && !e->d_name[2]) {
+				unsigned b = (unsigned)(hi << 4 | lo);
+				ps->loose[b / 8] |= (uint8_t)(1u << (b % 8));
+			}
+		}
+		closedir(d);
+	}
 	add_alternates(ps, alloc, objects_dir, depth);
 }
 
@@ -186,7 +208,7 @@ void packset_free(struct packset *ps)
 		return;
 	for (size_t i = 0; i < ps->n; i++) {
 		munmap((void *)ps->v[i].idx, ps->v[i].idx_len);
-		munmap((void *)ps->v[i].pack, ps->v[i].pack_len);
+		close(ps->v[i].fd);
 	}
 	free(ps->v);
 	free(ps);
@@ -246,19 +268,29 @@ static uint64_t pack_find(const struct pack *pk, const unsigned char *id)
 	return 0;
 }
 
-#define TRIM_BYTES (8u << 20)
+/* Bytes read at once: most commits fit in the first read. */
+#define CHUNK 4096
 
-static void trim(const struct packset *ps)
+/* Read pk's bytes [pos, pos + n) into pc->in (n clipped at the pack's end); the count read. */
+static size_t fill(struct pack_cursor *pc, const struct pack *pk, uint64_t pos, size_t n)
 {
-	for (size_t i = 0; i < ps->n; i++) {
-		madvise((void *)ps->v[i].pack, ps->v[i].pack_len, MADV_DONTNEED);
-		madvise((void *)ps->v[i].idx, ps->v[i].idx_len, MADV_DONTNEED);
+	if (pos >= pk->end)
+		return 0;
+	if (n > pk->end - pos)
+		n = (size_t)(pk->end - pos);
+	if (pc->ain < n) {
+		free(pc->in);
+		pc->in = xmalloc(n);
+		pc->ain = n;
 	}
+	ssize_t r = pread(pk->fd, pc->in, n, (off_t)pos);
+	return r > 0 ? (size_t)r : 0;
 }
 
-/* Inflate exactly size bytes from pk at pos into out (replacing its contents). */
-static int inflate_at(const struct packset *ps, struct pack_cursor *pc, const struct pack *pk,
-		      uint64_t pos, size_t size, struct strbuf *out)
+/* Inflate exactly size bytes of the zlib stream at pos into out (replacing its contents);
+ * have bytes of it are in pc->in already. */
+static int inflate_at(struct pack_cursor *pc, const struct pack *pk, uint64_t pos, size_t have,
+		      size_t size, struct strbuf *out)
 {
 	if (!pc->zinit) {
 		memset(&pc->z, 0, sizeof(pc->z));
@@ -270,18 +302,26 @@ static int inflate_at(const struct packset *ps, struct pack_cursor *pc, const st
 	}
 	sb_reset(out);
 	sb_grow(out, size + 1);
-	size_t avail = pk->pack_len - 20 - pos;
-	pc->z.next_in = (unsigned char *)pk->pack + pos;
-	pc->z.avail_in = avail > UINT32_MAX ? UINT32_MAX : (uInt)avail;
 	pc->z.next_out = (unsigned char *)out->buf;
 	pc->z.avail_out = (uInt)size;
-	int zr = inflate(&pc->z, Z_FINISH);
-	pc->inflated += pc->z.total_in;
-	if (pc->inflated >= TRIM_BYTES) {
-		pc->inflated = 0;
-		trim(ps);
+	size_t want = CHUNK;
+	for (;;) {
+		if (!have) {
+			want = want < (64u << 20) ? want * 4 : want;
+			if (!(have = fill(pc, pk, pos, want)))
+				return -1;
+		}
+		pc->z.next_in = pc->in;
+		pc->z.avail_in = (uInt)have;
+		int zr = inflate(&pc->z, Z_FINISH);
+		if (zr == Z_STREAM_END)
+			break;
+		if ((zr != Z_BUF_ERROR && zr != Z_OK) || pc->z.avail_in || !pc->z.avail_out)
+			return -1;
+		pos += have;
+		have = 0;
 	}
-	if (zr != Z_STREAM_END || pc->z.total_out != size)
+	if (pc->z.total_out != size)
 		return -1;
 	out->len = size;
 	out->buf[size] = '\0';
@@ -371,21 +411,21 @@ static int read_id(const struct packset *ps, struct pack_cursor *pc, const unsig
 	return -1;
 }
 
-/* The object header at pos: type and size, *at set to what follows it. */
-static int obj_header(const struct pack *pk, uint64_t pos, int *t, size_t *size, uint64_t *at)
+/* The object header at pos, in buf (n bytes read from pos): type and size, *at set to the
+ * offset (in buf) of what follows it. */
+static int obj_header(const unsigned char *buf, size_t n, int *t, size_t *size, size_t *at)
 {
-	const unsigned char *p = pk->pack;
-	if (pos < 12 || pos >= pk->pack_len - 20)
+	size_t a = 0;
+	if (!n)
 		return -1;
-	uint64_t a = pos;
-	unsigned char c = p[a++];
+	unsigned char c = buf[a++];
 	*t = (c >> 4) & 7;
 	*size = c & 15;
 	int shift = 4;
 	while (c & 0x80) {
-		if (a >= pk->pack_len - 20 || shift > 56)
+		if (a >= n || shift > 56)
 			return -1;
-		c = p[a++];
+		c = buf[a++];
 		*size |= (size_t)(c & 0x7f) << shift;
 		shift += 7;
 	}
@@ -393,18 +433,17 @@ static int obj_header(const struct pack *pk, uint64_t pos, int *t, size_t *size,
 	return 0;
 }
 
-/* The offset of an OFS_DELTA's base (its header ends at *at, moved past the offset). */
-static int ofs_base(const struct pack *pk, uint64_t pos, uint64_t *at, uint64_t *base)
+/* The position of an OFS_DELTA's base, from its offset encoding at buf[*at] (moved past it). */
+static int ofs_base(const unsigned char *buf, size_t n, uint64_t pos, size_t *at, uint64_t *base)
 {
-	const unsigned char *p = pk->pack, *end = pk->pack + pk->pack_len - 20;
-	if (p + *at >= end)
+	if (*at >= n)
 		return -1;
-	unsigned char c = p[(*at)++];
+	unsigned char c = buf[(*at)++];
 	uint64_t ofs = c & 127;
 	while (c & 128) {
-		if (p + *at >= end || ofs >> 56)
+		if (*at >= n || ofs >> 56)
 			return -1;
-		c = p[(*at)++];
+		c = buf[(*at)++];
 		ofs = ((ofs + 1) << 7) | (c & 127);
 	}
 	if (ofs >= pos)
@@ -416,31 +455,30 @@ static int ofs_base(const struct pack *pk, uint64_t pos, uint64_t *at, uint64_t 
 static int read_at(const struct packset *ps, struct pack_cursor *pc, const struct pack *pk,
 		   uint64_t pos, int depth, struct strbuf *out, int *type)
 {
-	const unsigned char *p = pk->pack, *end = pk->pack + pk->pack_len - 20;
-	uint64_t at, bpos;
-	size_t size;
+	size_t n, at, size;
+	uint64_t bpos;
 	int t;
-	if (depth > MAX_DELTA_DEPTH || obj_header(pk, pos, &t, &size, &at))
+	if (depth > MAX_DELTA_DEPTH || pos < 12 || !(n = fill(pc, pk, pos, CHUNK)) ||
+	    obj_header(pc->in, n, &t, &size, &at))
 		return -1;
 	if (t >= 1 && t <= 4) {
 		*type = t;
-		return inflate_at(ps, pc, pk, at, size, out);
+		memmove(pc->in, pc->in + at, n - at);
+		return inflate_at(pc, pk, pos + at, n - at, size, out);
 	}
 	struct strbuf base = STRBUF_INIT, delta = STRBUF_INIT;
 	int rc = -1;
 	if (t == 6) { /* OFS_DELTA: the base is at a negative offset */
-		if (ofs_base(pk, pos, &at, &bpos))
-			return -1;
-		rc = read_at(ps, pc, pk, bpos, depth + 1, &base, type);
-	} else if (t == 7) { /* REF_DELTA: the base by id */
-		if ((uint64_t)(end - p) < at + 20)
-			return -1;
-		const unsigned char *bid = p + at;
+		if (!ofs_base(pc->in, n, pos, &at, &bpos))
+			rc = read_at(ps, pc, pk, bpos, depth + 1, &base, type);
+	} else if (t == 7 && at + 20 <= n) { /* REF_DELTA: the base by id */
+		unsigned char bid[20];
+		memcpy(bid, pc->in + at, 20);
 		at += 20;
 		rc = read_id(ps, pc, bid, depth + 1, &base, type);
 	}
-	if (!rc)
-		rc = inflate_at(ps, pc, pk, at, size, &delta);
+	if (!rc) /* pc->in was reused for the base */
+		rc = inflate_at(pc, pk, pos + at, 0, size, &delta);
 	if (!rc)
 		rc = delta_apply(&base, &delta, out);
 	sb_release(&base);
@@ -462,21 +500,23 @@ int packset_read(const struct packset *ps, struct pack_cursor *pc, const git_oid
 static int type_at(const struct packset *ps, const struct pack *pk, uint64_t pos, int depth)
 {
 	for (; depth <= MAX_DELTA_DEPTH; depth++) {
-		uint64_t at, bpos;
-		size_t size;
+		unsigned char buf[64];
+		size_t at, size, n;
+		uint64_t bpos;
 		int t;
-		if (obj_header(pk, pos, &t, &size, &at))
+		ssize_t r = pos < 12 || pos >= pk->end ? -1 : pread(pk->fd, buf, sizeof(buf), (off_t)pos);
+		n = r > 0 ? (size_t)r : 0;
+		if (obj_header(buf, n, &t, &size, &at))
 			return -1;
 		if (t >= 1 && t <= 4)
 			return t;
 		if (t == 6) {
-			if (ofs_base(pk, pos, &at, &bpos))
+			if (ofs_base(buf, n, pos, &at, &bpos))
 				return -1;
 			pos = bpos;
-		} else if (t == 7 && at + 20 <= pk->pack_len - 20) {
-			const unsigned char *bid = pk->pack + at;
+		} else if (t == 7 && at + 20 <= n) {
 			size_t i;
-			for (i = 0; i < ps->n && !(pos = pack_find(&ps->v[i], bid)); i++)
+			for (i = 0; i < ps->n && !(pos = pack_find(&ps->v[i], buf + at)); i++)
 				;
 			if (i == ps->n)
 				return -1;
@@ -503,9 +543,47 @@ int packset_type(const struct packset *ps, const git_oid *id, git_object_t *type
 	return -1;
 }
 
+/* Whether entry i of pk starts with the n hex digits of key. */
+static bool has_prefix(const struct pack *pk, uint32_t i, const unsigned char *key, size_t n)
+{
+	const unsigned char *e = pk->ids + (size_t)i * 20;
+	if (memcmp(e, key, n / 2))
+		return false;
+	return !(n & 1) || (e[n / 2] & 0xf0) == (key[n / 2] & 0xf0);
+}
+
+int packset_prefix(const struct packset *ps, const git_oid *key, size_t n, git_oid *out)
+{
+	bool found = false;
+	if (!ps || n < 4 || n > GIT_OID_HEXSZ || ps->loose[key->id[0] / 8] & (1u << (key->id[0] % 8)))
+		return -1;
+	for (size_t p = 0; p < ps->n; p++) {
+		const struct pack *pk = &ps->v[p];
+		uint32_t lo = key->id[0] ? be32(pk->fanout + 4 * (key->id[0] - 1)) : 0;
+		uint32_t hi = be32(pk->fanout + 4 * key->id[0]), end = hi;
+		while (lo < hi) { /* the first entry >= key (whose other digits are 0) */
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (memcmp(pk->ids + (size_t)mid * 20, key->id, 20) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (uint32_t i = lo; i < end && has_prefix(pk, i, key->id, n); i++) {
+			if (found && memcmp(out->id, pk->ids + (size_t)i * 20, 20))
+				return 2;
+			memcpy(out->id, pk->ids + (size_t)i * 20, 20);
+			found = true;
+		}
+	}
+	return found ? 0 : 1;
+}
+
 void pack_cursor_release(struct pack_cursor *pc)
 {
 	if (pc->zinit)
 		inflateEnd(&pc->z);
 	pc->zinit = false;
+	free(pc->in);
+	pc->in = NULL;
+	pc->ain = 0;
 }

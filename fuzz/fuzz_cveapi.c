@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "publish/archive.h"
 #include "publish/cveapi_parse.h"
 #include "publish/message.h"
 #include "publish/smtp.h"
@@ -51,6 +52,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(v);
 	free(a);
 	free(r);
+	/* a list archive's answer (raw message or mbox) */
+	char mid[64];
+	if (archive_message_id(text, mid, sizeof(mid)) && (!*mid || strlen(mid) >= sizeof(mid)))
+		abort();   /* "found" means a non-empty id that fits */
 	free(text);
 	sb_release(&sb);
 	return 0;

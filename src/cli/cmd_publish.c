@@ -27,7 +27,8 @@ static const struct cli_command publish_cmd = {
 	"                 existing tree), send nothing\n"
 	"  --config FILE  'key = value' settings: cve_api.url/org/user/key/timeout/attempts/\n"
 	"                 backoff_ms/backoff_cap_ms, smtp.url/user/password/tls/from/to/\n"
-	"                 msgid_host/timeout (env KCVE_CVE_API_*, KCVE_SMTP_* override)\n"
+	"                 msgid_host/timeout/archive/archive_settle_ms (env KCVE_CVE_API_*,\n"
+	"                 KCVE_SMTP_* override)\n"
 	"  --json         the counts on stdout: {\"dry_run\", \"baseline\", \"published\",\n"
 	"                 \"updated\", \"rejected\", \"returned\", \"mails\", \"unchanged\",\n"
 	"                 \"failed\"}; the per-CVE lines go to stderr\n",

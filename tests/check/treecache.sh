@@ -109,4 +109,45 @@ cmp -s "$CACHE" "$T/before" || fail "cache written while the tree was locked"
 wait
 run; expect rebuilt "after the lock"
 ls "$R/.kcve" | grep -q tmp && fail "temporary file left in .kcve: $(ls "$R/.kcve")"
+
+# ---- the cache keeps the listing of the record directories, so a later run reads no directory:
+# trusted only while each directory's metadata is what it was and had settled (changed more
+# than 2 s before the listing was taken); every change of the directories is still seen
+listed() { grep -q "record directories were read" "$T/err"; }
+sleep 3
+run; expect hit "settled tree, first run"
+sleep 3
+run; expect hit "settled tree"
+listed && fail "a settled tree's directories were read: $(cat "$T/err")"
+cat > "$T/spec3.json" <<EOF
+[{"id": "CVE-2099-0004", "title": "baz: new", "files": ["drivers/baz.c"], "pairs": ["0:0:6.1.41:$B"]}]
+EOF
+$PY "$KCVE_SRC/tests/check/mktree.py" "$R" "$T/spec3.json" || fail mktree3
+run; expect rebuilt "record added to a listed directory"
+# the cache's mtime is the time its listing was taken: as if taken in the tick of the change
+touch -r "$R/cve/published/2099" "$CACHE"
+run; expect hit "listing taken right after the change"
+listed || fail "a directory changed within 2 s of the listing was trusted: $(cat "$T/err")"
+ids | grep -qw CVE-2099-0004 || fail "added record not in the answer: $(ids)"
+sleep 3
+run; expect hit "settled again (the cache is stamped with this listing's time)"
+run; expect hit "after the stamp"
+listed && fail "the listing was not trusted again after the directories settled: $(cat "$T/err")"
+rm "$R"/cve/published/2099/CVE-2099-0004.*
+run; expect rebuilt "record removed"
+ids | grep -qw CVE-2099-0004 && fail "removed record still in the answer: $(ids)"
+sleep 3
+cat > "$T/spec5.json" <<EOF
+[{"id": "CVE-2098-0001", "title": "qux: new year", "files": ["drivers/qux.c"], "pairs": ["0:0:6.1.42:$B"]}]
+EOF
+$PY "$KCVE_SRC/tests/check/mktree.py" "$R" "$T/spec5.json" || fail mktree5
+run; expect rebuilt "new year directory"
+sleep 3
+run; expect hit "before an edit that keeps size and mtime"
+J=$R/cve/published/2099/CVE-2099-0001.json
+cp -p "$J" "$T/j"
+sed -i 's/ext4: fix inode bug/ext4: fix inode BUG/' "$J"
+touch -r "$T/j" "$J"
+[ "$(stat -c %s "$J")" = "$(stat -c %s "$T/j")" ] || fail "the edit changed the size"
+run; expect rebuilt "edit in place with the same size and mtime (its ctime changes)"
 echo "check-treecache: ok"

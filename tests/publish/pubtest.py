@@ -129,11 +129,23 @@ class SmtpSink:
         self.messages = []
         self.p451 = 0.0
         self.drop_after_data = 0   # this many messages: taken, then the connection dropped
+        # (seconds, take): the next message waits that long after its data arrived, then is
+        # taken (250) or not (451); in_data is set when such a message arrived
+        self.stall = None
+        self.p_slow = 0.0          # share of taken messages whose 250 comes up to 0.3 s late
+        self.in_data = threading.Event()
         self.rng = random.Random(seed)
         sink = self
 
         class H:
             async def handle_DATA(self, server, session, envelope):
+                import asyncio
+                stall, sink.stall = sink.stall, None
+                if stall and not stall[1]:
+                    # not taken: the server is slow, and kcve's link is gone before it decides
+                    sink.in_data.set()
+                    await asyncio.sleep(stall[0])
+                    return "451 4.3.0 lost in a crash"
                 with sink.lock:
                     if sink.rng.random() < sink.p451:
                         return "451 4.3.0 try again later"
@@ -147,6 +159,12 @@ class SmtpSink:
                 if drop:
                     # the message is taken, but the link dies before the 250 reaches kcve
                     server.transport.close()
+                if stall:
+                    # taken (committed above), but the 250 is slow to come
+                    sink.in_data.set()
+                    await asyncio.sleep(stall[0])
+                elif sink.p_slow and sink.rng.random() < sink.p_slow:
+                    await asyncio.sleep(sink.rng.uniform(0.0, 0.3))
                 return "250 OK"
 
         def authenticator(server, session, envelope, mechanism, auth_data):
@@ -162,6 +180,51 @@ class SmtpSink:
 
     def stop(self):
         self.ctl.stop()
+        if getattr(self, "archive", None):
+            self.archive.shutdown()
+            self.archive.server_close()
+
+    def start_archive(self):
+        """A public-inbox-like archive of what the list took: GET /<Message-Id>/raw is 200
+        with the message (mboxrd), 404 before it arrived; archive_down (settable) answers
+        503. Every lookup is counted in archive_lookups."""
+        import http.server
+        import urllib.parse
+        sink = self
+        self.archive_down = False
+        self.archive_lookups = []
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                path = self.path[len(self.path_prefix):] if self.path.startswith(self.path_prefix) else "/"
+                parts = path.strip("/").split("/")
+                mid = urllib.parse.unquote(parts[0]) if len(parts) == 2 and parts[1] == "raw" else None
+                with sink.lock:
+                    sink.archive_lookups.append(mid)
+                    down = sink.archive_down
+                    raw = [m["raw"] for m in sink.messages if mid and m["msgid"] == "<%s>" % mid]
+                if down:
+                    self.send_response(503)
+                    body = b"<html>maintenance</html>"
+                elif raw:
+                    self.send_response(200)
+                    body = ("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + raw[0]).encode()
+                else:
+                    self.send_response(404)
+                    body = b"<html>not found</html>"
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.archive = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        threading.Thread(target=self.archive.serve_forever, daemon=True).start()
+        self.archive_url = "http://127.0.0.1:%d/linux-cve-announce/" % self.archive.server_address[1]
+        # the handler sees paths below the list name
+        H.path_prefix = "/linux-cve-announce"
+        return self.archive_url
 
     def count(self):
         with self.lock:

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <curl/curl.h>
+
+#include "publish/archive.h"
 #include "publish/config.h"
 #include "publish/cveapi_parse.h"
 #include "publish/message.h"
@@ -232,6 +235,64 @@ static void test_config(void **st)
 	unsetenv("KCVE_CVE_API_TIMEOUT");
 }
 
+/* Which attempt outcomes may have delivered the message: only those decide whether the
+ * list archive is asked before a resend. */
+static void test_smtp_outcome(void **st)
+{
+	(void)st;
+	assert_int_equal(smtp_classify(CURLE_OK, 250), SMTP_SENT);
+	assert_int_equal(smtp_classify(CURLE_WEIRD_SERVER_REPLY, 451), SMTP_RETRY);
+	assert_int_equal(smtp_classify(CURLE_SEND_ERROR, 421), SMTP_RETRY);
+	assert_int_equal(smtp_classify(CURLE_WEIRD_SERVER_REPLY, 554), SMTP_REFUSED);
+	assert_int_equal(smtp_classify(CURLE_LOGIN_DENIED, 0), SMTP_REFUSED);
+	assert_int_equal(smtp_classify(CURLE_PEER_FAILED_VERIFICATION, 0), SMTP_REFUSED);
+	assert_int_equal(smtp_classify(CURLE_COULDNT_CONNECT, 0), SMTP_RETRY);
+	assert_int_equal(smtp_classify(CURLE_COULDNT_RESOLVE_HOST, 0), SMTP_RETRY);
+	/* the link broke or timed out after the data went out: nobody knows */
+	assert_int_equal(smtp_classify(CURLE_RECV_ERROR, 354), SMTP_IN_DOUBT);
+	assert_int_equal(smtp_classify(CURLE_OPERATION_TIMEDOUT, 354), SMTP_IN_DOUBT);
+	assert_int_equal(smtp_classify(CURLE_GOT_NOTHING, 0), SMTP_IN_DOUBT);
+}
+
+static void test_archive_message_id(void **st)
+{
+	(void)st;
+	char id[128];
+	assert_true(archive_message_id("From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+				       "Subject: x\nMessage-Id: <a-1@h>\n\nbody\n", id, sizeof(id)));
+	assert_string_equal(id, "a-1@h");
+	assert_true(archive_message_id("message-id:\r\n <b@h>\r\n\r\n", id, sizeof(id)));
+	assert_string_equal(id, "b@h");
+	/* a header below the body is not the message's */
+	assert_false(archive_message_id("Subject: x\n\nMessage-Id: <c@h>\n", id, sizeof(id)));
+	assert_false(archive_message_id("<html>not found</html>", id, sizeof(id)));
+	assert_false(archive_message_id("From x", id, sizeof(id)));
+	assert_false(archive_message_id("Message-Id: <>\n\n", id, sizeof(id)));
+
+	/* the archive's answer can suppress an announcement: https, or http to localhost only */
+	struct publish_config c;
+	struct kcve_err err = {0};
+	setenv("KCVE_SMTP_URL", "smtp://127.0.0.1:2525", 1);
+	setenv("KCVE_SMTP_ARCHIVE", "http://lore.kernel.org/linux-cve-announce/", 1);
+	assert_int_equal(publish_config_load(&c, NULL, &err), 0);
+	assert_int_equal(c.archive_settle_ms, 120000);
+	assert_int_equal(publish_config_check_smtp(&c, &err), KCVE_E_USAGE);
+	assert_non_null(strstr(err.msg, "smtp.archive"));
+	publish_config_release(&c);
+	setenv("KCVE_SMTP_ARCHIVE", "https://lore.kernel.org/linux-cve-announce/", 1);
+	setenv("KCVE_SMTP_ARCHIVE_SETTLE_MS", "2500", 1);
+	assert_int_equal(publish_config_load(&c, NULL, &err), 0);
+	assert_int_equal(c.archive_settle_ms, 2500);
+	assert_int_equal(publish_config_check_smtp(&c, &err), 0);
+	publish_config_release(&c);
+	setenv("KCVE_SMTP_ARCHIVE_SETTLE_MS", "-1", 1);
+	assert_int_equal(publish_config_load(&c, NULL, &err), KCVE_E_USAGE);
+	publish_config_release(&c);
+	unsetenv("KCVE_SMTP_ARCHIVE");
+	unsetenv("KCVE_SMTP_ARCHIVE_SETTLE_MS");
+	unsetenv("KCVE_SMTP_URL");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,7 +300,8 @@ int main(void)
 		cmocka_unit_test(test_quota_record), cmocka_unit_test(test_cna_body),
 		cmocka_unit_test(test_message), cmocka_unit_test(test_config),
 		cmocka_unit_test(test_written), cmocka_unit_test(test_record_holds),
-		cmocka_unit_test(test_header_injection),
+		cmocka_unit_test(test_header_injection), cmocka_unit_test(test_smtp_outcome),
+		cmocka_unit_test(test_archive_message_id),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

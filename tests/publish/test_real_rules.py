@@ -11,7 +11,11 @@ the cases where the old rules went wrong.
 - a 200 whose body is an error is never marked published, nor announced;
 - a lost publish answer, and a restart with unsaved state, leave exactly one version;
 - a --baseline tree: rejection threaded from the .mbox's Message-Id, or a clear warning;
-- an SMTP connection dropped past DATA: the resend carries the same Message-Id."""
+- an SMTP connection dropped past DATA: the resend carries the same Message-Id;
+- with the list archive (smtp.archive): a drop past DATA, and a run killed while the server
+  was taking the message, end in exactly one delivery (the archive shows it); a message the
+  server did not take is sent again; an archive that does not answer leaves the mail queued
+  with one clear error, and the next run finishes it."""
 import json
 import os
 import shutil
@@ -174,6 +178,82 @@ try:
     got = mails(N5, "announce")
     check(len(got) == 2 and got[0]["dropped"] and got[0]["msgid"] == got[1]["msgid"],
           "duplicate after a drop past DATA carries the same Message-Id (receivers dedupe on it)")
+
+    # -- the list archive closes the SMTP window -----------------------------------------------
+    url = smtp.start_archive()
+    ak = pt.Runner(tree, api, smtp, extra_env={"KCVE_SMTP_ARCHIVE": url,
+                                               "KCVE_SMTP_ARCHIVE_SETTLE_MS": "300"})
+    outbox = os.path.join(tree, "cve", ".outbox")
+
+    def doubts():
+        return [n for n in os.listdir(outbox) if n.endswith(".doubt")]
+
+    N6 = "CVE-2024-20016"
+    api.seed_ids([N6])
+    pt.add_published(tree, N6, "mm: fix N6")
+    smtp.drop_after_data = 1
+    p = ak.run("publish", N6, check=0)
+    got = mails(N6, "announce")
+    check(len(got) == 1 and got[0]["dropped"] and "the list archive shows it" in p.stdout
+          and not doubts(), "archive: a drop past DATA is delivered once (%d copies)" % len(got))
+
+    def killed_while_taking(cve, take):
+        """kcve dies while the server holds the message's data; take: the server keeps it."""
+        api.seed_ids([cve])
+        pt.add_published(tree, cve, "mm: fix " + cve[-2:])
+        smtp.in_data.clear()
+        smtp.stall = (1.5, take)
+        proc = ak.popen("publish", cve)
+        arrived = smtp.in_data.wait(60)
+        proc.kill()
+        proc.communicate()
+        import time
+        time.sleep(2.0)   # the stalled server decides
+        return arrived and len(doubts()) == 1
+
+    N7 = "CVE-2024-20017"
+    left = killed_while_taking(N7, True)
+    before = len(smtp.archive_lookups)
+    p = ak.run("publish", N7, check=0)
+    got = mails(N7, "announce")
+    check(left and len(got) == 1 and len(smtp.archive_lookups) == before + 1 and
+          "the list archive shows it" in p.stdout and not doubts(),
+          "archive: killed after the server took it: not sent again (%d copies, %s, %d lookups: %s)" % (len(got), left, len(smtp.archive_lookups) - before, p.stdout[-200:]))
+
+    N8 = "CVE-2024-20018"
+    left = killed_while_taking(N8, False)
+    p = ak.run("publish", N8, check=0)
+    got = mails(N8, "announce")
+    check(left and len(got) == 1 and "the list archive shows it" not in p.stdout and
+          not doubts(), "archive: killed before the server took it: sent once by the rerun")
+
+    N9 = "CVE-2024-20019"
+    api.seed_ids([N9])
+    pt.add_published(tree, N9, "mm: fix N9")
+    smtp.drop_after_data = 1
+    smtp.archive_down = True
+    p = ak.run("publish", N9)
+    errs = [ln for ln in p.stderr.splitlines() if "list archive" in ln]
+    queued = os.path.exists(os.path.join(outbox, N9 + ".announce.eml"))
+    check(p.returncode == 12 and len(errs) == 1 and "stays queued" in errs[0] and queued and
+          len(doubts()) == 1, "archive down: exit 12, one error line, mail kept queued (%d: %s)"
+          % (p.returncode, p.stderr.strip()[-300:]))
+    smtp.archive_down = False
+    p = ak.run("publish", N9, check=0)
+    got = mails(N9, "announce")
+    check(len(got) == 1 and "the list archive shows it" in p.stdout and not doubts() and
+          not os.path.exists(os.path.join(outbox, N9 + ".announce.eml")),
+          "archive back: the queued mail is known delivered, not sent again")
+
+    bad = pt.Runner(tree, api, smtp, extra_env={"KCVE_SMTP_ARCHIVE": "http://archive.example.org/l/"})
+    N10 = "CVE-2024-20020"
+    api.seed_ids([N10])
+    pt.add_published(tree, N10, "mm: fix N10")
+    p = bad.run("publish", N10)
+    check(p.returncode != 0 and "not https://" in p.stderr and not mails(N10, "announce"),
+          "a plain-http archive that is not loopback is refused (%d)" % p.returncode)
+    ak.run("publish", N10, check=0)
+    kc.captured += ak.captured + bad.captured
 
     total_noop = sum(r.get("noop_updates", 0) for r in api.state()["records"].values())
     check(total_noop == 0, "no needless version anywhere (%d)" % total_noop)

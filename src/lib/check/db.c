@@ -53,53 +53,52 @@ static uint32_t get_u32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct kcve_err *err)
+uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *out)
 {
-	struct strbuf raw = STRBUF_INIT;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ck_record *r = &s->v[i];
-		put_str(&raw, r->id);
-		put_str(&raw, r->title);
-		put_str(&raw, r->severity);
-		put_uleb(&raw, r->score10);
-		put_uleb(&raw, r->published > 0 ? (unsigned long long)r->published : 0);
-		put_uleb(&raw, r->nfiles);
+		put_str(out, r->id);
+		put_str(out, r->title);
+		put_str(out, r->severity);
+		put_uleb(out, r->score10);
+		put_uleb(out, r->published > 0 ? (unsigned long long)r->published : 0);
+		put_uleb(out, r->nfiles);
 		for (size_t j = 0; j < r->nfiles; j++)
-			put_str(&raw, r->files[j]);
-		put_uleb(&raw, r->nfixes);
+			put_str(out, r->files[j]);
+		put_uleb(out, r->nfixes);
 		for (size_t j = 0; j < r->nfixes; j++)
-			put_str(&raw, r->fixes[j]);
-		put_uleb(&raw, r->pairs.n);
+			put_str(out, r->fixes[j]);
+		put_uleb(out, r->pairs.n);
 		for (size_t j = 0; j < r->pairs.n; j++) {
 			const struct dyad_pair *p = &r->pairs.v[j];
-			put_str(&raw, p->vver);
-			put_str(&raw, p->vsha);
-			put_str(&raw, p->fver);
-			put_str(&raw, p->fsha);
+			put_str(out, p->vver);
+			put_str(out, p->vsha);
+			put_str(out, p->fver);
+			put_str(out, p->fsha);
 		}
-		put_uleb(&raw, r->nprod);
+		put_uleb(out, r->nprod);
 		for (size_t j = 0; j < r->nprod; j++) {
 			const struct ck_product *p = &r->prod[j];
-			sb_addc(&raw, (char)p->default_status);
+			sb_addc(out, (char)p->default_status);
 			/* git ranges are not stored: no verdict evaluates them (a release cannot be
 			 * compared with a commit) and the .dyad pairs carry the same commits; they
 			 * were half of the payload. */
 			size_t kept = 0;
 			for (size_t k = 0; k < p->n; k++)
 				kept += p->v[k].type != CK_VT_GIT;
-			put_uleb(&raw, kept);
+			put_uleb(out, kept);
 			for (size_t k = 0; k < p->n; k++) {
 				const struct ck_range *g = &p->v[k];
 				if (g->type == CK_VT_GIT)
 					continue;
-				sb_addc(&raw, (char)g->status);
-				sb_addc(&raw, (char)g->type);
-				sb_addc(&raw, (char)((g->less_than ? 1 : 0) | (g->less_equal ? 2 : 0)));
-				put_str(&raw, g->version);
+				sb_addc(out, (char)g->status);
+				sb_addc(out, (char)g->type);
+				sb_addc(out, (char)((g->less_than ? 1 : 0) | (g->less_equal ? 2 : 0)));
+				put_str(out, g->version);
 				if (g->less_than)
-					put_str(&raw, g->less_than);
+					put_str(out, g->less_than);
 				if (g->less_equal)
-					put_str(&raw, g->less_equal);
+					put_str(out, g->less_equal);
 			}
 		}
 	}
@@ -108,37 +107,44 @@ int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct 
 		flags |= 1;
 		if (ck_set_has_modules(s))
 			flags |= 2;
-		put_uleb(&raw, s->nconds);
+		put_uleb(out, s->nconds);
 		for (size_t i = 0; i < s->nconds; i++) {
-			put_str(&raw, s->conds[i].path);
-			put_str(&raw, s->conds[i].cond);
+			put_str(out, s->conds[i].path);
+			put_str(out, s->conds[i].cond);
 			if (flags & 2)
-				put_str(&raw, s->conds[i].module);
+				put_str(out, s->conds[i].module);
 		}
 	}
 	/* the tree section: freshness and supported branches */
-	put_uleb(&raw, s->newest_record > 0 ? (unsigned long long)s->newest_record : 0);
-	put_uleb(&raw, s->tree_head > 0 ? (unsigned long long)s->tree_head : 0);
-	sb_addc(&raw, (char)(s->branches.has_data ? 1 : 0));
-	put_uleb(&raw, s->branches.n);
+	put_uleb(out, s->newest_record > 0 ? (unsigned long long)s->newest_record : 0);
+	put_uleb(out, s->tree_head > 0 ? (unsigned long long)s->tree_head : 0);
+	sb_addc(out, (char)(s->branches.has_data ? 1 : 0));
+	put_uleb(out, s->branches.n);
 	for (size_t i = 0; i < s->branches.n; i++) {
 		const struct branch_row *b = &s->branches.v[i];
-		put_str(&raw, b->branch);
-		put_str(&raw, b->moniker);
-		put_str(&raw, b->latest);
-		sb_addc(&raw, (char)(b->iseol ? 1 : 0));
-		put_uleb(&raw, b->eol_day >= 0 ? (unsigned long long)b->eol_day + 1 : 0);
+		put_str(out, b->branch);
+		put_str(out, b->moniker);
+		put_str(out, b->latest);
+		sb_addc(out, (char)(b->iseol ? 1 : 0));
+		put_uleb(out, b->eol_day >= 0 ? (unsigned long long)b->eol_day + 1 : 0);
 	}
 	/* the branch index (coverage.h), so that a check does not scan every record for it */
 	flags |= 8;
 	struct ck_cov_index ix;
 	ck_cov_index_scan(&ix, s);
-	put_uleb(&raw, ix.n);
+	put_uleb(out, ix.n);
 	for (size_t i = 0; i < ix.n; i++) {
-		put_uleb(&raw, ix.v[i].key);
-		put_uleb(&raw, (unsigned long long)ix.v[i].max_patch);
+		put_uleb(out, ix.v[i].key);
+		put_uleb(out, (unsigned long long)ix.v[i].max_patch);
 	}
 	ck_cov_index_release(&ix);
+	return flags;
+}
+
+int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct kcve_err *err)
+{
+	struct strbuf raw = STRBUF_INIT;
+	uint32_t flags = ck_db_payload(s, &raw);
 	uLongf clen = compressBound((uLong)raw.len);
 	size_t at = image->len;
 	sb_grow(image, DB_HDR + clen);
@@ -287,6 +293,16 @@ static int corrupt(struct kcve_err *err, const char *name, const char *what)
 			    what);
 }
 
+/* The flag bits a database of this format may carry together: bit 1 (modules) needs bit 0
+ * (conditions), bit 3 (branch index) bit 2 (tree section); format 1 knows bits 0-1, format 2
+ * always writes bit 2. */
+static bool flags_ok(unsigned format, uint32_t flags)
+{
+	uint32_t known = format == 1 ? 3 : DB_FLAGS;
+	return !(flags & ~known) && (flags & 3) != 2 && (format < 2 || (flags & 4)) &&
+	       (flags & 12) != 8;
+}
+
 int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name,
 		struct kcve_err *err)
 {
@@ -306,9 +322,7 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 	if (clen != len - hdr)
 		return corrupt(err, name, "truncated or padded");
 	/* bit 1 (modules) needs bit 0 (conditions); format 1 knows bits 0-1, format 2 writes bit 2 */
-	uint32_t known = format == 1 ? 3 : DB_FLAGS;
-	if (rawlen > DB_MAX_RAW || (flags & ~known) || (flags & 3) == 2 ||
-	    (format >= 2 && !(flags & 4)) || (flags & 12) == 8)
+	if (rawlen > DB_MAX_RAW || !flags_ok(format, flags))
 		return corrupt(err, name, "bad header");
 	s->blob = xmalloc((size_t)rawlen + 1);
 	s->blob_len = rawlen;
@@ -409,6 +423,22 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 	if (d.p != d.end)
 		return corrupt(err, name, "trailing data");
 	return 0;
+}
+
+int ck_db_parse_mapped(struct ck_set *s, void *map, size_t map_len, size_t off, size_t len,
+		       uint32_t nrec, uint32_t flags, const char *name, struct kcve_err *err)
+{
+	memset(s, 0, sizeof *s);
+	s->origin = xstrdup(name);
+	s->map = map;
+	s->map_len = map_len;
+	if (off > map_len || len > map_len - off || len > DB_MAX_RAW ||
+	    !flags_ok(CK_DB_FORMAT, flags))
+		return corrupt(err, name, "bad header");
+	s->blob = (char *)map + off;
+	s->blob_len = len;
+	s->db_format = CK_DB_FORMAT;
+	return ck_db_parse_payload(s, nrec, flags, err);
 }
 
 int ck_set_load_db(struct ck_set *s, const char *path, struct kcve_err *err)

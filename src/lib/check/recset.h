@@ -72,6 +72,9 @@ struct ck_set {
 	bool has_modules;      /* conds carry module names (database flag bit 1) */
 	char *blob;            /* inflated database payload the records point into */
 	size_t blob_len;
+	void *map;             /* when set, blob points into this read-only mapping (the tree
+				* cache, check/treecache.h), which is unmapped instead of freed */
+	size_t map_len;
 	char *origin;          /* tree root or database path, for messages */
 	/* Freshness and supported branches (check/coverage.h); times in seconds since the epoch,
 	 * 0 = unknown. */
@@ -108,6 +111,12 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 /* Parse an already inflated payload: s->blob/blob_len/origin set by the caller (the fuzzer
  * uses this to reach the record decoder without a valid checksum). */
 int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct kcve_err *err);
+/* Parse an uncompressed payload that lies at map + off (len bytes) in a read-only mapping of
+ * map_len bytes, in place: s takes the mapping (ck_set_release unmaps it, also on error). */
+int ck_db_parse_mapped(struct ck_set *s, void *map, size_t map_len, size_t off, size_t len,
+		       uint32_t nrec, uint32_t flags, const char *name, struct kcve_err *err);
+/* Append the uncompressed payload of s (current format) to raw; returns its header flags. */
+uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *raw);
 /* Serialise s (records, optional conditions, the tree section; s->built as the build time)
  * as a database image of the current format appended to image (zlib level 0-9). */
 int ck_db_image(const struct ck_set *s, int level, struct strbuf *image, struct kcve_err *err);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/fileio.h"
@@ -219,7 +220,10 @@ void ck_set_release(struct ck_set *s)
 			free((char *)s->conds[i].module);
 		}
 	free(s->conds);
-	free(s->blob);
+	if (s->map)
+		munmap(s->map, s->map_len);
+	else
+		free(s->blob);
 	free(s->origin);
 	branch_policy_release(&s->branches);
 	free(s->covix);

@@ -1,18 +1,29 @@
 /* A compact-database cache of a record tree, so that `kcve check --tree` costs what `--db` does.
  *
  * The cache is <root>/.kcve/check-cache (the tree's state directory, which carries its own
- * ".gitignore" so git never sees it): a header, the key it was built for, then a compact
- * database image (check/recset.h) of exactly what ck_set_load_tree() returned.
+ * ".gitignore" so git never sees it): a header, the listing of the record directories, then the
+ * uncompressed compact-database payload (check/recset.h) of exactly what ck_set_load_tree()
+ * returned.  It is mapped read-only and parsed in place (no inflate, no copy).  All integers
+ * little-endian:
  *
- *   bytes 0..7   "KCVETC" NUL 0x01      magic + cache format version
+ *   bytes 0..7   "KCVETC" NUL 0x02      magic + cache format version
  *   16 bytes     key: FNV-1a-64 and CRC-32 of the key text, and the key text's length (u32)
- *   rest         compact database image (loaded with ck_db_parse())
+ *   u32          listing length     u32 number of records   u32 payload flags (recset.h)
+ *   u32          payload length     u32 CRC-32 of the listing and the payload
+ *   listing      for each year directory "/" YEAR NUL, then each record's base name NUL
+ *   payload      the compact database payload (ck_db_parse_mapped())
  *
  * The key text covers everything the result depends on:
- *   - the tree's content, by metadata: for every year directory under cve/published and every
- *     CVE-*.json in it, the name and the (inode, size, mtime, ctime) of its .json, .dyad and
- *     .sha1 (ctime changes on every write, so an edit in place is seen as well as a git
- *     checkout); any entry that is not a regular file or directory disables the cache;
+ *   - the tree's content, by metadata: the (inode, size, mtime, ctime) of cve/published and of
+ *     each year directory in it, and for every CVE-*.json in them the name and the metadata of
+ *     its .json, .dyad and .sha1 (ctime changes on every write, so an edit in place is seen as
+ *     well as a git checkout); a record file that is not a regular file disables the cache.
+ *     A directory's times change whenever an entry is added, removed or renamed in it, so a
+ *     later run takes the names from the cache's listing instead of reading the directories,
+ *     unless a directory changed within RACY_SECS (2 s) before the listing was taken (the cache
+ *     file's mtime is set to that moment): then it may have changed again in the same
+ *     timestamp tick, and the directories are read.  The listing never decides alone: the
+ *     names it gives are part of the key text, so a wrong listing is a stale key;
  *   - the compact database's format version and the kcve binary (version, and the size and
  *     mtime of /proc/self/exe), so a kcve that reads records differently never trusts a
  *     cache written by another build.

@@ -75,6 +75,10 @@ static int apply(struct publish_config *c, const char *key, const char *v, struc
 		set_str(&c->msgid_host, v);
 	else if (!strcmp(key, "smtp.timeout"))
 		return set_long(&c->smtp_timeout_s, key, v, 1, 3600, err);
+	else if (!strcmp(key, "smtp.archive"))
+		set_str(&c->smtp_archive, v);
+	else if (!strcmp(key, "smtp.archive_settle_ms"))
+		return set_long(&c->archive_settle_ms, key, v, 0, 3600000, err);
 	else if (!strcmp(key, "smtp.tls")) {
 		if (!strcmp(v, "none"))
 			c->smtp_tls = SMTP_TLS_NONE;
@@ -173,6 +177,8 @@ static const struct { const char *env, *key; } env_map[] = {
 	{"KCVE_SMTP_TO", "smtp.to"},
 	{"KCVE_SMTP_MSGID_HOST", "smtp.msgid_host"},
 	{"KCVE_SMTP_TIMEOUT", "smtp.timeout"},
+	{"KCVE_SMTP_ARCHIVE", "smtp.archive"},
+	{"KCVE_SMTP_ARCHIVE_SETTLE_MS", "smtp.archive_settle_ms"},
 };
 
 int publish_config_load(struct publish_config *c, const char *path, struct kcve_err *err)
@@ -184,6 +190,7 @@ int publish_config_load(struct publish_config *c, const char *path, struct kcve_
 	c->backoff_cap_ms = 60000;
 	c->smtp_tls = SMTP_TLS_TRY;
 	c->smtp_timeout_s = 60;
+	c->archive_settle_ms = 120000;
 	int rc;
 	if (path && (rc = load_file(c, path, err)))
 		return rc;
@@ -220,6 +227,7 @@ void publish_config_release(struct publish_config *c)
 	free(c->smtp_from);
 	free(c->smtp_to);
 	free(c->msgid_host);
+	free(c->smtp_archive);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -302,6 +310,11 @@ int publish_config_check_smtp(const struct publish_config *c, struct kcve_err *e
 		return kcve_err_set(err, KCVE_E_USAGE,
 				    "SMTP AUTH to %s without smtps:// needs smtp.tls = required, so "
 				    "that the password never travels in clear", c->smtp_url);
+	if (c->smtp_archive && strncmp(c->smtp_archive, "https://", 8) &&
+	    !(strncmp(c->smtp_archive, "http://", 7) == 0 && url_is_loopback(c->smtp_archive)))
+		return kcve_err_set(err, KCVE_E_USAGE,
+				    "list archive URL %s (smtp.archive) is not https://; an answer "
+				    "forged on the way could suppress an announcement", c->smtp_archive);
 	return 0;
 }
 

@@ -24,7 +24,8 @@ struct publish_config {
 	int api_attempts;       /* tries per request (cve_api.attempts) default 6 */
 	long backoff_ms;        /* first retry delay (cve_api.backoff_ms) default 500 */
 	long backoff_cap_ms;    /* longest delay incl. Retry-After (cve_api.backoff_cap_ms) 60000 */
-	/* SMTP (keys smtp.url/user/password/tls/from/to/msgid_host; env KCVE_SMTP_*). */
+	/* SMTP (keys smtp.url/user/password/tls/from/to/msgid_host/timeout/archive/archive_settle_ms;
+	 * env KCVE_SMTP_*). */
 	char *smtp_url;         /* smtp://host:port or smtps://host:port */
 	char *smtp_user, *smtp_password;
 	enum smtp_tls smtp_tls; /* none|try|required, default try (STARTTLS when offered) */
@@ -32,6 +33,13 @@ struct publish_config {
 	char *smtp_to;          /* comma-separated envelope recipients; default: To:/Cc: */
 	char *msgid_host;       /* right-hand side of Message-Ids; default: local part of From */
 	long smtp_timeout_s;
+	/* The list's public-inbox archive (smtp.archive, KCVE_SMTP_ARCHIVE), e.g.
+	 * https://lore.kernel.org/linux-cve-announce/ : asked before resending a message whose
+	 * earlier attempt may have delivered it (archive.h). NULL: resend without asking. */
+	char *smtp_archive;
+	/* How long after such an attempt the archive is given to show the message
+	 * (smtp.archive_settle_ms, KCVE_SMTP_ARCHIVE_SETTLE_MS), default 120000. */
+	long archive_settle_ms;
 };
 
 /* Load path (may be NULL) then the environment. KCVE_E_USAGE for a malformed file or value,

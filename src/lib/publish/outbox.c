@@ -5,10 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "core/fileio.h"
 #include "core/xalloc.h"
+#include "publish/archive.h"
 #include "publish/smtp.h"
 
 char *outbox_path(const char *root, const char *name, bool sent)
@@ -51,33 +52,154 @@ int outbox_queue(const char *root, const char *name, const char *msg, size_t len
 	return rc;
 }
 
-int outbox_send(const char *root, const char *name, struct smtp *s, struct kcve_err *err)
+static char *doubt_path(const char *root, const char *name)
 {
-	if (outbox_is_sent(root, name)) {
-		/* sent, but the run died between rename and cleanup: nothing left to do */
-		char *q = outbox_path(root, name, false);
-		unlink(q);
-		free(q);
-		return 0;
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s/cve/.outbox/%s.doubt", root, name);
+	return sb_detach(&sb);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(long long ms)
+{
+	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+	while (ms > 0 && nanosleep(&ts, &ts) != 0)
+		;
+}
+
+/* The doubt marker holds when the attempt began (ms since the epoch); it is written, durably,
+ * before any byte of the message can reach the server. */
+static int mark_doubt(const char *path, long long t)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%lld\n", t);
+	return atomic_write_file(path, buf, (size_t)n, 0644);
+}
+
+static long long read_doubt(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long long t = -1;
+	if (read_file(path, &sb) == 0) {
+		char *end;
+		t = strtoll(sb.buf, &end, 10);
+		if (end == sb.buf || t < 0)
+			t = 0;   /* unreadable time: treat the attempt as long past */
 	}
+	sb_release(&sb);
+	return t;
+}
+
+/* The server answered 250 (or the archive shows the message): record it before anything else
+ * can fail, then drop the doubt marker. */
+static int mark_sent(const char *q, const char *d, const char *m, struct kcve_err *err)
+{
+	if (file_rename(q, d, false) < 0 || fsync_parent_dir(d) < 0)
+		return kcve_err_set(err, KCVE_E_IO, "mail %s was delivered but cannot be moved to "
+				    "%s: %s; move it by hand or it will be sent again", q, d,
+				    strerror(errno));
+	file_unlink(m);
+	fsync_parent_dir(q);
+	return 0;
+}
+
+/* Was the message of an attempt that ended in doubt delivered? Waits until the archive has
+ * had settle_ms since the message can last have reached the server (at). */
+static int ask_archive(const struct publish_config *cfg, const char *name, const char *msg,
+		       long long at, bool *found, struct kcve_err *err)
+{
+	long long wait = at + cfg->archive_settle_ms - now_ms();
+	if (wait >= 1000)
+		fprintf(stderr, "kcve: %s: an earlier attempt may have delivered it; asking the list "
+			"archive in %lld s\n", name, (wait + 999) / 1000);
+	sleep_ms(wait);
+	char *id = mail_header_value(msg, "Message-Id");
+	int rc = archive_has(cfg, id ? id : "", found, err);
+	free(id);
+	if (rc) {
+		char m[sizeof(err->msg)];
+		snprintf(m, sizeof(m), "%s", err->msg);
+		kcve_err_set(err, rc, "%s; %s stays queued: rerun kcve publish, or unset smtp.archive "
+			     "to resend it without asking", m, name);
+	}
+	return rc;
+}
+
+int outbox_send(const char *root, const char *name, struct smtp *s,
+		const struct publish_config *cfg, enum outbox_how *how, struct kcve_err *err)
+{
 	char *q = outbox_path(root, name, false), *d = outbox_path(root, name, true);
+	char *m = doubt_path(root, name);
 	struct strbuf msg = STRBUF_INIT;
 	int rc = 0;
-	if (read_file(q, &msg) < 0)
+	*how = OUTBOX_SENT;
+	if (path_exists(d)) {
+		/* sent, but the run died between rename and cleanup: nothing left to do */
+		file_unlink(q);
+		file_unlink(m);
+		*how = OUTBOX_ALREADY_SENT;
+		goto out;
+	}
+	if (read_file(q, &msg) < 0) {
 		rc = kcve_err_set(err, KCVE_E_IO, "cannot read queued mail %s: %s", q,
 				  strerror(errno));
-	else if (!(rc = smtp_send(s, msg.buf, msg.len, err))) {
-		/* The 250 is in: record it before anything else can fail. */
-		if (rename(q, d) < 0 || fsync_parent_dir(d) < 0)
-			rc = kcve_err_set(err, KCVE_E_IO,
-					  "mail %s was sent but cannot be moved to %s: %s; move it by "
-					  "hand or it will be sent again", q, d, strerror(errno));
-		else
-			fsync_parent_dir(q);
+		goto out;
 	}
+	const bool archive = cfg->smtp_archive != NULL;
+	/* doubt_at: the latest moment a delivery in doubt can have reached the server */
+	long long doubt_at = -1, t;
+	if (archive && (t = read_doubt(m)) >= 0) {
+		/* left by a run that died or gave up: its link is closed by now, and no attempt
+		 * outlives the SMTP timeout */
+		long long end = t + cfg->smtp_timeout_s * 1000, now = now_ms();
+		doubt_at = end < now ? end : now;
+	}
+	for (int attempt = 1;; attempt++) {
+		if (doubt_at >= 0) {
+			bool found;
+			if ((rc = ask_archive(cfg, name, msg.buf, doubt_at, &found, err)))
+				break;
+			if (found) {
+				if (!(rc = mark_sent(q, d, m, err)))
+					*how = OUTBOX_ARCHIVE_HAD_IT;
+				break;
+			}
+		}
+		if (archive && mark_doubt(m, now_ms()) < 0) {
+			rc = kcve_err_set(err, KCVE_E_IO, "cannot write %s: %s, check the tree's "
+					  "permissions", m, strerror(errno));
+			break;
+		}
+		enum smtp_outcome oc;
+		if (!(rc = smtp_send(s, msg.buf, msg.len, &oc, err))) {
+			rc = mark_sent(q, d, m, err);
+			break;
+		}
+		if (oc == SMTP_IN_DOUBT && archive) {
+			doubt_at = now_ms();
+		} else {
+			/* surely not delivered (or, without an archive, resent regardless: the copy
+			 * carries the same Message-Id, which archives de-duplicate on) */
+			doubt_at = -1;
+			if (archive)
+				file_unlink(m);
+		}
+		if (oc == SMTP_REFUSED || attempt >= OUTBOX_ATTEMPTS)
+			break;
+		if (doubt_at < 0)
+			sleep_ms(cfg->backoff_ms * attempt);
+	}
+out:
 	sb_release(&msg);
 	free(q);
 	free(d);
+	free(m);
 	return rc;
 }
 
@@ -91,7 +213,7 @@ int outbox_list(const char *root, char ***names, size_t *n, struct kcve_err *err
 	*names = NULL;
 	*n = 0;
 	char *dir = outbox_path(root, NULL, false);
-	DIR *d = opendir(dir);
+	DIR *d = dir_open(dir);
 	if (!d) {
 		int e = errno;
 		free(dir);

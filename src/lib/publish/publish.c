@@ -49,6 +49,12 @@ static int need_api(struct run *r, struct kcve_err *err)
 	return rc;
 }
 
+static const char *how_note(enum outbox_how how)
+{
+	return how == OUTBOX_ARCHIVE_HAD_IT ? " (an attempt in doubt had delivered it: the list "
+					      "archive shows it)" : "";
+}
+
 static int need_smtp(struct run *r, struct kcve_err *err)
 {
 	if (r->smtp)
@@ -165,13 +171,15 @@ static int mail_step(struct run *r, const struct cve_entry *e, struct pubstate *
 		free(q);
 		sb_release(&m);
 	}
-	if ((rc = need_smtp(r, err)) || (rc = outbox_send(r->root, name, r->smtp, err))) {
+	enum outbox_how how;
+	if ((rc = need_smtp(r, err)) ||
+	    (rc = outbox_send(r->root, name, r->smtp, r->cfg, &how, err))) {
 		r->mail_failed = true;
 		goto out;
 	}
 	*done = true;
 	r->sum->mails++;
-	fprintf(r->o->out, "mailed %s %s %s\n", e->id, kind, id);
+	fprintf(r->o->out, "mailed %s %s %s%s\n", e->id, kind, id, how_note(how));
 	rc = pubstate_save(r->root, e->id, st, err);
 out:
 	sb_release(&mbox);
@@ -390,14 +398,16 @@ static void sweep(struct run *r)
 		bool reject = dot && !strcmp(dot, ".reject");
 		snprintf(cve, sizeof(cve), "%.*s", dot ? (int)(dot - names[i]) : 0, names[i]);
 		struct pubstate st;
+		enum outbox_how how;
 		int rc;
-		if ((rc = need_smtp(r, &err)) || (rc = outbox_send(r->root, names[i], r->smtp, &err)) ||
+		if ((rc = need_smtp(r, &err)) ||
+		    (rc = outbox_send(r->root, names[i], r->smtp, r->cfg, &how, &err)) ||
 		    (rc = pubstate_load(r->root, cve, &st, &err))) {
 			fail(r, names[i], &err);
 			continue;
 		}
 		r->sum->mails++;
-		fprintf(r->o->out, "mailed %s (queued earlier)\n", names[i]);
+		fprintf(r->o->out, "mailed %s (queued earlier)%s\n", names[i], how_note(how));
 		if (reject)
 			st.reject_mailed = true;
 		else

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -172,14 +171,29 @@ static size_t on_read(char *buf, size_t size, size_t n, void *ctx)
 	return len;
 }
 
-static void sleep_ms(long ms)
+enum smtp_outcome smtp_classify(int curl_code, long reply)
 {
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	while (ms > 0 && nanosleep(&ts, &ts) != 0)
-		;
+	CURLcode cc = (CURLcode)curl_code;
+	if (cc == CURLE_OK)
+		return SMTP_SENT;
+	/* a negative reply is the server's answer: the message was not taken */
+	if (reply >= 500 && reply < 600)
+		return SMTP_REFUSED;
+	if (reply >= 400 && reply < 500)
+		return SMTP_RETRY;
+	if (cc == CURLE_LOGIN_DENIED || cc == CURLE_USE_SSL_FAILED ||
+	    cc == CURLE_PEER_FAILED_VERIFICATION)
+		return SMTP_REFUSED;
+	/* no connection, or none we could talk on: no byte of the message left */
+	if (cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST ||
+	    cc == CURLE_COULDNT_RESOLVE_PROXY || cc == CURLE_SSL_CONNECT_ERROR)
+		return SMTP_RETRY;
+	/* a broken link, a timeout, an unexpected reply: the message may have been taken */
+	return SMTP_IN_DOUBT;
 }
 
-int smtp_send(struct smtp *s, const char *msg, size_t len, struct kcve_err *err)
+int smtp_send(struct smtp *s, const char *msg, size_t len, enum smtp_outcome *outcome,
+	      struct kcve_err *err)
 {
 	const struct publish_config *cfg = s->cfg;
 	char *from = NULL, *rcpts = NULL;
@@ -194,6 +208,7 @@ int smtp_send(struct smtp *s, const char *msg, size_t len, struct kcve_err *err)
 	if (!from || !rcpts) {
 		free(from);
 		free(rcpts);
+		*outcome = SMTP_REFUSED;
 		return kcve_err_set(err, KCVE_E_PARSE, "message has no %s address, set smtp.%s or "
 				    "fix the mbox", from ? "recipient" : "sender", from ? "to" : "from");
 	}
@@ -213,29 +228,22 @@ int smtp_send(struct smtp *s, const char *msg, size_t len, struct kcve_err *err)
 	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rl);
 	curl_easy_setopt(c, CURLOPT_READFUNCTION, on_read);
 	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)len);
+	struct upload u = {msg, len};
+	curl_easy_setopt(c, CURLOPT_READDATA, &u);
+	s->errbuf[0] = '\0';
+	CURLcode cc = curl_easy_perform(c);
+	long code = 0;
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 	int rc = 0;
-	for (int attempt = 1;; attempt++) {
-		struct upload u = {msg, len};
-		curl_easy_setopt(c, CURLOPT_READDATA, &u);
-		s->errbuf[0] = '\0';
-		CURLcode cc = curl_easy_perform(c);
-		long code = 0;
-		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-		if (cc == CURLE_OK) {
-			rc = 0;
-			break;
-		}
+	if (cc == CURLE_OK) {
+		*outcome = SMTP_SENT;
+	} else {
+		*outcome = smtp_classify(cc, code);
 		rc = publish_err_set(cfg, err, KCVE_E_NET, "SMTP server %s did not accept the mail "
 				     "(%s, last reply %ld)%s", cfg->smtp_url,
 				     s->errbuf[0] ? s->errbuf : curl_easy_strerror(cc), code,
 				     cc == CURLE_LOGIN_DENIED ? ", check smtp.user and smtp.password"
 							      : "");
-		/* 5xx is a permanent refusal; 4xx and broken connections are worth a retry */
-		if ((code >= 500 && code < 600) || attempt >= 3 ||
-		    cc == CURLE_LOGIN_DENIED || cc == CURLE_USE_SSL_FAILED ||
-		    cc == CURLE_PEER_FAILED_VERIFICATION)
-			break;
-		sleep_ms(cfg->backoff_ms * attempt);
 	}
 	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, NULL);
 	curl_slist_free_all(rl);

@@ -59,4 +59,23 @@ IDX=$T/idx.sqlite
 "$KCVE" --repo "$R" --index "$IDX" index >/dev/null
 expect "$(sql "select fixes from commits where id='$fix'")" "${ambig:0:7} $intro" \
 	"ambiguous short id kept raw, unambiguous one expanded"
+# The same answers from packs, which kcve's full build searches itself (no loose objects left):
+# the blob and the commit in two packs, then both in one.
+loose_left() { find "$R/.git/objects" -mindepth 1 -maxdepth 1 -name '??' -type d -empty -delete
+	find "$R/.git/objects" -mindepth 1 -maxdepth 1 -name '??' -type d | wc -l; }
+git repack -dq && git prune-packed
+[ "$(loose_left)" = 0 ] || fail "loose objects left after repack -d"
+[ "$(ls "$R"/.git/objects/pack/*.idx | wc -l)" -ge 2 ] || fail "expected the blobs and commits in separate packs"
+rm -f "$IDX"
+"$KCVE" --repo "$R" --index "$IDX" index >/dev/null
+expect "$(sql "select fixes from commits where id='$fix'")" "${ambig:0:7} $intro" \
+	"two packs: ambiguous short id kept raw, unambiguous one expanded"
+git repack -adq --keep-unreachable && git prune-packed
+[ "$(loose_left)" = 0 ] || fail "loose objects left after repack -a"
+[ "$(ls "$R"/.git/objects/pack/*.idx | wc -l)" = 1 ] || fail "expected one pack"
+git rev-parse -q --verify "${ambig:0:7}" >/dev/null 2>&1 && fail "${ambig:0:7} is not ambiguous in one pack"
+rm -f "$IDX"
+"$KCVE" --repo "$R" --index "$IDX" index >/dev/null
+expect "$(sql "select fixes from commits where id='$fix'")" "${ambig:0:7} $intro" \
+	"one pack: ambiguous short id kept raw, unambiguous one expanded"
 echo "ambiguous-fixes: ok (${ambig:0:7} shared by commit $ambig and a blob)"

@@ -12,6 +12,9 @@ Histories:
    so that libgit2's date-ordered walk, its uninteresting marking and its "slop" cut-off take
    every path: merges of old topic branches, -rc tags after the last release, a stable branch
    without its base release, two tags on one commit, a second root.
+Some of them are repacked so that commits are stored as deltas (offset and by-id bases) or
+loose, since the one-pass build reads packs itself (src/lib/history/packread.c) and leaves
+the rest to libgit2.
 """
 import os
 import random
@@ -158,15 +161,45 @@ def random_history(path, seed):
                    input=''.join(out).encode(), check=True)
 
 
+def storage(repo, seed):
+    """How the objects are stored: as fast-import wrote them (whole commits in one pack),
+    repacked with deltas (seed 1: offset bases, seed 2: by-id bases), a few loose commits on top
+    (seed 3)."""
+    git = ['git', '--git-dir', repo]
+    if seed in (1, 2):
+        cfg = ['-c', 'repack.useDeltaBaseOffset=%s' % ('true' if seed == 1 else 'false')]
+        subprocess.run(git[:1] + cfg + git[1:] + ['repack', '-adfq', '--window=250', '--depth=50'],
+                       check=True)
+        v = subprocess.run(git + ['verify-pack', '-v'] + [os.path.join(repo, 'objects', 'pack', f)
+                           for f in os.listdir(os.path.join(repo, 'objects', 'pack'))
+                           if f.endswith('.idx')], capture_output=True, text=True, check=True)
+        deltas = sum(1 for line in v.stdout.splitlines()
+                     if line.split()[1:2] == ['commit'] and len(line.split()) >= 7)
+        if not deltas:
+            fail('random%d: repacking stored no commit as a delta' % seed)
+    elif seed == 3:
+        tip = subprocess.run(git + ['rev-parse', 'v1.9-rc4'], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        tree = subprocess.run(git + ['rev-parse', tip + '^{tree}'], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        for i in range(5):
+            tip = subprocess.run(git + ['commit-tree', tree, '-p', tip, '-m', 'loose %d' % i],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+        subprocess.run(git + ['tag', 'v1.9-rc5', tip], check=True)
+
+
 def main():
     if not KCVE:
         print('KCVE not set')
         return 77
     with tempfile.TemporaryDirectory(prefix='kcve-onepass-') as td:
-        os.environ.update(HOME=td, GIT_CONFIG_NOSYSTEM='1')
+        os.environ.update(HOME=td, GIT_CONFIG_NOSYSTEM='1', GIT_AUTHOR_NAME='A U Thor',
+                          GIT_AUTHOR_EMAIL='a@example.org', GIT_COMMITTER_NAME='C O Mitter',
+                          GIT_COMMITTER_EMAIL='c@example.org')
         for seed in range(1, 9):
             repo = os.path.join(td, 'random%d.git' % seed)
             random_history(repo, seed)
+            storage(repo, seed)
             compare(repo, 'random%d' % seed)
         repo = os.path.join(td, 'small.git')
         subprocess.run([sys.executable, GEN, '--size', 'small', '--seed', '5', '--out', repo],

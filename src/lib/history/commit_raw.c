@@ -116,7 +116,16 @@ void commit_summary(const char *msg, size_t len, struct strbuf *out)
 	sb_rtrim(out);
 }
 
-void fixes_append(git_odb *odb, const char *p, size_t n, struct strbuf *out)
+/* git_odb_exists_prefix's answer: the packs' when ps can tell, else libgit2's. */
+static bool unique_prefix(git_odb *odb, const struct packset *ps, const git_oid *key, size_t n,
+			  git_oid *full)
+{
+	int r = packset_prefix(ps, key, n, full);
+	return r >= 0 ? r == 0 : git_odb_exists_prefix(full, odb, key, n) == 0;
+}
+
+void fixes_append(git_odb *odb, const struct packset *ps, const char *p, size_t n,
+		  struct strbuf *out)
 {
 	if (out->len)
 		sb_addc(out, ' ');
@@ -131,7 +140,7 @@ void fixes_append(git_odb *odb, const char *p, size_t n, struct strbuf *out)
 		   /* like the anchor's revparse: the one object of the whole repository with that
 		    * prefix; a prefix shared by a commit and, say, a tree is ambiguous and stays raw
 		    * (so only the object database can answer, not the set of commits seen) */
-		   git_odb_exists_prefix(&full, odb, &shortid, n) == 0) {
+		   unique_prefix(odb, ps, &shortid, n, &full)) {
 		git_oid_tostr(hex, sizeof(hex), &full);
 		sb_add(out, hex, GIT_OID_HEXSZ);
 	} else {

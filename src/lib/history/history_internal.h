@@ -4,9 +4,12 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <zlib.h>
 
 #include "core/strbuf.h"
 #include "history/history.h"
+
+struct packset;
 
 /* Bump when the index layout changes; older indexes are refused with KCVE_E_SCHEMA. */
 #define HISTORY_SCHEMA_VERSION 1
@@ -85,8 +88,36 @@ size_t commit_raw_parents(const struct raw_commit *rc, git_oid *out, size_t max)
 /* git's summary: the first paragraph, lines joined with spaces, outer whitespace trimmed. */
 void commit_summary(const char *msg, size_t len, struct strbuf *out);
 /* Append one Fixes: id to the space-separated list: 40 hex lower-cased, a shorter prefix
- * expanded when exactly one object of the repository has it, anything else raw. */
-void fixes_append(git_odb *odb, const char *p, size_t n, struct strbuf *out);
+ * expanded when exactly one object of the repository has it, anything else raw. ps (or
+ * NULL) answers from the packs without libgit2's locks when it can. */
+void fixes_append(git_odb *odb, const struct packset *ps, const char *p, size_t n,
+		  struct strbuf *out);
+
+/* Objects read straight from the pack files (packread.c), without libgit2's locks: for the
+ * full build's reader threads. One cursor per thread. */
+struct packset;
+struct pack_cursor {
+	z_stream z;
+	bool zinit;
+	size_t last; /* the pack the last object was found in, asked first */
+	unsigned char *in; /* pack bytes read */
+	size_t ain;
+};
+/* The packs of objects_dir/pack; NULL when there are none usable. */
+struct packset *packset_open(const char *objects_dir);
+struct packset *packset_open_repo(git_repository *repo); /* its common dir's objects/ */
+void packset_free(struct packset *ps);
+/* The object id into out, with its type: 0, or -1 when not in a pack or not readable here (the
+ * caller then asks libgit2). */
+int packset_read(const struct packset *ps, struct pack_cursor *pc, const git_oid *id,
+		 struct strbuf *out, git_object_t *type);
+/* Only the type of the object id (no inflating): 0, or -1 as packset_read. */
+int packset_type(const struct packset *ps, const git_oid *id, git_object_t *type);
+/* The one object whose id starts with the n hex digits of key (the rest zero), over the packs:
+ * 0 found (into out), 1 none, 2 more than one; -1 when libgit2 must answer (loose objects
+ * with that first byte, fewer than 4 digits). */
+int packset_prefix(const struct packset *ps, const git_oid *key, size_t n, git_oid *out);
+void pack_cursor_release(struct pack_cursor *pc);
 
 /* One row of the commits table. NULL / zero-length optional fields are stored as NULL. */
 struct index_row {

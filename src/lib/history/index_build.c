@@ -271,7 +271,7 @@ static void add_fixes(struct builder *b, const struct batch *bt, const struct re
 {
 	sb_reset(&b->fixes);
 	for (size_t i = 0; i < r->nfixes; i++)
-		fixes_append(b->odb, bt->arena.buf + bt->spans[2 * (r->fixes_off + i)],
+		fixes_append(b->odb, NULL, bt->arena.buf + bt->spans[2 * (r->fixes_off + i)],
 			     bt->spans[2 * (r->fixes_off + i) + 1], &b->fixes);
 }
 

@@ -25,8 +25,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ck_record r;
 	struct kcve_err e = {0};
 	if (ck_record_parse_json(&r, text, jlen, "fuzz", &e) == 0) {
-		if (dyad)
-			(void)dyad_parse(dyad, &r.pairs);
+		if (dyad) {
+			(void)dyad_parse(dyad, &r.dyad);
+			ck_record_link_pairs(&r);
+		}
 		const char *vers[] = {"0", "2.6.36", "5.4.10", "6.1", "6.1.107", "6.9-rc3", "2.6.32.12"};
 		for (size_t i = 0; i < sizeof vers / sizeof *vers; i++) {
 			struct kver v;

@@ -66,8 +66,9 @@ static struct ck_record load_rec(void)
 	struct ck_record r;
 	struct kcve_err e = {0};
 	assert_int_equal(ck_record_parse_json(&r, REC, strlen(REC), "rec", &e), 0);
-	dyad_list_push(&r.pairs, "2.6.36", "a", "6.1.107", "b");
-	dyad_list_push(&r.pairs, "2.6.36", "a", "6.11", "c");
+	dyad_list_push(&r.dyad, "2.6.36", "a", "6.1.107", "b");
+	dyad_list_push(&r.dyad, "2.6.36", "a", "6.11", "c");
+	ck_record_link_pairs(&r);
 	return r;
 }
 

@@ -105,10 +105,10 @@ static const char *vstatus_word(unsigned char v)
 /* The pair that decides the .dyad reading at v, worded. */
 static void dyad_why(const struct ck_record *r, const struct kver *v, char *buf, size_t n)
 {
-	const struct dyad_pair *looked = NULL;
+	const struct ck_pair *looked = NULL;
 	for (size_t k = 0; k < r->pairs.n; k++) {
-		const struct dyad_pair *p = &r->pairs.v[k];
-		if (dyad_pair_same_version(p) || !ck_release_in(p->vver, v))
+		const struct ck_pair *p = &r->pairs.v[k];
+		if (ck_pair_same_release(p) || !ck_release_in(p->vver, v))
 			continue;
 		if (strcmp(p->fver, "0") != 0 && ck_release_in(p->fver, v)) {
 			snprintf(buf, n, "pair %s->%s: the fix %s is in the release", p->vver, p->fver,

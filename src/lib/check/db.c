@@ -1,9 +1,12 @@
 /* The compact database (format in check/recset.h): one zlib stream of length-prefixed,
  * NUL-terminated strings, so loading is one inflate plus pointer fix-ups. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "check/coverage.h"
@@ -70,7 +73,7 @@ uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *out)
 			put_str(out, r->fixes[j]);
 		put_uleb(out, r->pairs.n);
 		for (size_t j = 0; j < r->pairs.n; j++) {
-			const struct dyad_pair *p = &r->pairs.v[j];
+			const struct ck_pair *p = &r->pairs.v[j];
 			put_str(out, p->vver);
 			put_str(out, p->vsha);
 			put_str(out, p->fver);
@@ -237,39 +240,45 @@ static size_t get_count(struct rd *r)
 	return (size_t)n;
 }
 
-static bool parse_record(struct rd *d, struct ck_record *r)
+static bool parse_record(struct rd *d, struct ck_record *r, struct xarena *a)
 {
 	memset(r, 0, sizeof *r);
-	dyad_list_init(&r->pairs);
+	r->arena_arrays = 1;
 	r->id = get_str(d);
 	r->title = get_str(d);
 	r->severity = get_str(d);
 	r->score10 = (unsigned)get_uleb(d);
 	r->published = (long long)(get_uleb(d) & 0x7fffffffffffffffULL);
 	r->nfiles = get_count(d);
-	r->files = xcalloc(r->nfiles + 1, sizeof *r->files);
+	r->files = xarena_calloc(a, r->nfiles + 1, sizeof *r->files);
 	for (size_t j = 0; j < r->nfiles && !d->bad; j++)
 		r->files[j] = get_str(d);
 	r->nfixes = get_count(d);
-	r->fixes = xcalloc(r->nfixes + 1, sizeof *r->fixes);
+	r->fixes = xarena_calloc(a, r->nfixes + 1, sizeof *r->fixes);
 	for (size_t j = 0; j < r->nfixes && !d->bad; j++)
 		r->fixes[j] = get_str(d);
 	size_t np = get_count(d);
-	/* each pair takes at least 8 bytes (four strings of a length and a NUL): a damaged count
-	 * cannot make this reserve more than the payload could fill */
-	if (np <= (size_t)(d->end - d->p) / 8)
-		dyad_list_reserve(&r->pairs, np);
+	/* each pair takes at least 8 bytes (four strings of a length and a NUL): a larger count
+	 * is damage, found before it could make this allocate more than the payload could fill */
+	if (np > (size_t)(d->end - d->p) / 8)
+		d->bad = 1;
+	else
+		r->pairs.v = xarena_calloc(a, np + 1, sizeof *r->pairs.v);
 	for (size_t j = 0; j < np && !d->bad; j++) {
-		const char *a = get_str(d), *b = get_str(d), *c = get_str(d), *e = get_str(d);
-		dyad_list_push(&r->pairs, a, b, c, e);
+		struct ck_pair *p = &r->pairs.v[j];
+		p->vver = get_str(d);
+		p->vsha = get_str(d);
+		p->fver = get_str(d);
+		p->fsha = get_str(d);
+		r->pairs.n = j + 1;
 	}
 	r->nprod = get_count(d);
-	r->prod = xcalloc(r->nprod + 1, sizeof *r->prod);
+	r->prod = xarena_calloc(a, r->nprod + 1, sizeof *r->prod);
 	for (size_t j = 0; j < r->nprod && !d->bad; j++) {
 		struct ck_product *p = &r->prod[j];
 		p->default_status = get_u8(d);
 		size_t n = get_count(d);
-		p->v = xcalloc(n + 1, sizeof *p->v);
+		p->v = xarena_calloc(a, n + 1, sizeof *p->v);
 		for (size_t k = 0; k < n && !d->bad; k++) {
 			struct ck_range *g = &p->v[k];
 			g->status = get_u8(d);
@@ -324,7 +333,7 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 	/* bit 1 (modules) needs bit 0 (conditions); format 1 knows bits 0-1, format 2 writes bit 2 */
 	if (rawlen > DB_MAX_RAW || !flags_ok(format, flags))
 		return corrupt(err, name, "bad header");
-	s->blob = xmalloc((size_t)rawlen + 1);
+	s->blob = xbig_alloc(&s->blob_mem, (size_t)rawlen + 1);
 	s->blob_len = rawlen;
 	uLongf got = rawlen;
 	if (uncompress((Bytef *)s->blob, &got, h + hdr, clen) != Z_OK || got != rawlen)
@@ -379,10 +388,11 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 	if (nrec > rawlen)
 		return corrupt(err, name, "record count larger than the payload");
 	struct rd d = {s->blob, s->blob + rawlen, 0};
-	s->v = xcalloc((size_t)nrec + 1, sizeof *s->v);
+	s->v = xarena_calloc(&s->arena, (size_t)nrec + 1, sizeof *s->v);
+	s->v_in_arena = true;
 	s->alloc = (size_t)nrec + 1;
 	for (uint32_t i = 0; i < nrec; i++) {
-		bool ok = parse_record(&d, &s->v[s->n]);
+		bool ok = parse_record(&d, &s->v[s->n], &s->arena);
 		s->n++; /* counted even when bad so release frees its arrays */
 		if (!ok)
 			return corrupt(err, name, "record data damaged");
@@ -425,26 +435,62 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 	return 0;
 }
 
-int ck_db_parse_mapped(struct ck_set *s, void *map, size_t map_len, size_t off, size_t len,
-		       uint32_t nrec, uint32_t flags, const char *name, struct kcve_err *err)
+int ck_db_parse_raw(struct ck_set *s, struct xbig *mem, size_t off, size_t len, uint32_t nrec,
+		    uint32_t flags, const char *name, struct kcve_err *err)
 {
 	memset(s, 0, sizeof *s);
 	s->origin = xstrdup(name);
-	s->map = map;
-	s->map_len = map_len;
-	if (off > map_len || len > map_len - off || len > DB_MAX_RAW ||
-	    !flags_ok(CK_DB_FORMAT, flags))
+	s->blob_mem = *mem;
+	*mem = (struct xbig){0};
+	if (len > DB_MAX_RAW || !flags_ok(CK_DB_FORMAT, flags))
 		return corrupt(err, name, "bad header");
-	s->blob = (char *)map + off;
+	s->blob = (char *)s->blob_mem.base + off;
 	s->blob_len = len;
 	s->db_format = CK_DB_FORMAT;
 	return ck_db_parse_payload(s, nrec, flags, err);
 }
 
+/* A regular file read whole into m (huge pages: see xbig): 0 with *len, 1 when path is not a
+ * regular file (the caller reads it otherwise), -1 with errno. */
+static int read_big(const char *path, struct xbig *m, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > DB_MAX_RAW) {
+		close(fd);
+		return 1;
+	}
+	char *p = xbig_alloc(m, (size_t)st.st_size + 1);
+	size_t got = 0;
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			close(fd);
+			xbig_free(m);
+			errno = e;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	*len = got;
+	return 0;
+}
+
 int ck_set_load_db(struct ck_set *s, const char *path, struct kcve_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (read_file(path, &sb) < 0) {
+	struct xbig m = {0};
+	size_t len = 0;
+	int got = read_big(path, &m, &len);
+	if (got == 1 ? read_file(path, &sb) < 0 : got < 0) {
 		int e = errno;
 		sb_release(&sb);
 		memset(s, 0, sizeof *s);
@@ -452,7 +498,9 @@ int ck_set_load_db(struct ck_set *s, const char *path, struct kcve_err *err)
 				    "cannot read database %s (%s); build one with 'kcve db build --tree DIR -o FILE'",
 				    path, strerror(e));
 	}
-	int rc = ck_db_parse(s, sb.buf, sb.len, path, err);
+	int rc = got == 0 ? ck_db_parse(s, m.base, len, path, err)
+			  : ck_db_parse(s, sb.buf, sb.len, path, err);
+	xbig_free(&m);
 	sb_release(&sb);
 	s->is_db = true;
 	return rc;

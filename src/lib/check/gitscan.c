@@ -556,7 +556,7 @@ void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const cha
 		/* same-release pairs count too: at an -rc tag the introducing commit can be in the
 		 * tree without the fix */
 		for (size_t k = 0; k < r->pairs.n; k++) {
-			const struct dyad_pair *p = &r->pairs.v[k];
+			const struct ck_pair *p = &r->pairs.v[k];
 			usable = true;
 			enum presence h = introduced || !strcmp(p->vsha, "0") ? ANCESTOR : presence_of(g, p->vsha, by);
 			if (!introduced && (h == ANCESTOR || h == CARRIED)) {

@@ -75,7 +75,7 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 {
 	memset(r, 0, sizeof *r);
 	r->owns_strings = 1;
-	dyad_list_init(&r->pairs);
+	dyad_list_init(&r->dyad);
 	json_error_t je;
 	json_t *root = json_loadb(json, len, 0, &je);
 	if (!root)
@@ -204,7 +204,8 @@ int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct 
 	record_path(path, sizeof path, dir, id, CK_REC_DYAD);
 	sb_reset(&sb);
 	if (read_file(path, &sb) == 0) {
-		size_t bad = dyad_parse(sb_str(&sb), &r->pairs);
+		size_t bad = dyad_parse(sb_str(&sb), &r->dyad);
+		ck_record_link_pairs(r);
 		if (bad) {
 			sb_release(&sb);
 			return kcve_err_set(err, KCVE_E_PARSE, "malformed line %zu in %s", bad, path);
@@ -235,14 +236,34 @@ void ck_record_release(struct ck_record *r)
 				free((char *)r->prod[i].v[j].less_equal);
 			}
 	}
-	for (size_t i = 0; i < r->nprod; i++)
-		free(r->prod[i].v);
-	free(r->prod);
-	free(r->files);
-	free(r->fixes);
-	dyad_list_release(&r->pairs);
+	if (!r->arena_arrays) {
+		for (size_t i = 0; i < r->nprod; i++)
+			free(r->prod[i].v);
+		free(r->prod);
+		free(r->files);
+		free(r->fixes);
+		free(r->pairs.v);
+	}
+	dyad_list_release(&r->dyad);
 	ck_compiled_free(r->cc);
 	memset(r, 0, sizeof *r);
+}
+
+void ck_record_link_pairs(struct ck_record *r)
+{
+	free(r->pairs.v);
+	r->pairs.n = r->dyad.n;
+	r->pairs.v = xcalloc(r->dyad.n + 1, sizeof *r->pairs.v);
+	for (size_t i = 0; i < r->dyad.n; i++) {
+		const struct dyad_pair *d = &r->dyad.v[i];
+		r->pairs.v[i] = (struct ck_pair){d->vver, d->vsha, d->fver, d->fsha};
+	}
+}
+
+bool ck_pair_same_release(const struct ck_pair *p)
+{
+	return strcmp(p->vver, "0") != 0 && strcmp(p->fver, "0") != 0 &&
+	       strcmp(p->vver, p->fver) == 0;
 }
 
 const char *ck_record_subsystem(const struct ck_record *r, char *out, size_t outsz)

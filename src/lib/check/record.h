@@ -6,6 +6,7 @@
 #ifndef KCVE_CHECK_RECORD_H
 #define KCVE_CHECK_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/error.h"
@@ -29,6 +30,16 @@ struct ck_range {
 	unsigned char type;   /* enum ck_vtype */
 };
 
+/* One vulnerable:fixed pair of the record's .dyad, "0" for an unknown release or commit. */
+struct ck_pair {
+	const char *vver, *vsha, *fver, *fsha;
+};
+
+struct ck_pairs {
+	struct ck_pair *v;
+	size_t n;
+};
+
 struct ck_product {
 	unsigned char default_status; /* enum ck_vstatus; CK_ST_UNKNOWN when absent (schema default) */
 	struct ck_range *v;
@@ -47,12 +58,15 @@ struct ck_record {
 	size_t nfiles;
 	const char **fixes;    /* .sha1 lines (first = main fix) */
 	size_t nfixes;
-	struct dyad_list pairs;
+	struct ck_pairs pairs;  /* strings in `dyad` (read from a tree) or in a database blob */
+	struct dyad_list dyad; /* the parsed .dyad file of a record read from a tree */
 	struct ck_product *prod; /* vendor/product Linux entries of "affected" */
 	size_t nprod;
 	/* 1: the strings were allocated for this record and are freed with it; 0: they point
 	 * into a database blob owned by the caller.  Arrays are always owned. */
 	int owns_strings;
+	/* 1: the arrays (files, fixes, pairs, prod and their ranges) belong to the set's arena */
+	int arena_arrays;
 	/* Parsed form of pairs and ranges, built on first use by check/verdict.c (freed with r). */
 	struct ck_compiled *cc;
 };
@@ -69,6 +83,10 @@ extern const char *const ck_record_exts[CK_REC_NFILES];
 /* Read <dir>/<id>.json, <id>.dyad and <id>.sha1. A missing .dyad means "no pairs". */
 int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct kcve_err *err);
 void ck_record_release(struct ck_record *r);
+/* Point r->pairs at the pairs of r->dyad (after they are parsed or pushed). */
+void ck_record_link_pairs(struct ck_record *r);
+/* Introduced and fixed in the same release: never shipped vulnerable. */
+bool ck_pair_same_release(const struct ck_pair *p);
 
 /* Subsystem used to group output: directory of the first programFile, cut to two path
  * components (three under drivers/, sound/, arch/), e.g. "fs/fuse", "drivers/gpu/drm";

@@ -47,6 +47,7 @@
 #include "check/record.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "core/xalloc.h"
 #include "store/branches.h"
 
 /* Format version of the compact database (the last byte of its magic). */
@@ -72,9 +73,9 @@ struct ck_set {
 	bool has_modules;      /* conds carry module names (database flag bit 1) */
 	char *blob;            /* inflated database payload the records point into */
 	size_t blob_len;
-	void *map;             /* when set, blob points into this read-only mapping (the tree
-				* cache, check/treecache.h), which is unmapped instead of freed */
-	size_t map_len;
+	struct xbig blob_mem;  /* when set, blob points into it (freed with it, not free()) */
+	struct xarena arena;   /* the records' arrays and v, when loaded from a payload */
+	bool v_in_arena;
 	char *origin;          /* tree root or database path, for messages */
 	/* Freshness and supported branches (check/coverage.h); times in seconds since the epoch,
 	 * 0 = unknown. */
@@ -111,10 +112,10 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 /* Parse an already inflated payload: s->blob/blob_len/origin set by the caller (the fuzzer
  * uses this to reach the record decoder without a valid checksum). */
 int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct kcve_err *err);
-/* Parse an uncompressed payload that lies at map + off (len bytes) in a read-only mapping of
- * map_len bytes, in place: s takes the mapping (ck_set_release unmaps it, also on error). */
-int ck_db_parse_mapped(struct ck_set *s, void *map, size_t map_len, size_t off, size_t len,
-		       uint32_t nrec, uint32_t flags, const char *name, struct kcve_err *err);
+/* Parse an uncompressed payload that lies at mem + off (len bytes; the caller has checked that
+ * mem holds them), in place: s takes mem (ck_set_release frees it, also on error). */
+int ck_db_parse_raw(struct ck_set *s, struct xbig *mem, size_t off, size_t len, uint32_t nrec,
+		    uint32_t flags, const char *name, struct kcve_err *err);
 /* Append the uncompressed payload of s (current format) to raw; returns its header flags. */
 uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *raw);
 /* Serialise s (records, optional conditions, the tree section; s->built as the build time)

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/fileio.h"
@@ -212,7 +211,8 @@ void ck_set_release(struct ck_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		ck_record_release(&s->v[i]);
-	free(s->v);
+	if (!s->v_in_arena)
+		free(s->v);
 	if (!s->blob)
 		for (size_t i = 0; i < s->nconds; i++) {
 			free((char *)s->conds[i].path);
@@ -220,10 +220,11 @@ void ck_set_release(struct ck_set *s)
 			free((char *)s->conds[i].module);
 		}
 	free(s->conds);
-	if (s->map)
-		munmap(s->map, s->map_len);
+	if (s->blob_mem.base)
+		xbig_free(&s->blob_mem);
 	else
 		free(s->blob);
+	xarena_release(&s->arena);
 	free(s->origin);
 	branch_policy_release(&s->branches);
 	free(s->covix);

@@ -370,8 +370,8 @@ int ck_report_html(const struct ck_set *s, const char *check_json, const char *d
 		int intro = -1, fix = -1;
 		bool unknown_intro = false;
 		for (size_t k = 0; k < r->pairs.n; k++) {
-			const struct dyad_pair *p = &r->pairs.v[k];
-			if (dyad_pair_same_version(p))
+			const struct ck_pair *p = &r->pairs.v[k];
+			if (ck_pair_same_release(p))
 				continue;
 			if (strcmp(p->vver, "0") == 0)
 				unknown_intro = true;

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -385,9 +384,9 @@ static void key_digest(const struct strbuf *key, unsigned char out[16])
 	}
 }
 
-/* A mapped cache file (its header checked, nothing else trusted yet). */
+/* A cache file read into memory (its header checked, nothing else trusted yet). */
 struct cache_map {
-	unsigned char *map;
+	struct xbig mem;
 	size_t len;
 	struct stat st;        /* of the cache file: its mtime is when its listing was taken */
 	unsigned char digest[16]; /* the key it was built for */
@@ -408,8 +407,9 @@ static void put_u32(unsigned char *p, uint32_t v)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* Map the cache file read-only: 1 = mapped (header sizes consistent), 0 = absent, -1 = damaged
- * (why). */
+/* Read the cache file whole (into huge pages, see xbig: one fault per 2 MiB, where a mapping of
+ * the file would take one per 4 KiB page): 1 = read (header sizes consistent), 0 = absent,
+ * -1 = damaged (why). */
 static int cache_map(int rootfd, struct cache_map *c, char *why, size_t nwhy)
 {
 	memset(c, 0, sizeof *c);
@@ -433,27 +433,28 @@ static int cache_map(int rootfd, struct cache_map *c, char *why, size_t nwhy)
 		goto out;
 	}
 	c->len = (size_t)c->st.st_size;
-	/* MAP_POPULATE: the pages are mapped in one call instead of a fault each (a fault is a
-	 * trap to the hypervisor on a virtual machine) */
-	void *m = mmap(NULL, c->len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-	if (m == MAP_FAILED) {
-		snprintf(why, nwhy, "cannot map the cache (%s)", strerror(errno));
-		goto out;
+	unsigned char *h = xbig_alloc(&c->mem, c->len + 1);
+	size_t got = 0;
+	while (got < c->len) {
+		ssize_t r = read(fd, h + got, c->len - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
 	}
-	c->map = m;
-	const unsigned char *h = c->map;
 	uint32_t llen = get_u32(h + 24), plen = get_u32(h + 36);
 	c->nrec = get_u32(h + 28);
 	c->flags = get_u32(h + 32);
 	c->crc = get_u32(h + 40);
-	if (memcmp(h, CACHE_MAGIC, 8) != 0 || (uint64_t)CACHE_HDR + llen + plen != c->len) {
+	if (got != c->len || memcmp(h, CACHE_MAGIC, 8) != 0 ||
+	    (uint64_t)CACHE_HDR + llen + plen != c->len) {
 		snprintf(why, nwhy, "damaged cache (bad header)");
-		munmap(c->map, c->len);
-		c->map = NULL;
+		xbig_free(&c->mem);
 		goto out;
 	}
 	memcpy(c->digest, h + 8, 16);
-	c->listing = (const char *)c->map + CACHE_HDR;
+	c->listing = (const char *)h + CACHE_HDR;
 	c->listing_len = llen;
 	c->payload_off = CACHE_HDR + (size_t)llen;
 	c->payload_len = plen;
@@ -463,22 +464,21 @@ out:
 	return rc;
 }
 
-/* Parse the mapped cache into s (which takes the mapping): 0, or -1 with why (the mapping is
- * released then). */
+/* Parse the cache into s (which takes its buffer): 0, or -1 with why (the buffer is released
+ * then). */
 static int cache_parse(struct cache_map *c, const char *root, struct ck_set *s, char *why,
 		       size_t nwhy)
 {
-	uint32_t sum = (uint32_t)crc32(0L, c->map + CACHE_HDR, (uInt)(c->len - CACHE_HDR));
+	const unsigned char *h = c->mem.base;
+	uint32_t sum = (uint32_t)crc32(0L, h + CACHE_HDR, (uInt)(c->len - CACHE_HDR));
 	struct kcve_err perr = {0};
 	if (sum != c->crc) {
-		munmap(c->map, c->len);
+		xbig_free(&c->mem);
 		snprintf(why, nwhy, "damaged cache (checksum mismatch)");
-		c->map = NULL;
 		return -1;
 	}
-	int rc = ck_db_parse_mapped(s, c->map, c->len, c->payload_off, c->payload_len, c->nrec,
-				    c->flags, root, &perr);
-	c->map = NULL; /* s owns it now */
+	int rc = ck_db_parse_raw(s, &c->mem, c->payload_off, c->payload_len, c->nrec, c->flags,
+				 root, &perr);
 	if (rc != 0) {
 		ck_set_release(s);
 		snprintf(why, nwhy, "damaged cache (%.120s)", perr.msg);
@@ -675,7 +675,7 @@ int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
 	struct key_job job = {.rootfd = rootfd, .listing_out = STRBUF_INIT};
 	char *listing = NULL;
 	if (got == 1 && cm.listing_len) {
-		/* a copy: the mapping is released if the cache proves damaged while the key runs */
+		/* a copy: the cache's buffer is released if it proves damaged while the key runs */
 		listing = xmalloc(cm.listing_len);
 		memcpy(listing, cm.listing, cm.listing_len);
 		job.listing = listing;

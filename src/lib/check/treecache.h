@@ -3,15 +3,15 @@
  * The cache is <root>/.kcve/check-cache (the tree's state directory, which carries its own
  * ".gitignore" so git never sees it): a header, the listing of the record directories, then the
  * uncompressed compact-database payload (check/recset.h) of exactly what ck_set_load_tree()
- * returned.  It is mapped read-only and parsed in place (no inflate, no copy).  All integers
- * little-endian:
+ * returned.  It is read whole into huge pages (core/xalloc.h's xbig) and parsed in place: no
+ * inflate, and the records point into it.  All integers little-endian:
  *
  *   bytes 0..7   "KCVETC" NUL 0x02      magic + cache format version
  *   16 bytes     key: FNV-1a-64 and CRC-32 of the key text, and the key text's length (u32)
  *   u32          listing length     u32 number of records   u32 payload flags (recset.h)
  *   u32          payload length     u32 CRC-32 of the listing and the payload
  *   listing      for each year directory "/" YEAR NUL, then each record's base name NUL
- *   payload      the compact database payload (ck_db_parse_mapped())
+ *   payload      the compact database payload (ck_db_parse_raw())
  *
  * The key text covers everything the result depends on:
  *   - the tree's content, by metadata: the (inode, size, mtime, ctime) of cve/published and of

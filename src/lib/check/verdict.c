@@ -58,12 +58,12 @@ bool ck_release_in(const char *a, const struct kver *x)
 	return kver_is_mainline(&k) && kver_cmp(&k, x) < 0;
 }
 
-enum ck_vstatus ck_dyad_verdict(const struct dyad_list *pairs, const struct kver *v)
+enum ck_vstatus ck_dyad_verdict(const struct ck_pairs *pairs, const struct kver *v)
 {
 	bool usable = false, looked = false;
 	for (size_t i = 0; i < pairs->n; i++) {
-		const struct dyad_pair *p = &pairs->v[i];
-		if (dyad_pair_same_version(p))
+		const struct ck_pair *p = &pairs->v[i];
+		if (ck_pair_same_release(p))
 			continue;
 		usable = true;
 		if (!ck_release_in(p->vver, v))
@@ -361,9 +361,9 @@ static struct ck_compiled *compile(struct ck_record *r)
 	cc->p = pairs;
 	cc->np = r->pairs.n;
 	for (size_t i = 0; i < r->pairs.n; i++) {
-		const struct dyad_pair *p = &r->pairs.v[i];
+		const struct ck_pair *p = &r->pairs.v[i];
 		struct ck_cpair *c = &cc->p[i];
-		c->skip = dyad_pair_same_version(p);
+		c->skip = ck_pair_same_release(p);
 		c->vzero = strcmp(p->vver, "0") == 0;
 		c->fzero = strcmp(p->fver, "0") == 0;
 		ck_kver_parse(&c->v, p->vver);

@@ -37,7 +37,7 @@
 /* Plain (uncompiled) forms of the two readings, without the -rc rule: the reference the
  * compiled forms are checked against (unit tests, fuzzer).
  * CK_ST_AFFECTED / CK_ST_UNAFFECTED; CK_ST_UNKNOWN when the record has no usable pair. */
-enum ck_vstatus ck_dyad_verdict(const struct dyad_list *pairs, const struct kver *v);
+enum ck_vstatus ck_dyad_verdict(const struct ck_pairs *pairs, const struct kver *v);
 /* CK_ST_AFFECTED / CK_ST_UNAFFECTED / CK_ST_UNKNOWN (no product could decide). */
 enum ck_vstatus ck_semver_verdict(const struct ck_record *r, const struct kver *v);
 /* kver_parse() with a fast path for plain release strings (same result). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/sha.h"
+#include "core/xalloc.h"
 #include "history/history_internal.h"
 
 static long long parse_time_after(const char *p, const char *end)
@@ -189,9 +190,34 @@ static int gen_cmp(const void *x, const void *y)
 	return memcmp(x, y, GIT_OID_RAWSZ);
 }
 
+/* Sorted by id. Object ids are uniformly distributed, so a counting sort on their first two
+ * bytes leaves buckets of ~n/65536 rows, each then sorted on its own: on the 1.4 M rows of the
+ * benchmark history 0.8 s with one qsort, a single-threaded step at the end of a full build. */
+static void sort_gen_rows(struct gen_row *v, size_t n)
+{
+	if (n < 65536) {
+		qsort(v, n, sizeof(*v), gen_cmp);
+		return;
+	}
+	size_t *end = xcalloc(65536 + 1, sizeof(*end));
+	struct gen_row *tmp = xmalloc(n * sizeof(*tmp));
+	for (size_t i = 0; i < n; i++)
+		end[(v[i].id[0] << 8 | v[i].id[1]) + 1]++;
+	for (size_t b = 0; b < 65536; b++)
+		end[b + 1] += end[b];
+	for (size_t i = 0; i < n; i++) /* end[b] moves from bucket b's start to its end */
+		tmp[end[v[i].id[0] << 8 | v[i].id[1]]++] = v[i];
+	memcpy(v, tmp, n * sizeof(*v));
+	free(tmp);
+	for (size_t b = 0, lo = 0; b < 65536; lo = end[b++])
+		if (end[b] - lo > 1)
+			qsort(v + lo, end[b] - lo, sizeof(*v), gen_cmp);
+	free(end);
+}
+
 int index_generations_insert(sqlite3_stmt *s, struct gen_row *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), gen_cmp); /* appends to the b-tree instead of random inserts */
+	sort_gen_rows(v, n); /* appends to the b-tree instead of random inserts */
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_bind_blob(s, 1, v[i].id, GIT_OID_RAWSZ, SQLITE_STATIC);
 		sqlite3_bind_int64(s, 2, v[i].gen);

@@ -268,8 +268,9 @@ static uint64_t pack_find(const struct pack *pk, const unsigned char *id)
 	return 0;
 }
 
-/* Bytes read at once: most commits fit in the first read. */
-#define CHUNK 4096
+/* Bytes read at once: most commits fit in the first read (468 bytes on average in the
+ * benchmark's packs); larger objects take further, larger reads. */
+#define CHUNK 1024
 /* Largest object (or delta result) read here: commits and tags are a few KiB, and a size
  * field is only a claim of the pack (a damaged one could ask for exabytes); bigger objects
  * are left to libgit2. */

@@ -28,6 +28,32 @@ const char *memcasemem(const char *s, size_t n, const char *needle, size_t nlen)
 	return NULL;
 }
 
+static bool casepfx(const char *s, const char *word, size_t n)
+{
+	for (size_t k = 1; k < n; k++) /* word[0] was matched by the caller */
+		if (lower(s[k]) != word[k])
+			return false;
+	return true;
+}
+
+/* The first "upstream", "reverts" and "fixes:" (any case) on a line, NULL where absent: one
+ * pass over the line instead of one search per keyword (the indexer parses every commit). */
+static void find_keywords(const char *s, size_t n, const char **up, const char **rv,
+			  const char **fx)
+{
+	*up = *rv = *fx = NULL;
+	for (size_t i = 0; i < n; i++) {
+		char c = lower(s[i]);
+		size_t left = n - i;
+		if (c == 'u' && !*up && left >= 8 && casepfx(s + i, "upstream", 8))
+			*up = s + i;
+		else if (c == 'r' && !*rv && left >= 7 && casepfx(s + i, "reverts", 7))
+			*rv = s + i;
+		else if (c == 'f' && !*fx && left >= 6 && casepfx(s + i, "fixes:", 6))
+			*fx = s + i;
+	}
+}
+
 /* First maximal run of at least min hex digits in s[0..n) (the leftmost regex match of
  * [0-9a-f]{min,}); returns its start and sets *rl, or NULL. */
 static const char *find_hex_run(const char *s, size_t n, size_t min, size_t *rl)
@@ -75,15 +101,16 @@ void trailers_parse(const char *msg, size_t len, bool want_upstream, struct trai
 		if (memchr(line, 's', n) || memchr(line, 'S', n)) {
 			/* the subject "net: phy: clean the sfp upstream if ..." mentions upstream
 			 * without an id: keep looking for the `[ Upstream commit <sha> ]` line */
-			if (!seen_upstream && memcasemem(line, n, "upstream", 8)) {
+			const char *u, *rv, *f;
+			find_keywords(line, n, &u, &rv, &f);
+			if (!seen_upstream && u) {
 				take_full_id(line, n, out->upstream);
 				seen_upstream = out->upstream[0] != '\0';
 			}
-			if (!seen_reverts && memcasemem(line, n, "reverts", 7)) {
+			if (!seen_reverts && rv) {
 				seen_reverts = true;
 				take_full_id(line, n, out->reverts);
 			}
-			const char *f = memcasemem(line, n, "fixes:", 6);
 			if (f && out->nfixes < TRAILERS_MAX_FIXES) {
 				const char *after = f + 6;
 				size_t rl;

@@ -271,6 +271,10 @@ static uint64_t pack_find(const struct pack *pk, const unsigned char *id)
 /* Bytes read at once: most commits fit in the first read (468 bytes on average in the
  * benchmark's packs); larger objects take further, larger reads. */
 #define CHUNK 1024
+/* Largest object (or delta result) read here: commits and tags are a few KiB, and a size
+ * field is only a claim of the pack (a damaged one could ask for exabytes); bigger objects
+ * are left to libgit2. */
+#define MAX_OBJECT ((size_t)64 << 20)
 
 /* Read pk's bytes [pos, pos + n) into pc->in (n clipped at the pack's end); the count read. */
 static size_t fill(struct pack_cursor *pc, const struct pack *pk, uint64_t pos, size_t n)
@@ -350,7 +354,8 @@ static int delta_apply(const struct strbuf *base, const struct strbuf *delta, st
 {
 	const unsigned char *p = (const unsigned char *)delta->buf, *end = p + delta->len;
 	size_t src, dst;
-	if (delta_size(&p, end, &src) || delta_size(&p, end, &dst) || src != base->len)
+	if (delta_size(&p, end, &src) || delta_size(&p, end, &dst) || src != base->len ||
+	    dst > MAX_OBJECT)
 		return -1;
 	sb_reset(out);
 	sb_grow(out, dst + 1);
@@ -460,7 +465,7 @@ static int read_at(const struct packset *ps, struct pack_cursor *pc, const struc
 	uint64_t bpos;
 	int t;
 	if (depth > MAX_DELTA_DEPTH || pos < 12 || !(n = fill(pc, pk, pos, CHUNK)) ||
-	    obj_header(pc->in, n, &t, &size, &at))
+	    obj_header(pc->in, n, &t, &size, &at) || size > MAX_OBJECT)
 		return -1;
 	if (t >= 1 && t <= 4) {
 		*type = t;

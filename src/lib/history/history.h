@@ -47,7 +47,6 @@ struct history_index_stats {
 	size_t ranges_total;  /* tag ranges the repository defines */
 	size_t ranges_new;    /* ranges processed by this run */
 	size_t commits_new;   /* commits added by this run */
-	size_t commits_total; /* commits in the index afterwards */
 	double seconds;
 };
 

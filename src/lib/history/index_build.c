@@ -814,11 +814,6 @@ int index_update(struct history *h, const struct range_list *ranges, const char 
 		st->ranges_new = b.ranges_done;
 		st->commits_new = b.commits;
 		st->seconds = now_s() - b.t0;
-		if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM commits", -1, &q, NULL) == SQLITE_OK) {
-			if (sqlite3_step(q) == SQLITE_ROW)
-				st->commits_total = (size_t)sqlite3_column_int64(q, 0);
-			sqlite3_finalize(q);
-		}
 	}
 	goto out;
 rollback:

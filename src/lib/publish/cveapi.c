@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/xalloc.h"
 
 struct cveapi {
@@ -130,15 +131,6 @@ unsigned cveapi_attempts(const struct cveapi *a)
 	return a->attempts;
 }
 
-static void sleep_ms(long ms)
-{
-	if (ms <= 0)
-		return;
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	while (nanosleep(&ts, &ts) != 0)
-		;
-}
-
 static long backoff(const struct publish_config *cfg, int attempt, long retry_after_s)
 {
 	long d = cfg->backoff_ms;
@@ -235,7 +227,7 @@ static int request(struct cveapi *a, const char *method, const char *path, const
 		}
 		if (!retry || attempt >= cfg->api_attempts)
 			break;
-		sleep_ms(backoff(cfg, attempt, r->retry_after_s));
+		clock_sleep_ms(backoff(cfg, attempt, r->retry_after_s));
 	}
 	if (rc)
 		publish_config_scrub(cfg, err->msg, sizeof(err->msg));
@@ -473,7 +465,7 @@ static int converge(struct cveapi *a, const struct goal *g, bool exists, enum cv
 		if (!rc || !uncertain)
 			return rc;
 		ask = true;
-		sleep_ms(backoff(a->cfg, round, retry_after));
+		clock_sleep_ms(backoff(a->cfg, round, retry_after));
 	}
 }
 
@@ -586,7 +578,7 @@ int cveapi_reject_id(struct cveapi *a, const char *cve, enum cveapi_done *done,
 		sb_release(&r.body);
 		if (!rc || !uncertain || round > a->cfg->api_attempts)
 			return rc;
-		sleep_ms(backoff(a->cfg, round, retry_after));
+		clock_sleep_ms(backoff(a->cfg, round, retry_after));
 	}
 }
 

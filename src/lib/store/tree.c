@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/sha.h"
@@ -581,8 +581,7 @@ int tree_lock(struct cve_tree *t, struct kcve_err *err)
 	long waited = 0;
 	while ((lrc = flock(fd, LOCK_EX | LOCK_NB)) < 0 && errno == EWOULDBLOCK &&
 	       (timeout_ms < 0 || waited < timeout_ms)) {
-		struct timespec ts50 = {0, 20 * 1000 * 1000};
-		nanosleep(&ts50, NULL);
+		clock_sleep_ms(20);
 		waited += 20;
 	}
 	if (lrc < 0) {

@@ -462,25 +462,15 @@ static int read_big(const char *path, struct xbig *m, size_t *len)
 		close(fd);
 		return 1;
 	}
-	char *p = xbig_alloc(m, (size_t)st.st_size + 1);
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			close(fd);
-			xbig_free(m);
-			errno = e;
-			return -1;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
+	ssize_t got = read_full(fd, xbig_alloc(m, (size_t)st.st_size + 1), (size_t)st.st_size);
+	int e = errno;
 	close(fd);
-	*len = got;
+	if (got < 0) {
+		xbig_free(m);
+		errno = e;
+		return -1;
+	}
+	*len = (size_t)got;
 	return 0;
 }
 

@@ -385,7 +385,7 @@ static void key_digest(const struct strbuf *key, unsigned char out[16])
 }
 
 /* A cache file read into memory (its header checked, nothing else trusted yet). */
-struct cache_map {
+struct cache_file {
 	struct xbig mem;
 	size_t len;
 	struct stat st;        /* of the cache file: its mtime is when its listing was taken */
@@ -410,7 +410,7 @@ static void put_u32(unsigned char *p, uint32_t v)
 /* Read the cache file whole (into huge pages, see xbig: one fault per 2 MiB, where a mapping of
  * the file would take one per 4 KiB page): 1 = read (header sizes consistent), 0 = absent,
  * -1 = damaged (why). */
-static int cache_map(int rootfd, struct cache_map *c, char *why, size_t nwhy)
+static int cache_read(int rootfd, struct cache_file *c, char *why, size_t nwhy)
 {
 	memset(c, 0, sizeof *c);
 	int kfd = openat(rootfd, STATE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -434,20 +434,12 @@ static int cache_map(int rootfd, struct cache_map *c, char *why, size_t nwhy)
 	}
 	c->len = (size_t)c->st.st_size;
 	unsigned char *h = xbig_alloc(&c->mem, c->len + 1);
-	size_t got = 0;
-	while (got < c->len) {
-		ssize_t r = read(fd, h + got, c->len - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	ssize_t got = read_full(fd, h, c->len);
 	uint32_t llen = get_u32(h + 24), plen = get_u32(h + 36);
 	c->nrec = get_u32(h + 28);
 	c->flags = get_u32(h + 32);
 	c->crc = get_u32(h + 40);
-	if (got != c->len || memcmp(h, CACHE_MAGIC, 8) != 0 ||
+	if (got != (ssize_t)c->len || memcmp(h, CACHE_MAGIC, 8) != 0 ||
 	    (uint64_t)CACHE_HDR + llen + plen != c->len) {
 		snprintf(why, nwhy, "damaged cache (bad header)");
 		xbig_free(&c->mem);
@@ -466,7 +458,7 @@ out:
 
 /* Parse the cache into s (which takes its buffer): 0, or -1 with why (the buffer is released
  * then). */
-static int cache_parse(struct cache_map *c, const char *root, struct ck_set *s, char *why,
+static int cache_parse(struct cache_file *c, const char *root, struct ck_set *s, char *why,
 		       size_t nwhy)
 {
 	const unsigned char *h = c->mem.base;
@@ -667,8 +659,8 @@ int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
 		return ck_set_load_tree(s, root, err);
 	}
 	char rwhy[sizeof info->why] = "";
-	struct cache_map cm;
-	int got = cache_map(rootfd, &cm, rwhy, sizeof rwhy);
+	struct cache_file cm;
+	int got = cache_read(rootfd, &cm, rwhy, sizeof rwhy);
 	/* The key is taken before the records are read: a record changed while they are read has
 	 * a newer ctime than the key saw, so the next run rebuilds instead of trusting it.  It is
 	 * computed on a second thread while the cache is checked and parsed. */

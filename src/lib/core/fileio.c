@@ -12,6 +12,22 @@
 
 #include "core/safefs.h"
 
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t r = read(fd, (char *)buf + got, len - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
 int read_file(const char *path, struct strbuf *sb)
 {
 	const char *rel;

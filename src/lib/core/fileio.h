@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "core/strbuf.h"
 
@@ -17,6 +18,9 @@
  * or -1 with errno set. Below a guarded record tree (safefs.h) only regular files reached
  * without links are read, and at most SAFEFS_READ_MAX bytes. */
 int read_file(const char *path, struct strbuf *sb);
+/* Read from fd into buf until len bytes or end of file (resuming after EINTR): the count
+ * read, or -1 with errno. */
+ssize_t read_full(int fd, void *buf, size_t len);
 /* Atomically replace path with data. mode is used for new files (existing mode is kept).
  * The temporary file gets an unpredictable name in path's directory and is created with
  * O_EXCL|O_NOFOLLOW, then renamed into place (a link at path is replaced, never followed).

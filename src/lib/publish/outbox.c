@@ -5,19 +5,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "publish/archive.h"
 #include "publish/smtp.h"
 
-char *outbox_path(const char *root, const char *name, bool sent)
+/* <root>/cve/.outbox/[sent/]<name><ext>, or the directory itself when name is NULL. */
+static char *outbox_file(const char *root, const char *name, bool sent, const char *ext)
 {
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "%s/cve/.outbox/%s%s%s", root, sent ? "sent/" : "", name ? name : "",
-		name ? ".eml" : "");
+		name ? ext : "");
 	return sb_detach(&sb);
+}
+
+char *outbox_path(const char *root, const char *name, bool sent)
+{
+	return outbox_file(root, name, sent, ".eml");
 }
 
 bool outbox_is_sent(const char *root, const char *name)
@@ -50,27 +56,6 @@ int outbox_queue(const char *root, const char *name, const char *msg, size_t len
 	free(dir);
 	free(p);
 	return rc;
-}
-
-static char *doubt_path(const char *root, const char *name)
-{
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "%s/cve/.outbox/%s.doubt", root, name);
-	return sb_detach(&sb);
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(long long ms)
-{
-	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-	while (ms > 0 && nanosleep(&ts, &ts) != 0)
-		;
 }
 
 /* The doubt marker holds when the attempt began (ms since the epoch); it is written, durably,
@@ -114,11 +99,11 @@ static int mark_sent(const char *q, const char *d, const char *m, struct kcve_er
 static int ask_archive(const struct publish_config *cfg, const char *name, const char *msg,
 		       long long at, bool *found, struct kcve_err *err)
 {
-	long long wait = at + cfg->archive_settle_ms - now_ms();
+	long long wait = at + cfg->archive_settle_ms - clock_now_ms();
 	if (wait >= 1000)
 		fprintf(stderr, "kcve: %s: an earlier attempt may have delivered it; asking the list "
 			"archive in %lld s\n", name, (wait + 999) / 1000);
-	sleep_ms(wait);
+	clock_sleep_ms(wait);
 	char *id = mail_header_value(msg, "Message-Id");
 	int rc = archive_has(cfg, id ? id : "", found, err);
 	free(id);
@@ -135,7 +120,7 @@ int outbox_send(const char *root, const char *name, struct smtp *s,
 		const struct publish_config *cfg, enum outbox_how *how, struct kcve_err *err)
 {
 	char *q = outbox_path(root, name, false), *d = outbox_path(root, name, true);
-	char *m = doubt_path(root, name);
+	char *m = outbox_file(root, name, false, ".doubt");
 	struct strbuf msg = STRBUF_INIT;
 	int rc = 0;
 	*how = OUTBOX_SENT;
@@ -157,7 +142,7 @@ int outbox_send(const char *root, const char *name, struct smtp *s,
 	if (archive && (t = read_doubt(m)) >= 0) {
 		/* left by a run that died or gave up: its link is closed by now, and no attempt
 		 * outlives the SMTP timeout */
-		long long end = t + cfg->smtp_timeout_s * 1000, now = now_ms();
+		long long end = t + cfg->smtp_timeout_s * 1000, now = clock_now_ms();
 		doubt_at = end < now ? end : now;
 	}
 	for (int attempt = 1;; attempt++) {
@@ -171,7 +156,7 @@ int outbox_send(const char *root, const char *name, struct smtp *s,
 				break;
 			}
 		}
-		if (archive && mark_doubt(m, now_ms()) < 0) {
+		if (archive && mark_doubt(m, clock_now_ms()) < 0) {
 			rc = kcve_err_set(err, KCVE_E_IO, "cannot write %s: %s, check the tree's "
 					  "permissions", m, strerror(errno));
 			break;
@@ -182,7 +167,7 @@ int outbox_send(const char *root, const char *name, struct smtp *s,
 			break;
 		}
 		if (oc == SMTP_IN_DOUBT && archive) {
-			doubt_at = now_ms();
+			doubt_at = clock_now_ms();
 		} else {
 			/* surely not delivered (or, without an archive, resent regardless: the copy
 			 * carries the same Message-Id, which archives de-duplicate on) */
@@ -193,7 +178,7 @@ int outbox_send(const char *root, const char *name, struct smtp *s,
 		if (oc == SMTP_REFUSED || attempt >= OUTBOX_ATTEMPTS)
 			break;
 		if (doubt_at < 0)
-			sleep_ms(cfg->backoff_ms * attempt);
+			clock_sleep_ms(cfg->backoff_ms * attempt);
 	}
 out:
 	sb_release(&msg);

@@ -235,16 +235,13 @@ int smtp_send(struct smtp *s, const char *msg, size_t len, enum smtp_outcome *ou
 	long code = 0;
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 	int rc = 0;
-	if (cc == CURLE_OK) {
-		*outcome = SMTP_SENT;
-	} else {
-		*outcome = smtp_classify(cc, code);
+	*outcome = smtp_classify(cc, code);
+	if (*outcome != SMTP_SENT)
 		rc = publish_err_set(cfg, err, KCVE_E_NET, "SMTP server %s did not accept the mail "
 				     "(%s, last reply %ld)%s", cfg->smtp_url,
 				     s->errbuf[0] ? s->errbuf : curl_easy_strerror(cc), code,
 				     cc == CURLE_LOGIN_DENIED ? ", check smtp.user and smtp.password"
 							      : "");
-	}
 	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, NULL);
 	curl_slist_free_all(rl);
 	sb_release(&a);

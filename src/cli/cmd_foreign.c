@@ -11,7 +11,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "maintainers/foreign.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 #include "store/tree.h"
 
 enum { O_SUPPORTED = CLI_LONG, O_KERNEL_ORG, O_JSON };

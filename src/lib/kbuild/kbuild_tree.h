@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "kbuild/kbuild_int.h"
-#include "kbuild/strmap.h"
+#include "core/strmap.h"
 
 enum { KBT_BUILTIN = 1, KBT_MODULE, KBT_LIB, KBT_EXTRA };
 

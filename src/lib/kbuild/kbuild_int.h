@@ -94,10 +94,6 @@ void mk_eval_text(struct mk_ctx *c, const char *text, size_t len, const char *pa
 /* Read and evaluate a makefile; returns -1 if it cannot be read. */
 int mk_eval_file(struct mk_ctx *c, const char *path);
 
-/* " CONFIG_A CONFIG_B" -> the same literals, or with negate the negation of a single literal
- * ("!CONFIG_A"; "" for several, i.e. no condition).  Caller frees. */
-char *kbt_literals(const char *syms, bool negate);
-
 /* printf into a new string (caller frees). */
 char *mk_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

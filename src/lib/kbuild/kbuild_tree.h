@@ -1,10 +1,13 @@
-/* Internal state of a Kbuild tree evaluation (tree.c, verdict.c, conditions.c). */
+/* Internal state of a Kbuild tree evaluation (tree.c, recipes.c, symbolic.c, verdict.c, export.c,
+ * pathinfo.c). */
 #ifndef KCVE_KBUILD_TREE_H
 #define KCVE_KBUILD_TREE_H
 
 #include <stdbool.h>
 
+#include "kbuild/cond.h"
 #include "kbuild/kbuild_int.h"
+#include "kbuild/paths.h"
 #include "kbuild/strmap.h"
 
 enum { KBT_BUILTIN = 1, KBT_MODULE, KBT_LIB, KBT_EXTRA };
@@ -77,11 +80,6 @@ const char *kbt_clean_dir(struct kb_tree *t, const char *dir, char **which);
 int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg, const char *arch,
 	     bool symbolic, struct kcve_err *err);
 void kbt_evaluate(struct kb_tree *t);
-char *kbt_normalize(const char *dir, const char *word, size_t wn);
-
-/* srcpath.c: what a path is, for verdict.c and pathinfo.c alike */
-bool kbt_host_tool(const char *path);  /* scripts/, tools/, arch/<arch>/tools/: host programs */
-char *kbt_object_of(const char *norm); /* "dir/x.c" / ".S" / ".s" -> "dir/x.o"; NULL otherwise */
 
 /* ppline.c: one preprocessor line, for verdict.c and pathinfo.c alike */
 enum kbt_pp_kind {
@@ -122,15 +120,14 @@ bool kbt_pp_next(const char **p, const char *dir, struct kbt_pp_line *out);
 /* verdict.c: `#include "x.c"` scan of a directory (t->includes) */
 void kbt_scan_includes(struct kb_tree *t, const char *dir);
 
-/* conditions.c: symbolic ("every symbol y") evaluation bookkeeping */
-char *kbt_cond_from_syms(const char *syms);     /* " && CONFIG_A CONFIG_B" -> "CONFIG_A && CONFIG_B" */
-char *kbt_cond_and(const char *a, const char *b);
+/* symbolic.c: symbolic ("every symbol y") evaluation bookkeeping */
 char *kbt_symcond(struct kb_tree *t, const char *dir, const char *var, const char *w, size_t wn);
 void kbt_add_objcond(struct kb_tree *t, const char *path, const char *cond);
-const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char *dir);
-char *kbt_cond_or(const char *a, const char *b);
 void kbt_symbolic_collect(struct kb_tree *t, struct mk_ctx *c, const char *dir, struct kb_dir *d,
 			  const char *obj_y, const char *obj_m, const char *lib_y, const char *lib_m,
 			  const char *extra, const char *always);
+
+/* export.c: the condition of a file whose directory no list reaches */
+const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char *dir);
 
 #endif

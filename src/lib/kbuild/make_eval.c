@@ -10,6 +10,7 @@
 
 #include "core/fileio.h"
 #include "core/xalloc.h"
+#include "kbuild/cond.h"
 #include "kbuild/kbuild_int.h"
 
 #define MAX_COND 64

@@ -40,54 +40,6 @@ static void free_dir(void *p)
 	free(d);
 }
 
-/* Normalise "a/b/../c/./d" -> "a/c/d"; a path escaping the root gives NULL. */
-char *kbt_normalize(const char *dir, const char *word, size_t wn)
-{
-	struct strbuf in = STRBUF_INIT;
-	if (dir && *dir && dir[0] != '.') {
-		sb_adds(&in, dir);
-		sb_addc(&in, '/');
-	}
-	sb_add(&in, word, wn);
-	char *s = sb_detach(&in);
-	/* split into components */
-	char *comp[256];
-	size_t nc = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(s, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(tok, "."))
-			continue;
-		if (!strcmp(tok, "..")) {
-			if (nc == 0) {
-				free(s);
-				return NULL;
-			}
-			nc--;
-			continue;
-		}
-		if (nc == 256) {
-			free(s);
-			return NULL;
-		}
-		comp[nc++] = tok;
-	}
-	struct strbuf out = STRBUF_INIT;
-	sb_adds(&out, "");
-	for (size_t i = 0; i < nc; i++) {
-		if (i)
-			sb_addc(&out, '/');
-		sb_adds(&out, comp[i]);
-	}
-	free(s);
-	return sb_detach(&out);
-}
-
-static bool ends_with(const char *s, size_t n, const char *suf)
-{
-	size_t k = strlen(suf);
-	return n >= k && memcmp(s + n - k, suf, k) == 0;
-}
-
 /* Names whose assignments feed the object lists (the hook records where words were listed). */
 static bool list_name(const char *name)
 {
@@ -99,8 +51,8 @@ static bool list_name(const char *name)
 	    !strncmp(name, "subdir-ccflags", 14) || !strncmp(name, "cppflags", 8) ||
 	    !strncmp(name, "CFLAGS", 6) || !strncmp(name, "AFLAGS", 6))
 		return false;
-	return ends_with(name, n, "-y") || ends_with(name, n, "-m") || ends_with(name, n, "-objs") ||
-	       ends_with(name, n, "-") || ends_with(name, n, "-n");
+	return kbt_ends_with(name, n, "-y") || kbt_ends_with(name, n, "-m") || kbt_ends_with(name, n, "-objs") ||
+	       kbt_ends_with(name, n, "-") || kbt_ends_with(name, n, "-n");
 }
 
 
@@ -132,7 +84,7 @@ static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, c
 	size_t wn;
 	for (const char *w = sb_str(&words); (w = mk_next_word(w, &wn)); w += wn) {
 		if (clean_only) {
-			char *p = kbt_normalize(hd->dir, w, ends_with(w, wn, "/") ? wn - 1 : wn);
+			char *p = kbt_normalize(hd->dir, w, kbt_ends_with(w, wn, "/") ? wn - 1 : wn);
 			if (p && !strmap_get(&t->clean_dirs, p))
 				strmap_put(&t->clean_dirs, p, mk_strf("%s", rel ? rel : "?"));
 			free(p);
@@ -166,8 +118,8 @@ static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, c
 		sb_addf(&note, "%s %s %s:%u", name, lhs_raw, rel ? rel : "?", line);
 		/* first listing wins, but an enabled listing replaces a disabled one */
 		char *old = strmap_get(&t->notes, path);
-		bool enabled = ends_with(name, strlen(name), "-y") || ends_with(name, strlen(name), "-m") ||
-			       ends_with(name, strlen(name), "-objs");
+		bool enabled = kbt_ends_with(name, strlen(name), "-y") || kbt_ends_with(name, strlen(name), "-m") ||
+			       kbt_ends_with(name, strlen(name), "-objs");
 		if (!old || (enabled && old[0] == '-')) {
 			char *v = xmalloc(note.len + 2);
 			v[0] = enabled ? '+' : '-';
@@ -239,7 +191,7 @@ static const char *kind_name(int kind)
 static void add_real(struct kb_tree *t, struct mk_ctx *c, const char *dir, const char *w, size_t wn,
 		     int kind, bool *uncertain, struct strbuf *why)
 {
-	if (!ends_with(w, wn, ".o")) {
+	if (!kbt_ends_with(w, wn, ".o")) {
 		/* lib.a, built-in.a, .dtb, .s, .lds, ...: not compiled from a .c of this name */
 		return;
 	}
@@ -277,7 +229,7 @@ static void add_real(struct kb_tree *t, struct mk_ctx *c, const char *dir, const
 	} else {
 		size_t n;
 		for (const char *m = sb_str(&members); (m = mk_next_word(m, &n)); m += n) {
-			if (!ends_with(m, n, ".o"))
+			if (!kbt_ends_with(m, n, ".o"))
 				continue;
 			char *p = kbt_normalize(dir, m, n);
 			if (!p)
@@ -366,7 +318,7 @@ static void scan_mentions(struct kb_tree *t, struct mk_ctx *c, const char *dir)
 			c->uncertain = saved;
 			size_t wn;
 			for (const char *w = sb_str(&sb); (w = mk_next_word(w, &wn)); w += wn) {
-				if (!ends_with(w, wn, ".o"))
+				if (!kbt_ends_with(w, wn, ".o"))
 					continue;
 				char *p;
 				size_t dl = strlen(dir);
@@ -495,7 +447,7 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	struct strbuf reason = STRBUF_INIT;
 	/* descend */
 	for (const char *w = obj_y; (w = mk_next_word(w, &wn)); w += wn)
-		if (ends_with(w, wn, "/")) {
+		if (kbt_ends_with(w, wn, "/")) {
 			char *p = kbt_normalize(dir, w, wn - 1);
 			if (!p)
 				continue;
@@ -507,9 +459,9 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	const char *nonbuiltin[] = {obj_m, sub_y, sub_m};
 	for (size_t k = 0; k < 3; k++)
 		for (const char *w = nonbuiltin[k]; (w = mk_next_word(w, &wn)); w += wn) {
-			if (k == 0 && !ends_with(w, wn, "/"))
+			if (k == 0 && !kbt_ends_with(w, wn, "/"))
 				continue;
-			char *p = kbt_normalize(dir, w, ends_with(w, wn, "/") ? wn - 1 : wn);
+			char *p = kbt_normalize(dir, w, kbt_ends_with(w, wn, "/") ? wn - 1 : wn);
 			if (!p)
 				continue;
 			sb_reset(&reason);
@@ -520,11 +472,11 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	/* objects */
 	if (d->builtin)
 		for (const char *w = obj_y; (w = mk_next_word(w, &wn)); w += wn)
-			if (!ends_with(w, wn, "/"))
+			if (!kbt_ends_with(w, wn, "/"))
 				add_real(t, c, dir, w, wn, KBT_BUILTIN, &unc, &why);
 	if (modules)
 		for (const char *w = obj_m; (w = mk_next_word(w, &wn)); w += wn)
-			if (!ends_with(w, wn, "/") && !word_in(obj_y, w, wn))
+			if (!kbt_ends_with(w, wn, "/") && !word_in(obj_y, w, wn))
 				add_real(t, c, dir, w, wn, KBT_MODULE, &unc, &why);
 	const char *libs[] = {lib_y, lib_m};
 	for (size_t k = 0; k < 2; k++)
@@ -534,7 +486,7 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	const char *extras[] = {extra, always, always_m};
 	for (size_t k = 0; k < 3; k++)
 		for (const char *w = extras[k]; (w = mk_next_word(w, &wn)); w += wn)
-			if (ends_with(w, wn, ".o")) {
+			if (kbt_ends_with(w, wn, ".o")) {
 				char *p = kbt_normalize(dir, w, wn);
 				if (p)
 					kbt_add_object(t, p, k == 0 ? "extra-y target" : "always-y target", KBT_EXTRA);
@@ -593,7 +545,7 @@ static void eval_arch(struct kb_tree *t)
 	size_t wn;
 	sb_adds(&sb, "");
 	for (const char *w = libs; (w = mk_next_word(w, &wn)); w += wn)
-		if (ends_with(w, wn, "/")) {
+		if (kbt_ends_with(w, wn, "/")) {
 			sb_add(&sb, w, wn);
 			sb_addc(&sb, ' ');
 		}

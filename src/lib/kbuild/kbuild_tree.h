@@ -28,6 +28,14 @@ struct kb_dir {
 	char *cond;        /* symbolic mode: condition for reaching it */
 };
 
+/* An object of a directory's lists compiled from a source elsewhere by an explicit rule
+ * (rulesrc.c): `$(obj)/relo_core.o: $(srctree)/tools/lib/bpf/relo_core.c FORCE`. */
+struct kb_rule_src {
+	char *object;   /* "kernel/bpf/relo_core.o" */
+	char *makefile; /* "kernel/bpf/Makefile", for the reason */
+	unsigned line;
+};
+
 struct kb_tree {
 	char *ksrc; /* absolute */
 	char *arch;
@@ -48,6 +56,7 @@ struct kb_tree {
 	struct strmap includes;   /* per-dir scan: "dir/x.c" -> "dir/y.c" (#include "x.c") */
 	struct strmap symconds;   /* symbolic: "dir\tvar\tword" -> condition */
 	struct strmap objconds;   /* symbolic: object path -> condition */
+	struct strmap rule_srcs;  /* source compiled by another directory's rule -> struct kb_rule_src */
 	char **queue;
 	size_t nqueue, queue_alloc;
 	char **reasons;           /* strings handed out by kb_file_verdict */
@@ -71,6 +80,12 @@ void kbt_add_object(struct kb_tree *t, const char *path, const char *reason, int
 
 /* recipes.c: objects that the arch's image recipes link outside obj-y (boot, realmode, vDSO) */
 void kbt_apply_recipes(struct kb_tree *t);
+/* rulesrc.c: sources compiled as an object of another directory by an explicit rule */
+void kbt_rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, const char *file,
+		   unsigned line);
+/* After the evaluation: such a source is compiled when (and as) its target object is. */
+void kbt_apply_rule_sources(struct kb_tree *t);
+void kbt_free_rule_src(void *p);
 /* The innermost directory (dir itself or an ancestor) that a `$(build)=` recipe builds, with the
  * makefile naming it; NULL when none. */
 const char *kbt_custom_dir(struct kb_tree *t, const char *dir, char **which);

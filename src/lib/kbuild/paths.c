@@ -48,6 +48,13 @@ char *kbt_normalize(const char *dir, const char *word, size_t wn)
 	return sb_detach(&out);
 }
 
+char *kbt_listed_path(const char *dir, const char *w, size_t wn)
+{
+	size_t dl = strlen(dir);
+	bool rooted = dl && wn > dl && !strncmp(w, dir, dl) && w[dl] == '/';
+	return kbt_normalize(rooted ? "" : dir, w, wn);
+}
+
 char *kbt_dirname(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -9,6 +9,9 @@
 /* "dir" + "word" (wn bytes) normalised: "a/b/../c/./d" -> "a/c/d"; NULL when the path climbs
  * out of the root or has more than 256 components.  Caller frees. */
 char *kbt_normalize(const char *dir, const char *word, size_t wn);
+/* A word of dir's makefile as a path from the root: "$(obj)/x.o" expands to "dir/x.o", already
+ * from the root; "x.o" is relative to dir.  NULL when it climbs out.  Caller frees. */
+char *kbt_listed_path(const char *dir, const char *w, size_t wn);
 /* "a/b/c.c" -> "a/b", "c.c" -> "".  Caller frees. */
 char *kbt_dirname(const char *path);
 /* The n bytes at s end with suf. */

@@ -109,9 +109,7 @@ static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, c
 			continue;
 		}
 		/* "$(obj)/x.o" expands to a path from the root */
-		size_t dl = strlen(hd->dir);
-		bool rooted = dl && wn > dl && !strncmp(w, hd->dir, dl) && w[dl] == '/';
-		char *path = kbt_normalize(rooted ? "" : hd->dir, w, wn);
+		char *path = kbt_listed_path(hd->dir, w, wn);
 		if (!path)
 			continue;
 		struct strbuf note = STRBUF_INIT;
@@ -320,12 +318,7 @@ static void scan_mentions(struct kb_tree *t, struct mk_ctx *c, const char *dir)
 			for (const char *w = sb_str(&sb); (w = mk_next_word(w, &wn)); w += wn) {
 				if (!kbt_ends_with(w, wn, ".o"))
 					continue;
-				char *p;
-				size_t dl = strlen(dir);
-				if (dl && wn > dl && !strncmp(w, dir, dl) && w[dl] == '/')
-					p = kbt_normalize("", w, wn);
-				else
-					p = kbt_normalize(dir, w, wn);
+				char *p = kbt_listed_path(dir, w, wn);
 				if (!p)
 					continue;
 				if (!strmap_get(&t->mentions, p)) {
@@ -389,6 +382,7 @@ char *kbt_dirctx_open(struct kb_tree *t, struct kbt_dirctx *x, const char *dir)
 	x->hd.t = t;
 	x->hd.dir = dir;
 	x->c.hook = list_hook;
+	x->c.rule_hook = kbt_rule_hook;
 	x->c.hook_data = &x->hd;
 	const char *rel = *dir ? dir : ".";
 	mk_vars_set(&x->locals, "src", 3, rel, false);
@@ -591,6 +585,7 @@ void kbt_evaluate(struct kb_tree *t)
 	for (size_t i = 1; i < t->nqueue; i++)
 		eval_dir(t, t->queue[i]);
 	kbt_apply_recipes(t);
+	kbt_apply_rule_sources(t);
 }
 
 void kb_tree_evaluate_all(struct kb_tree *t)
@@ -658,6 +653,7 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	strmap_init(&t->includes);
 	strmap_init(&t->symconds);
 	strmap_init(&t->objconds);
+	strmap_init(&t->rule_srcs);
 	mk_vars_init(&t->globals, 1024);
 	setg(t, "srctree", abs);
 	setg(t, "objtree", abs);
@@ -717,6 +713,7 @@ void kb_tree_close(struct kb_tree *t)
 	strmap_free(&t->includes, free);
 	strmap_free(&t->symconds, free);
 	strmap_free(&t->objconds, free);
+	strmap_free(&t->rule_srcs, kbt_free_rule_src);
 	for (size_t i = 0; i < t->nqueue; i++)
 		free(t->queue[i]);
 	free(t->queue);

@@ -244,6 +244,18 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 				d->why_uncertain);
 		goto done;
 	}
+	const struct kb_rule_src *rs = depth < 8 ? strmap_get(&t->rule_srcs, norm) : NULL;
+	if (rs && (strmap_get(&t->objs, rs->object) || strmap_get(&t->notes, rs->object))) {
+		/* compiled exactly when the target object of the rule is (that one is not) */
+		char *tsrc = xstrdup(rs->object);
+		tsrc[strlen(tsrc) - 1] = 'c';
+		const char *r2 = NULL;
+		v = verdict_depth(t, tsrc, &r2, depth + 1);
+		sb_addf(&sb, "compiled as %s by the explicit rule at %s:%u, which is %s: %s", rs->object,
+			rs->makefile, rs->line, kb_verdict_name(v), r2);
+		free(tsrc);
+		goto done;
+	}
 	struct kb_dir *d = strmap_get(&t->dirs, dir);
 	if (d && d->evaluated) {
 		struct kb_obj *comp = strmap_get(&t->composites, obj);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
 #include "kbuild/kbuild_tree.h"
@@ -29,11 +30,6 @@ const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char
 	bool open = kbt_custom_dir(s, dir, &which) || kbt_clean_dir(s, dir, &which);
 	free(which);
 	return open ? "unknown" : "n";
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* All .c files under ksrc, relative, sorted. */

@@ -8,7 +8,7 @@
 #include "kbuild/cond.h"
 #include "kbuild/kbuild_int.h"
 #include "kbuild/paths.h"
-#include "kbuild/strmap.h"
+#include "core/strmap.h"
 
 enum { KBT_BUILTIN = 1, KBT_MODULE, KBT_LIB, KBT_EXTRA };
 

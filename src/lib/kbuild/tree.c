@@ -21,7 +21,7 @@
 #include "kbuild/kbuild.h"
 #include "kbuild/kbuild_int.h"
 #include "kbuild/kbuild_tree.h"
-#include "kbuild/strmap.h"
+#include "core/strmap.h"
 
 static void free_obj(void *p)
 {

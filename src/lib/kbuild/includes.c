@@ -57,9 +57,8 @@ static int pp_value(struct kb_tree *t, const struct kbt_pp_operand *op)
  * includer and whether the include is active under the config. */
 void kbt_scan_includes(struct kb_tree *t, const char *dir)
 {
-	if (strmap_get(&t->scanned_dirs, dir))
+	if (!strset_add(&t->scanned_dirs, dir))
 		return;
-	strmap_put(&t->scanned_dirs, dir, (void *)1);
 	struct strbuf p = STRBUF_INIT;
 	sb_addf(&p, "%s%s%s", t->ksrc, *dir ? "/" : "", dir);
 	DIR *dh = opendir(sb_str(&p));

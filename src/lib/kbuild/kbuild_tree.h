@@ -73,7 +73,7 @@ struct kb_tree {
 	struct strmap clean_dirs;  /* dirs listed by a literal `subdir-` (make clean only) -> makefile */
 	struct strmap recipe_dirs; /* dirs whose recipe objects recipes.c added -> condition ("y") */
 	struct strmap includes;   /* "dir/x.c" -> struct kb_include (#include "x.c" in dir/y.c) */
-	struct strmap scanned_dirs; /* directories whose .c files were scanned for includes */
+	struct strset scanned_dirs; /* directories whose .c files were scanned for includes */
 	struct strmap symconds;   /* symbolic: "dir\tvar\tword" -> condition */
 	struct strmap objconds;   /* symbolic: object path -> condition */
 	struct strmap rule_srcs;  /* source compiled by another directory's rule -> struct kb_rule_src */

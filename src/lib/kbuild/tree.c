@@ -695,7 +695,6 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	strmap_init(&t->recipe_dirs);
 	strmap_init(&t->composites);
 	strmap_init(&t->includes);
-	strmap_init(&t->scanned_dirs);
 	strmap_init(&t->symconds);
 	strmap_init(&t->objconds);
 	strmap_init(&t->rule_srcs);
@@ -756,7 +755,7 @@ void kb_tree_close(struct kb_tree *t)
 	strmap_free(&t->clean_dirs, free);
 	strmap_free(&t->recipe_dirs, free);
 	strmap_free(&t->includes, kbt_free_include);
-	strmap_free(&t->scanned_dirs, NULL);
+	strset_clear(&t->scanned_dirs);
 	strmap_free(&t->symconds, free);
 	strmap_free(&t->objconds, free);
 	strmap_free(&t->rule_srcs, kbt_free_rule_src);

@@ -15,21 +15,27 @@ static bool listed(const struct ck_entry *e, const struct ck_vex_opts *o)
 	return o->all || (e->outcome != CK_OUT_FIXED && e->outcome != CK_OUT_NOT_INTRODUCED);
 }
 
-static void timestamp(char *out, size_t n)
+long long ck_vex_now(void)
 {
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return sde ? strtoll(sde, NULL, 10) : (long long)time(NULL);
 }
 
-/* The kernel's identity for one result: purl, CPE 2.3 and the CycloneDX affects ref. */
-struct ident {
-	char purl[256], cpe[256], ref[512];
-};
+void ck_vex_time_text(long long secs, char *out, size_t n)
+{
+	time_t t = (time_t)secs;
+	struct tm tm;
+	if (!gmtime_r(&t, &tm) || !strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(out, n, "1970-01-01T00:00:00Z");
+}
 
-static void identity(const struct ck_result *R, const struct ck_vex_opts *o, struct ident *id)
+void ck_vex_timestamp(char *out, size_t n)
+{
+	ck_vex_time_text(ck_vex_now(), out, n);
+}
+
+void ck_vex_identity(const struct ck_result *R, const struct ck_vex_opts *o,
+		     struct ck_vex_ident *id)
 {
 	const struct ck_sbom *sb = o->sbom;
 	const char *rel = R->release[0] ? R->release : NULL;
@@ -59,7 +65,7 @@ static void identity(const struct ck_result *R, const struct ck_vex_opts *o, str
 
 /* A content-derived RFC 4122 id: SHA-256 of the document without its id and timestamp, laid
  * out as a name-based (version 5 layout) UUID. The same inputs give the same id. */
-static void content_uuid(json_t *doc, char out[46])
+void ck_vex_content_uuid(json_t *doc, char out[46])
 {
 	char *text = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
 	char h[65];
@@ -71,7 +77,7 @@ static void content_uuid(json_t *doc, char out[46])
 	snprintf(out, 46, "urn:uuid:%.8s-%.4s-%.4s-%.4s-%.12s", h, h + 8, h + 12, h + 16, h + 20);
 }
 
-static const char *author_of(const struct ck_vex_opts *o)
+const char *ck_vex_author(const struct ck_vex_opts *o)
 {
 	if (o->author && *o->author)
 		return o->author;
@@ -80,7 +86,7 @@ static const char *author_of(const struct ck_vex_opts *o)
 	return CK_VEX_AUTHOR_PLACEHOLDER;
 }
 
-static int dump(FILE *f, json_t *doc)
+int ck_vex_dump(FILE *f, json_t *doc)
 {
 	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
@@ -88,7 +94,7 @@ static int dump(FILE *f, json_t *doc)
 	return rc;
 }
 
-static json_t *cve_org(const char *id)
+json_t *ck_vex_cve_url(const char *id)
 {
 	char url[96];
 	snprintf(url, sizeof url, "https://www.cve.org/CVERecord?id=%s", id);
@@ -101,8 +107,8 @@ int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, siz
 	json_t *stmts = json_array();
 	for (size_t k = 0; k < nres; k++) {
 		const struct ck_result *R = &res[k];
-		struct ident id;
-		identity(R, o, &id);
+		struct ck_vex_ident id;
+		ck_vex_identity(R, o, &id);
 		for (size_t i = 0; i < R->n; i++) {
 			const struct ck_entry *e = &R->e[i];
 			if (!listed(e, o))
@@ -110,7 +116,7 @@ int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, siz
 			const char *cve = s->v[e->rec].id;
 			json_t *st = json_object();
 			json_object_set_new(st, "vulnerability", json_pack("{s:o, s:s}", "@id",
-									   cve_org(cve), "name", cve));
+									   ck_vex_cve_url(cve), "name", cve));
 			json_object_set_new(st, "products", json_pack("[{s:s, s:{s:s, s:s}}]", "@id",
 								      id.purl, "identifiers", "purl",
 								      id.purl, "@cpe23", id.cpe));
@@ -146,22 +152,22 @@ int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, siz
 	}
 	json_t *doc = json_object();
 	json_object_set_new(doc, "@context", json_string("https://openvex.dev/ns/v0.2.0"));
-	json_object_set_new(doc, "author", json_string(author_of(o)));
+	json_object_set_new(doc, "author", json_string(ck_vex_author(o)));
 	if (o->role && *o->role)
 		json_object_set_new(doc, "role", json_string(o->role));
 	json_object_set_new(doc, "version", json_integer(1));
 	json_object_set_new(doc, "tooling", json_string("kcve " KCVE_VERSION));
 	json_object_set_new(doc, "statements", stmts);
 	char uuid[46], ts[32];
-	content_uuid(doc, uuid);
-	timestamp(ts, sizeof ts);
+	ck_vex_content_uuid(doc, uuid);
+	ck_vex_timestamp(ts, sizeof ts);
 	/* the id and timestamp first, as in the spec's examples */
 	json_t *out = json_pack("{s:O, s:s}", "@context", json_object_get(doc, "@context"), "@id",
 				uuid);
 	json_object_update(out, doc);
 	json_object_set_new(out, "timestamp", json_string(ts));
 	json_decref(doc);
-	return dump(f, out);
+	return ck_vex_dump(f, out);
 }
 
 static const char *affects_status(const struct ck_entry *e)
@@ -187,8 +193,8 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 		const struct ck_entry *e = &R->e[rec];
 		if (rec >= R->n || !listed(e, o))
 			continue;
-		struct ident id;
-		identity(R, o, &id);
+		struct ck_vex_ident id;
+		ck_vex_identity(R, o, &id);
 		json_t *a = json_pack("{s:s}", "ref", id.ref);
 		if (R->release[0])
 			json_object_set_new(a, "versions", json_pack("[{s:s, s:s}]", "version",
@@ -215,7 +221,7 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 	json_object_set_new(an, "detail", json_string(sb_str(&detail)));
 	sb_release(&detail);
 	json_t *v = json_pack("{s:s, s:s, s:{s:s, s:o}}", "bom-ref", r->id, "id", r->id, "source",
-			      "name", "kernel.org CNA", "url", cve_org(r->id));
+			      "name", "kernel.org CNA", "url", ck_vex_cve_url(r->id));
 	char nvd[96];
 	snprintf(nvd, sizeof nvd, "https://nvd.nist.gov/vuln/detail/%s", r->id);
 	json_object_set_new(v, "references", json_pack("[{s:s, s:{s:s, s:s}}]", "id", r->id,
@@ -231,7 +237,7 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 							    r->score10 / 10.0, "severity", sev,
 							    "method", "CVSSv31"));
 	}
-	json_t *adv = json_pack("[{s:s, s:o}]", "title", "CVE record", "url", cve_org(r->id));
+	json_t *adv = json_pack("[{s:s, s:o}]", "title", "CVE record", "url", ck_vex_cve_url(r->id));
 	for (size_t i = 0; i < r->nfixes; i++) {
 		char url[128], title[64];
 		snprintf(url, sizeof url, "https://git.kernel.org/stable/c/%s", r->fixes[i]);
@@ -250,8 +256,8 @@ int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, s
 	json_t *comps = json_array(), *vulns = json_array();
 	/* with an SBOM the VEX points into it (BOM-Link); else it names the kernels itself */
 	for (size_t k = 0; k < nres && !(o->sbom && o->sbom->cyclonedx); k++) {
-		struct ident id;
-		identity(&res[k], o, &id);
+		struct ck_vex_ident id;
+		ck_vex_identity(&res[k], o, &id);
 		json_t *c = json_pack("{s:s, s:s, s:s}", "type", "operating-system", "bom-ref",
 				      id.ref, "name", "linux-kernel");
 		if (res[k].release[0])
@@ -274,7 +280,7 @@ int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, s
 	}
 	json_t *meta = json_pack("{s:{s:[{s:s, s:s, s:s}]}, s:[{s:s}]}", "tools", "components",
 				 "type", "application", "name", "kcve", "version", KCVE_VERSION,
-				 "authors", "name", author_of(o));
+				 "authors", "name", ck_vex_author(o));
 	json_t *doc = json_pack("{s:s, s:s, s:i}", "bomFormat", "CycloneDX", "specVersion", "1.5",
 				"version", 1);
 	json_object_set_new(doc, "metadata", meta);
@@ -284,12 +290,12 @@ int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, s
 		json_decref(comps);
 	json_object_set_new(doc, "vulnerabilities", vulns);
 	char uuid[46], ts[32];
-	content_uuid(doc, uuid);
-	timestamp(ts, sizeof ts);
+	ck_vex_content_uuid(doc, uuid);
+	ck_vex_timestamp(ts, sizeof ts);
 	json_t *out = json_pack("{s:s, s:s, s:s, s:i}", "bomFormat", "CycloneDX", "specVersion",
 				"1.5", "serialNumber", uuid, "version", 1);
 	json_object_update(out, doc);
 	json_object_set_new(json_object_get(out, "metadata"), "timestamp", json_string(ts));
 	json_decref(doc);
-	return dump(f, out);
+	return ck_vex_dump(f, out);
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "check/check.h"
 #include "check/recset.h"
 #include "core/error.h"
@@ -42,6 +44,28 @@ struct ck_vex_opts {
 #define CK_VEX_DEFAULT_PURL "pkg:generic/linux-kernel"
 #define CK_VEX_DEFAULT_CPE "cpe:2.3:o:linux:linux_kernel"
 #define CK_VEX_AUTHOR_PLACEHOLDER "UNSET (pass --author 'Organisation <contact>' before publishing)"
+
+/* Shared by the VEX writers (vex.c, csaf.c). */
+/* The kernel's identity for one result: purl, CPE 2.3 and the CycloneDX affects ref (the
+ * SBOM's BOM-Link when bound to a CycloneDX SBOM, else the purl). */
+struct ck_vex_ident {
+	char purl[256], cpe[256], ref[512];
+};
+void ck_vex_identity(const struct ck_result *R, const struct ck_vex_opts *o,
+		     struct ck_vex_ident *id);
+/* $SOURCE_DATE_EPOCH when set (reproducible documents), else the clock; UTC seconds. */
+long long ck_vex_now(void);
+/* "YYYY-MM-DDTHH:MM:SSZ" of secs; of ck_vex_now(). */
+void ck_vex_time_text(long long secs, char *out, size_t n);
+void ck_vex_timestamp(char *out, size_t n);
+/* A content-derived RFC 4122 URN: the same document gives the same id. */
+void ck_vex_content_uuid(json_t *doc, char out[46]);
+/* --author, or the placeholder with a warning on stderr. */
+const char *ck_vex_author(const struct ck_vex_opts *o);
+/* Print doc indented (and release it). */
+int ck_vex_dump(FILE *f, json_t *doc);
+/* https://www.cve.org/CVERecord?id=ID as a JSON string. */
+json_t *ck_vex_cve_url(const char *id);
 
 int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		     const struct ck_vex_opts *o);

@@ -174,7 +174,7 @@ static json_t *grouped(json_t *by_label, const char *label_key, const char *extr
 static void remediation(const struct ck_result *R, const struct ck_entry *e, const char *pid,
 			json_t *vendor_fix, json_t *none)
 {
-	char txt[224];
+	char txt[320];
 	if (e->fixed_in[0]) {
 		snprintf(txt, sizeof txt, "Update to Linux %s or later: the first release on the "
 			 "branch of %s that fixes it.", e->fixed_in, R->release);

@@ -182,6 +182,31 @@ void ck_delta_compute(const struct ck_set *old_s, const struct ck_result *old_r,
 		qsort(out->v, out->n, sizeof *out->v, cmp_entry);
 }
 
+int ck_delta_load_old(const char *old, struct ck_set *out, struct kcve_err *err)
+{
+	struct stat st;
+	memset(out, 0, sizeof *out);
+	if (stat(old, &st) != 0)
+		return kcve_err_set(err, KCVE_E_IO, "--since %s: no such record tree or database; "
+				    "give the older record tree or 'kcve db build' file", old);
+	if (!S_ISDIR(st.st_mode))
+		return ck_set_load_db(out, old, err);
+	struct kcve_err e2 = {0};
+	char *root = ck_tree_find(old, &e2);
+	if (!root)
+		return kcve_err_set(err, KCVE_E_USAGE, "--since %s: not a record tree (no "
+				    "cve/published); give the older record tree or database", old);
+	int rc = ck_set_load_tree(out, root, err);
+	free(root);
+	return rc;
+}
+
+long long ck_set_time(const struct ck_set *s)
+{
+	return s->newest_record > 0 ? s->newest_record : s->built > 0 ? s->built
+		: s->tree_head > 0 ? s->tree_head : 0;
+}
+
 void ck_delta_release(struct ck_delta *d)
 {
 	free(d->v);

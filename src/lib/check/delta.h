@@ -46,6 +46,11 @@ void ck_delta_compute(const struct ck_set *old_s, const struct ck_result *old_r,
 		      const struct ck_set *new_s, const struct ck_result *new_r,
 		      const char *rejected_root, struct ck_delta *out);
 void ck_delta_release(struct ck_delta *d);
+/* OLD of --since: a record tree (a directory) or a database file. */
+int ck_delta_load_old(const char *old, struct ck_set *out, struct kcve_err *err);
+/* When a set's records are from: newest record date, else the database's build time, else
+ * the tree's git HEAD time; 0 when unknown. */
+long long ck_set_time(const struct ck_set *s);
 const char *ck_delta_kind_name(enum ck_delta_kind k);
 /* The delta as {"since": ..., "added": [{"id","why"}...], "removed": [...], "changed": [...]}. */
 json_t *ck_delta_json(const struct ck_delta *d, const char *since);

@@ -22,66 +22,26 @@
 
 void ksyms_free(struct ksyms *k)
 {
-	free(k->names);
-	free(k->off);
+	strset_clear(&k->names);
 	memset(k, 0, sizeof *k);
 }
 
 void ksyms_add(struct ksyms *k, const char *name, size_t len)
 {
+	char buf[KSYMS_NAME_MAX + 1];
 	const char *dot = len > 1 ? memchr(name + 1, '.', len - 1) : NULL;
 	if (dot)
 		len = (size_t)(dot - name);
-	if (len == 0 || memchr(name, '\0', len))
-		return;
-	XGROW(k->names, k->len + len + 1, k->cap);
-	XGROW(k->off, k->n + 1, k->alloc);
-	k->off[k->n++] = k->len;
-	memcpy(k->names + k->len, name, len);
-	k->len += len;
-	k->names[k->len++] = '\0';
-	k->sorted = false;
-}
-
-static const char *sort_base; /* qsort has no context argument in C11 */
-
-static int cmp_off(const void *a, const void *b)
-{
-	return strcmp(sort_base + *(const size_t *)a, sort_base + *(const size_t *)b);
-}
-
-void ksyms_finish(struct ksyms *k)
-{
-	if (k->n > 1) {
-		sort_base = k->names;
-		qsort(k->off, k->n, sizeof k->off[0], cmp_off);
-		size_t w = 1;
-		for (size_t i = 1; i < k->n; i++)
-			if (strcmp(k->names + k->off[i], k->names + k->off[w - 1]) != 0)
-				k->off[w++] = k->off[i];
-		k->n = w;
-	}
-	k->sorted = true;
+	if (len == 0 || len > KSYMS_NAME_MAX || memchr(name, '\0', len))
+		return; /* longer than the kernel's KSYM_NAME_LEN: no function of ours */
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	strset_add(&k->names, buf);
 }
 
 bool ksyms_has(const struct ksyms *k, const char *name)
 {
-	if (!k->sorted) { /* an unsorted set would answer "absent" wrongly */
-		fprintf(stderr, "kcve: internal error: ksyms_has before ksyms_finish\n");
-		abort();
-	}
-	size_t lo = 0, hi = k->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(k->names + k->off[mid], name);
-		if (c == 0)
-			return true;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	return strset_contains(&k->names, name);
 }
 
 size_t ksyms_parse_map(struct ksyms *k, const char *buf, size_t len)
@@ -309,10 +269,10 @@ static int add_modules(struct ksyms *k, int dirfd, const char *what, struct kcve
 
 /* --- the three sources ---------------------------------------------------------------------- */
 
-/* Every open function ends here: the set is usable (sorted) also after an error. */
+/* Every open function ends here: 0 or -1 (kcve_err_set returns the exit code). */
 static int finish(struct ksyms *k, int rc)
 {
-	ksyms_finish(k);
+	(void)k;
 	return rc ? -1 : 0;
 }
 
@@ -393,7 +353,6 @@ int ksyms_open_system_map(struct ksyms *k, const char *path, struct kcve_err *er
 	close(fd);
 	if (rc != 0)
 		return finish(k, -1);
-	ksyms_finish(k);
 	if (!ksyms_has(k, "_text") && !ksyms_has(k, "_stext"))
 		return finish(k, kcve_err_set(err, KCVE_E_PARSE,
 			"%s: not a kernel's System.map (no _text); Debian's linux-image packages hold a placeholder, the real map is in linux-image-RELEASE-dbg",

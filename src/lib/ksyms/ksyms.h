@@ -22,10 +22,12 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/strmap.h"
 
 #define KSYMS_MAP_MAX ((size_t)256 << 20) /* a System.map or kallsyms */
 #define KSYMS_ELF_MAX ((size_t)2 << 30)   /* a vmlinux with debug information */
 #define KSYMS_FILES_MAX 200000            /* module files below a directory */
+#define KSYMS_NAME_MAX 512                /* the kernel's KSYM_NAME_LEN */
 
 enum ksyms_cover {
 	KSYMS_VMLINUX = 1u << 0, /* the kernel image itself */
@@ -33,11 +35,7 @@ enum ksyms_cover {
 };
 
 struct ksyms {
-	char *names; /* NUL-separated */
-	size_t len, cap;
-	size_t *off; /* into names; sorted, unique after ksyms_finish() */
-	size_t n, alloc;
-	bool sorted;
+	struct strset names;
 	unsigned cover;  /* enum ksyms_cover */
 	char desc[512];  /* the sources, for the evidence: "System.map F + 4023 modules in D" */
 	size_t modules;  /* module files read */
@@ -46,8 +44,6 @@ struct ksyms {
 void ksyms_free(struct ksyms *k);
 /* Add one name (len bytes; normalised as above). */
 void ksyms_add(struct ksyms *k, const char *name, size_t len);
-/* Sort and deduplicate: needed once after the last add, before ksyms_has. */
-void ksyms_finish(struct ksyms *k);
 bool ksyms_has(const struct ksyms *k, const char *name);
 
 /* Parse a System.map or kallsyms text ("ADDRESS TYPE NAME [\t[MODULE]]" lines); malformed
@@ -57,7 +53,7 @@ size_t ksyms_parse_map(struct ksyms *k, const char *buf, size_t len);
 int ksyms_read_elf_fd(struct ksyms *k, int fd, const char *what, struct kcve_err *err);
 
 /* The three sources; each starts a new set in *k (call ksyms_free when done, also after an
- * error) and finishes it. 0, or -1 with err set (KCVE_E_NOTFOUND, KCVE_E_PARSE, KCVE_E_IO). */
+ * error). 0, or -1 with err set (KCVE_E_NOTFOUND, KCVE_E_PARSE, KCVE_E_IO). */
 int ksyms_open_build(struct ksyms *k, const char *builddir, struct kcve_err *err);
 /* root NULL: "/"; release: the running kernel's (uname -r inside root). */
 int ksyms_open_running(struct ksyms *k, const char *root, const char *release,

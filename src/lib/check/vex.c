@@ -122,7 +122,8 @@ int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, siz
 			case CK_OUT_UNKNOWN:
 			case CK_OUT_NO_DATA: status = "under_investigation"; break;
 			case CK_OUT_NOT_COMPILED:
-			case CK_OUT_NOT_INTRODUCED: status = "not_affected"; break;
+			case CK_OUT_NOT_INTRODUCED:
+			case CK_OUT_MITIGATED: status = "not_affected"; break;
 			case CK_OUT_FIXED: status = "fixed"; break;
 			}
 			json_object_set_new(st, "status", json_string(status));
@@ -133,6 +134,9 @@ int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, siz
 			json_object_set_new(st, "status_notes", json_string(reason));
 			if (e->outcome == CK_OUT_NOT_COMPILED || e->outcome == CK_OUT_NOT_INTRODUCED)
 				json_object_set_new(st, "impact_statement", json_string(reason));
+			if (e->outcome == CK_OUT_MITIGATED) /* a modprobe rule (check/triage.h) */
+				json_object_set_new(st, "justification",
+						    json_string("inline_mitigations_already_exist"));
 			if (e->outcome == CK_OUT_AFFECTED) {
 				char act[192];
 				if (e->fixed_in[0])
@@ -181,7 +185,7 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 	const struct ck_record *r = &s->v[rec];
 	json_t *aff = json_array();
 	struct strbuf detail = STRBUF_INIT;
-	bool any_aff = false, any_unknown = false, all_fixed = true;
+	bool any_aff = false, any_unknown = false, all_fixed = true, any_mitigated = false;
 	for (size_t k = 0; k < nres; k++) {
 		const struct ck_result *R = &res[k];
 		const struct ck_entry *e = &R->e[rec];
@@ -198,6 +202,7 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 		any_aff |= e->outcome == CK_OUT_AFFECTED;
 		any_unknown |= e->outcome == CK_OUT_UNKNOWN || e->outcome == CK_OUT_NO_DATA;
 		all_fixed &= e->outcome == CK_OUT_FIXED;
+		any_mitigated |= e->outcome == CK_OUT_MITIGATED;
 		char rb[256];
 		sb_addf(&detail, "%s%s: %s (%s)", detail.len ? "; " : "", R->label,
 			ck_outcome_name(e->outcome), ck_entry_reason(s, R, e, rb, sizeof rb));
@@ -211,7 +216,9 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 					: all_fixed ? "resolved" : "not_affected";
 	json_t *an = json_pack("{s:s}", "state", state);
 	if (!strcmp(state, "not_affected"))
-		json_object_set_new(an, "justification", json_string("code_not_present"));
+		json_object_set_new(an, "justification", json_string(any_mitigated
+								      ? "protected_by_mitigating_control"
+								      : "code_not_present"));
 	json_object_set_new(an, "detail", json_string(sb_str(&detail)));
 	sb_release(&detail);
 	json_t *v = json_pack("{s:s, s:s, s:{s:s, s:o}}", "bom-ref", r->id, "id", r->id, "source",

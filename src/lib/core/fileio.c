@@ -389,3 +389,50 @@ int file_stat(const char *path, struct stat *st)
 {
 	return stat_path(path, st);
 }
+
+int read_file_capped(const char *path, size_t cap, struct strbuf *sb)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	int e = 0;
+	if (fstat(fd, &st) != 0)
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		e = ENODEV;
+	else if ((unsigned long long)st.st_size > cap)
+		e = EFBIG;
+	if (!e) {
+		/* the size may change while reading: read at most cap + 1 bytes and judge that */
+		sb_grow(sb, (size_t)st.st_size + 1);
+		size_t start = sb->len;
+		for (;;) {
+			sb_grow(sb, 65536);
+			size_t room = sb->alloc - sb->len - 1;
+			size_t left = cap + 1 - (sb->len - start);
+			ssize_t n = read_full(fd, sb->buf + sb->len, room < left ? room : left);
+			if (n < 0) {
+				e = errno;
+				break;
+			}
+			sb->len += (size_t)n;
+			if (sb->len - start > cap) {
+				e = EFBIG;
+				sb->len = start;
+				break;
+			}
+			if ((size_t)n < (room < left ? room : left))
+				break;
+		}
+		sb->buf[sb->len] = '\0';
+	}
+	close(fd);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	return 0;
+}

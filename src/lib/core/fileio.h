@@ -18,6 +18,10 @@
  * or -1 with errno set. Below a guarded record tree (safefs.h) only regular files reached
  * without links are read, and at most SAFEFS_READ_MAX bytes. */
 int read_file(const char *path, struct strbuf *sb);
+/* Read a user-named input file (a catalogue, a list, a configuration) into sb (appends,
+ * NUL-terminated): a regular file only (opened O_NONBLOCK, so a FIFO never blocks; a device or
+ * a directory is ENODEV / EISDIR), at most cap bytes (else EFBIG). 0, or -1 with errno. */
+int read_file_capped(const char *path, size_t cap, struct strbuf *sb);
 /* Read from fd into buf until len bytes or end of file (resuming after EINTR): the count
  * read, or -1 with errno. */
 ssize_t read_full(int fd, void *buf, size_t len);

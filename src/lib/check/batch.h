@@ -16,6 +16,8 @@
  *   {"line":N,"id":ID|null,"version":"as given","release":"normalised","files":PATH|null,
  *    "records":R,"affected":[CVE...],"unknown":[CVE...],"stages":[{"name","count","unknown"}],
  *    "fixed_in":"X.Y.Z"|null,"coverage":[{"kind","message"}...]}
+ * "affected" and "unknown" list the CVEs in the one ranking of check/rank.h; with --kev a line
+ * also has "kev":[CVE...] (the kept ones the catalogue lists) and "untracked_kev":[CVE...].
  * "coverage" holds the warnings `kcve check --json` gives for the release (check/coverage.h),
  * the records' age warning included (the same for every kernel).
  * A kernel that cannot be checked (bad version, unreadable FILES) gives {"line":N,"id":...,

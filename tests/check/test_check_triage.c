@@ -370,8 +370,8 @@ static void test_rank(void **state)
 	 * not kept entries out */
 	R.e[2].kev = true;
 	R.e[4].kev = true;
-	R.e[6].has_epss = true, R.e[6].epss = 0.5f;
-	R.e[5].has_epss = true, R.e[5].epss = 0.1f;
+	R.e[6].has_epss = true, R.e[6].epss = 0.5;
+	R.e[5].has_epss = true, R.e[5].epss = 0.1;
 	R.e[3].module = CK_MOD_NOT_LOADED;
 	R.e[7].mitigation = CK_MIT_BLACKLIST, R.e[7].module = CK_MOD_NOT_LOADED;
 	R.e[1].outcome = CK_OUT_UNKNOWN;
@@ -472,7 +472,7 @@ static void test_exploitation_stage(void **state)
 	assert_true(R.e[0].kev && R.e[0].kev_ransomware);
 	assert_true(R.e[1].kev && !R.e[1].kev_ransomware); /* listed, even for another vendor */
 	assert_false(R.e[2].kev);
-	assert_true(R.e[2].has_epss && R.e[2].epss > 0.29f);
+	assert_true(R.e[2].has_epss && R.e[2].epss > 0.29);
 	assert_false(R.e[0].has_epss);
 	assert_int_equal(R.nuntracked_kev, 2);
 	assert_string_equal(R.untracked_kev[0], "CVE-2014-0196");

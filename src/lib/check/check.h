@@ -63,7 +63,7 @@ struct ck_entry {
 	bool kev;              /* listed in CISA's KEV catalogue (--kev) */
 	bool kev_ransomware;   /* ... with knownRansomwareCampaignUse "Known" */
 	bool has_epss;         /* --epss gave a score */
-	float epss, epss_pct;  /* EPSS probability and percentile, 0..1 */
+	double epss, epss_pct; /* EPSS probability and percentile, 0..1 */
 	unsigned char mitigation; /* enum ck_mitigation */
 	char *mitigation_why;  /* the rules: "/etc/modprobe.d/x.conf:3: install m /bin/false" */
 };

@@ -21,7 +21,7 @@ static int entry_cmp(const void *x, const void *y)
 
 /* "0", "1", "0.12345", "1.0": a plain decimal in [0, 1]; strtod alone would take "nan",
  * "1e-3", " 0.5" and hex. */
-static bool parse_prob(const char *s, size_t n, float *out)
+static bool parse_prob(const char *s, size_t n, double *out)
 {
 	if (n == 0 || n > 24)
 		return false;
@@ -41,7 +41,7 @@ static bool parse_prob(const char *s, size_t n, float *out)
 	double d = strtod(buf, NULL);
 	if (!(d >= 0.0 && d <= 1.0))
 		return false;
-	*out = (float)d;
+	*out = d;
 	return true;
 }
 

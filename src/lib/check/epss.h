@@ -24,8 +24,8 @@
 
 struct ck_epss_entry {
 	char id[29];        /* CVE-YYYY-N{4,19} */
-	float epss;         /* probability of exploitation activity in the next 30 days, 0..1 */
-	float percentile;   /* 0..1 */
+	double epss;        /* probability of exploitation activity in the next 30 days, 0..1 */
+	double percentile;  /* 0..1 */
 };
 
 struct ck_epss {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/sha256.h"
 #include "core/strbuf.h"
 
@@ -17,8 +18,7 @@ static bool listed(const struct ck_entry *e, const struct ck_vex_opts *o)
 
 static void timestamp(char *out, size_t n)
 {
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+	time_t t = (time_t)clock_stamp();
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);

@@ -8,7 +8,7 @@
  *   u32          CRC-32 of the uncompressed payload followed by the 8 build-time bytes
  *   u32          flags (bit 0: a file-condition section follows the records; bit 1: each
  *                condition entry also carries a module name; bit 2: the tree section follows;
- *                bit 3: the branch index follows)
+ *                bit 3: the branch index follows; bit 4: the CVSS vector section follows)
  *   u64          build time, seconds since the epoch ($SOURCE_DATE_EPOCH when set)
  *   zlib stream  payload
  * Format 1 (still read) has no build time (a 28-byte header, CRC of the payload alone) and no
@@ -36,6 +36,8 @@
  * With flag bit 3 (written since format 2 by this kcve; a format-2 file without it is read and
  * the index is computed), the branch index of check/coverage.h: uleb n, (uleb key, uleb
  * newest patch)... with strictly increasing non-zero keys.
+ * With flag bit 4 (records with a CVSS 3.1 vector), the vector section: uleb n, (uleb record
+ * index, str vector)... with strictly increasing indexes.
  * Every length is bounds-checked on load: a corrupt file is a clean KCVE_E_PARSE error. */
 #ifndef KCVE_CHECK_RECSET_H
 #define KCVE_CHECK_RECSET_H

@@ -58,6 +58,9 @@ printf '%s\n' CONFIG_X86=y CONFIG_64BIT=y CONFIG_MODULES=y CONFIG_NETFILTER=y CO
 	CONFIG_NET_CORE=y CONFIG_VIRTIO_NET=m CONFIG_NET_FAILOVER=m CONFIG_FAILOVER=y CONFIG_FOO=m \
 	| gzip -c > "$R/proc/config.gz"
 printf 'virtio_net 16384 0 - Live 0x0\next4 1024000 2 - Live 0x0\n' > "$R/proc/modules"
+# what the kernel has built in (the Kbuild mapping alone names obj-y objects like modules)
+mkdir -p "$R/usr/lib/modules/6.1.5"
+printf 'kernel/net/core/failover.ko\nkernel/net/core/dev.ko\n' > "$R/usr/lib/modules/6.1.5/modules.builtin"
 printf '%s\n' '# CIS-style rules' 'install nf_tables /bin/false' 'install foo-bar /bin/true' \
 	'blacklist nft_ct' 'install failover /bin/false' 'install virtio_net /bin/false' \
 	'install net_failover /sbin/modprobe --ignore-install net_failover' \
@@ -92,6 +95,7 @@ assert m3 == {"state": "blacklisted", "evidence": "/etc/modprobe.d/hardening.con
 for k in ("0004", "0005", "0006", "0007", "0008"):
     assert "mitigation" not in c[k], (k, c[k].get("mitigation"))
 assert c["0006"]["module_loaded"] is True and c["0004"]["module_loaded"] is False
+assert "module_loaded" not in c["0005"], c["0005"]         # built in: modules.builtin
 # ranking: reachable now (built in, loaded) first, then not loaded, then blacklisted; the
 # mitigated ones have no rank
 ranked = [x["id"][-4:] for x in sorted((x for x in r["cves"] if "rank" in x), key=lambda x: x["rank"])]
@@ -120,8 +124,15 @@ grep -q "^mitigated: CVE-2099-0001 not affected: mitigated" "$T/t.txt" || fail "
 "$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --ids 2>/dev/null > "$T/ids" || fail ids
 grep -q "CVE-2099-0001\|CVE-2099-0002" "$T/ids" && fail "--ids lists a mitigated CVE: $(cat "$T/ids")"
 
+# without modules.builtin built-in code cannot be told from a module: no rule counts
+mv "$R/usr/lib/modules" "$T/modules"
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --ids > "$T/ids3" 2>"$T/err" || fail "no builtin"
+[ "$(tr ' ' '\n' < "$T/ids3" | grep -c CVE-)" = 9 ] || fail "without modules.builtin all 9 apply: $(cat "$T/ids3")"
+grep -q "modules.builtin is missing" "$T/err" || fail "no warning without modules.builtin: $(cat "$T/err")"
+mv "$T/modules" "$R/usr/lib/modules"
+
 # no modprobe.d at all: nothing mitigated
-rm -rf "${R:?}/etc" "${R:?}/lib" "${R:?}/usr"
+rm -rf "${R:?}/etc" "${R:?}/lib" "${R:?}/usr/lib/modprobe.d"
 "$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --ids > "$T/ids2" 2>/dev/null || fail "no rules"
 [ "$(tr ' ' '\n' < "$T/ids2" | grep -c CVE-)" = 9 ] || fail "without rules all 9 apply: $(cat "$T/ids2")"
 echo "modprobe: ok"

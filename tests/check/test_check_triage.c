@@ -298,6 +298,7 @@ static void test_modprobe_dirs(void **state)
 	put(root, "usr/lib/modprobe.d/40-w.conf", "install ff /bin/false\n");
 	put(root, "usr/lib/modprobe.d/not-conf.txt", "install gg /bin/false\n");
 	put(root, "outside.conf", "install hh /bin/false\n");
+	put(root, "usr/lib/modules/6.1.5/modules.builtin", "kernel/net/core/fail-over.ko\nbad\n");
 	char p[512], t[512];
 	snprintf(p, sizeof p, "%s/etc/modprobe.d/30-z.conf", root);
 	assert_int_equal(symlink("/dev/null", p), 0);
@@ -307,7 +308,10 @@ static void test_modprobe_dirs(void **state)
 	struct ck_modprobe *mp = NULL;
 	struct kcve_err e = {0};
 	int warned = 0;
-	assert_int_equal(ck_modprobe_load(&mp, root, collect, &warned, &e), 0);
+	assert_int_equal(ck_modprobe_load(&mp, root, "6.1.5", collect, &warned, &e), 0);
+	assert_true(ck_modprobe_knows_builtin(mp));
+	assert_true(ck_modprobe_is_builtin(mp, "fail_over"));
+	assert_false(ck_modprobe_is_builtin(mp, "bad"));
 	const char *why;
 	assert_int_equal(ck_modprobe_rule(mp, "aa", &why), CK_MP_BLACKLIST);
 	assert_string_equal(why, "/etc/modprobe.d/10-x.conf:1: blacklist aa");
@@ -326,12 +330,13 @@ static void test_modprobe_dirs(void **state)
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf %s/etc %s/run %s/lib %s/usr", root, root, root, root);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(ck_modprobe_load(&mp, root, NULL, NULL, &e), 0);
+	assert_int_equal(ck_modprobe_load(&mp, root, "6.1.5", NULL, NULL, &e), 0);
 	assert_int_equal(ck_modprobe_nfiles(mp), 0);
+	assert_false(ck_modprobe_knows_builtin(mp));
 	ck_modprobe_free(mp);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(ck_modprobe_load(&mp, root, NULL, NULL, &e), KCVE_E_NOTFOUND);
+	assert_int_equal(ck_modprobe_load(&mp, root, "6.1.5", NULL, NULL, &e), KCVE_E_NOTFOUND);
 }
 
 /* A record set of n records with ids/scores, for the ranking and stage tests. */
@@ -403,19 +408,20 @@ static void test_mitigation_stage(void **state)
 {
 	(void)state;
 	const char *ids[] = {"CVE-2024-1", "CVE-2024-2", "CVE-2024-3", "CVE-2024-4", "CVE-2024-5",
-			     "CVE-2024-6"};
-	const unsigned score[] = {1, 2, 3, 4, 5, 6};
+			     "CVE-2024-6", "CVE-2024-7"};
+	const unsigned score[] = {1, 2, 3, 4, 5, 6, 7};
 	struct ck_set s;
 	struct ck_result R;
-	mkset(&s, &R, ids, score, 6);
+	mkset(&s, &R, ids, score, 7);
 	const char *f0[] = {"drivers/x/blocked-a.c", "drivers/x/off.c"};
 	const char *f1[] = {"drivers/x/blocked_a.c", "drivers/x/listed.c"};
 	const char *f2[] = {"drivers/x/blocked_a.c", "core/builtin.c"};
 	const char *f3[] = {"drivers/x/free.c", "drivers/x/blocked_a.c"};
 	const char *f4[] = {"drivers/x/blocked_a.c"};
-	const char **files[] = {f0, f1, f2, f3, f4, f4};
-	size_t nfiles[] = {2, 2, 2, 2, 1, 1};
-	for (size_t i = 0; i < 6; i++) {
+	const char *f6[] = {"drivers/x/inkernel.c"};
+	const char **files[] = {f0, f1, f2, f3, f4, f4, f6};
+	size_t nfiles[] = {2, 2, 2, 2, 1, 1, 1};
+	for (size_t i = 0; i < 7; i++) {
 		s.v[i].files = files[i];
 		s.v[i].nfiles = nfiles[i];
 		R.e[i].module = CK_MOD_NOT_LOADED;
@@ -423,8 +429,14 @@ static void test_mitigation_stage(void **state)
 	R.e[4].module = CK_MOD_LOADED;     /* loaded now: the rules do not matter */
 	R.e[5].outcome = CK_OUT_UNKNOWN;   /* undecided: left alone */
 	struct ck_modprobe *mp = ck_modprobe_new();
-	const char *conf = "install blocked-a /bin/false\nblacklist listed\n";
+	const char *conf = "install blocked-a /bin/false\nblacklist listed\ninstall inkernel true\n";
 	ck_modprobe_add_text(mp, "/etc/modprobe.d/k.conf", conf, strlen(conf));
+	/* without modules.builtin nothing counts */
+	ck_run_modprobe(&s, &R, mp, fake_verdict, fake_module, NULL);
+	for (size_t i = 0; i < 7; i++)
+		assert_int_equal(R.e[i].mitigation, CK_MIT_NONE);
+	const char *builtin = "kernel/drivers/x/inkernel.ko\n";
+	ck_modprobe_add_builtin(mp, builtin, strlen(builtin));
 	ck_run_modprobe(&s, &R, mp, fake_verdict, fake_module, NULL);
 	assert_int_equal(R.e[0].outcome, CK_OUT_MITIGATED);
 	assert_int_equal(R.e[0].mitigation, CK_MIT_BLOCKED);
@@ -440,10 +452,14 @@ static void test_mitigation_stage(void **state)
 	assert_int_equal(R.e[3].mitigation, CK_MIT_NONE); /* one module without a rule */
 	assert_int_equal(R.e[4].mitigation, CK_MIT_NONE);
 	assert_int_equal(R.e[5].outcome, CK_OUT_UNKNOWN);
+	/* a module built into the kernel: not mitigated, and no longer "not loaded" */
+	assert_int_equal(R.e[6].outcome, CK_OUT_AFFECTED);
+	assert_int_equal(R.e[6].mitigation, CK_MIT_NONE);
+	assert_int_equal(R.e[6].module, CK_MOD_NONE);
 	assert_string_equal(R.stages[R.nstages - 1].name, "modprobe");
-	assert_int_equal(R.stages[R.nstages - 1].count, 5);
+	assert_int_equal(R.stages[R.nstages - 1].count, 6);
 	ck_modprobe_free(mp);
-	for (size_t i = 0; i < 6; i++) {
+	for (size_t i = 0; i < 7; i++) {
 		free(R.e[i].reason);
 		free(R.e[i].mitigation_why);
 	}
@@ -468,7 +484,9 @@ static void test_exploitation_stage(void **state)
 	assert_int_equal(kev_text(&k, doc, &e), 0);
 	struct ck_epss p;
 	assert_int_equal(epss_text(&p, "cve,epss,percentile\nCVE-2024-50302,0.3,0.9\n", &e), 0);
-	ck_run_exploitation(&s, &R, &k, &p);
+	struct ck_triage t;
+	ck_triage_init(&t, &s, &k, &p);
+	ck_run_exploitation(&s, &R, &t);
 	assert_true(R.e[0].kev && R.e[0].kev_ransomware);
 	assert_true(R.e[1].kev && !R.e[1].kev_ransomware); /* listed, even for another vendor */
 	assert_false(R.e[2].kev);
@@ -478,9 +496,10 @@ static void test_exploitation_stage(void **state)
 	assert_string_equal(R.untracked_kev[0], "CVE-2014-0196");
 	assert_string_equal(R.untracked_kev[1], "CVE-2024-1086");
 	assert_true(R.ranked_kev && R.ranked_epss);
+	ck_result_release(&R);
+	ck_triage_release(&t);
 	ck_kev_release(&k);
 	ck_epss_release(&p);
-	ck_result_release(&R);
 	free(s.v);
 }
 

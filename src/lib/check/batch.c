@@ -473,7 +473,8 @@ static char *fragment(const struct ck_set *s, const struct ck_result *r,
 static void evaluate_release(struct batch *b, size_t first, size_t end)
 {
 	size_t rel = (size_t)(b->keys[first] / (b->nfs + 1));
-	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now};
+	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now,
+				.triage = b->o->triage};
 	struct ck_kernel k = {.release = b->rels[rel], .reading = b->o->reading,
 			      .fixed_in = b->o->fixed_in};
 	struct ck_result base;

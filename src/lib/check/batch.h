@@ -30,6 +30,7 @@
 
 #include "check/check.h"
 #include "check/recset.h"
+#include "check/triage.h"
 #include "core/error.h"
 
 struct ck_batch_opts {
@@ -38,6 +39,7 @@ struct ck_batch_opts {
 	enum ck_reading reading;   /* version verdict from the JSON, the .dyad or either */
 	long long now;             /* clock of the branch EOL dates (coverage) */
 	const struct ck_coverage *age; /* the records' age warning, NULL when none */
+	const struct ck_triage *triage; /* --kev / --epss (check/triage.h), NULL when neither */
 };
 
 struct ck_batch_stats {

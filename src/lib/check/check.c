@@ -278,8 +278,5 @@ void ck_result_release(struct ck_result *res)
 		free(res->e[i].mitigation_why);
 	}
 	free(res->e);
-	for (size_t i = 0; i < res->nuntracked_kev; i++)
-		free(res->untracked_kev[i]);
-	free(res->untracked_kev);
 	memset(res, 0, sizeof *res);
 }

@@ -90,7 +90,8 @@ struct ck_result {
 	struct ck_coverage cov[CK_COV_MAX]; /* what the records cannot vouch for (coverage.h) */
 	size_t ncov;
 	bool ranked_kev, ranked_epss; /* --kev / --epss were applied (check/triage.h) */
-	char **untracked_kev;  /* KEV Linux kernel ids no record of the set carries (sorted) */
+	const char *const *untracked_kev; /* KEV Linux kernel ids no record of the set carries
+					   * (sorted; borrowed from check/triage.h's ck_triage) */
 	size_t nuntracked_kev;
 };
 

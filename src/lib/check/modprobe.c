@@ -30,6 +30,9 @@ struct ck_modprobe {
 	struct mp_rule *v;
 	size_t n, alloc, nfiles;
 	bool sorted;
+	char (*builtin)[56]; /* normalised names from modules.builtin, sorted */
+	size_t nbuiltin, abuiltin;
+	bool has_builtin;
 };
 
 bool ck_module_name_norm(const char *in, size_t n, char *out, size_t outsz)
@@ -184,6 +187,49 @@ enum ck_mp_rule ck_modprobe_rule(const struct ck_modprobe *mp, const char *modul
 	return bl ? CK_MP_BLACKLIST : CK_MP_NONE;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+void ck_modprobe_add_builtin(struct ck_modprobe *mp, const char *text, size_t len)
+{
+	mp->has_builtin = true;
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		/* "kernel/net/core/failover.ko": the file name without ".ko" is the module */
+		const char *base = p;
+		for (size_t i = 0; i < n; i++)
+			if (p[i] == '/')
+				base = p + i + 1;
+		size_t bl = (size_t)(p + n - base);
+		char name[56];
+		if (bl > 3 && !memcmp(base + bl - 3, ".ko", 3) &&
+		    ck_module_name_norm(base, bl - 3, name, sizeof name)) {
+			XGROW(mp->builtin, mp->nbuiltin + 1, mp->abuiltin);
+			memcpy(mp->builtin[mp->nbuiltin++], name, sizeof name);
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (mp->nbuiltin)
+		qsort(mp->builtin, mp->nbuiltin, sizeof *mp->builtin, name_cmp);
+}
+
+bool ck_modprobe_knows_builtin(const struct ck_modprobe *mp)
+{
+	return mp && mp->has_builtin;
+}
+
+bool ck_modprobe_is_builtin(const struct ck_modprobe *mp, const char *module)
+{
+	char name[56];
+	if (!mp || !mp->nbuiltin || !ck_module_name_norm(module, strlen(module), name, sizeof name))
+		return false;
+	return bsearch(name, mp->builtin, mp->nbuiltin, sizeof *mp->builtin, name_cmp) != NULL;
+}
+
 size_t ck_modprobe_nfiles(const struct ck_modprobe *mp)
 {
 	return mp ? mp->nfiles : 0;
@@ -196,6 +242,7 @@ void ck_modprobe_free(struct ck_modprobe *mp)
 	for (size_t i = 0; i < mp->n; i++)
 		free(mp->v[i].why);
 	free(mp->v);
+	free(mp->builtin);
 	free(mp);
 }
 
@@ -266,7 +313,28 @@ static void list_dir(int fd, size_t d, struct conf_file **files, size_t *n, size
 	closedir(dir);
 }
 
-int ck_modprobe_load(struct ck_modprobe **out, const char *root,
+/* ROOT/lib/modules/RELEASE/modules.builtin (or usr/lib/...), inside the root. */
+static void load_builtin(struct ck_modprobe *mp, int rootfd, const char *uname_r,
+			 void (*warn)(void *, const char *), void *ctx)
+{
+	if (!uname_r || !safe_name(uname_r))
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	const char *const dirs[] = {"lib/modules", "usr/lib/modules"};
+	for (size_t d = 0; d < 2 && !mp->has_builtin; d++) {
+		char rel[512];
+		snprintf(rel, sizeof rel, "%s/%s/modules.builtin", dirs[d], uname_r);
+		sb_reset(&sb);
+		if (safe_read_at(rootfd, rel, &sb, 4 * CK_MODPROBE_FILE_MAX) == 0)
+			ck_modprobe_add_builtin(mp, sb.buf, sb.len);
+	}
+	sb_release(&sb);
+	if (!mp->has_builtin && mp->n)
+		warnf(warn, ctx, "/lib/modules/%s/modules.builtin is missing: built-in code cannot be "
+		      "told from modules, so no modprobe rule counts as a mitigation", uname_r);
+}
+
+int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *uname_r,
 		     void (*warn)(void *ctx, const char *msg), void *ctx, struct kcve_err *err)
 {
 	const char *r = root && *root ? root : "/";
@@ -327,6 +395,7 @@ int ck_modprobe_load(struct ck_modprobe **out, const char *root,
 	for (size_t d = 0; d < NDIRS; d++)
 		if (dfd[d] >= 0)
 			close(dfd[d]);
+	load_builtin(mp, rootfd, uname_r, warn, ctx);
 	close(rootfd);
 	*out = mp;
 	return 0;

@@ -22,7 +22,13 @@
  *                        --ignore-install M", "/bin/false; modprobe ...") may load M: not a block.
  *                        When several install rules name M, the first in reading order applies.
  * Module names compare with '-' folded to '_', as the module loader does.  A line ending in '\'
- * continues on the next one; '#' starts a comment line. */
+ * continues on the next one; '#' starts a comment line.
+ *
+ * Built-in modules: lib/modules/RELEASE/modules.builtin (or usr/lib/modules/...) of the image
+ * lists the objects built into the kernel ("kernel/net/core/failover.ko"); a rule naming one
+ * of them does nothing (there is nothing to load), and the Kbuild mapping alone cannot tell
+ * obj-y from obj-m.  Without that file kcve cannot tell built-in code from a module, so no rule
+ * counts (ck_modprobe_knows_builtin() is false). */
 #ifndef KCVE_CHECK_MODPROBE_H
 #define KCVE_CHECK_MODPROBE_H
 
@@ -45,8 +51,13 @@ struct ck_modprobe;
 /* Read the configuration under root ("" or NULL = this machine's /).  Missing directories are
  * not an error (an image without modprobe.d has no rules); a file that cannot be read is
  * skipped and reported through warn (may be NULL). */
-int ck_modprobe_load(struct ck_modprobe **out, const char *root,
+int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *uname_r,
 		     void (*warn)(void *ctx, const char *msg), void *ctx, struct kcve_err *err);
+/* modules.builtin text ("kernel/.../NAME.ko" lines) added to mp (unit tests, fuzzer). */
+void ck_modprobe_add_builtin(struct ck_modprobe *mp, const char *text, size_t len);
+/* Whether modules.builtin was read, and whether it lists the module. */
+bool ck_modprobe_knows_builtin(const struct ck_modprobe *mp);
+bool ck_modprobe_is_builtin(const struct ck_modprobe *mp, const char *module);
 /* An empty configuration, and one file's text added to it (unit tests, fuzzer): where names the
  * file in evidence ("etc/modprobe.d/x.conf"). */
 struct ck_modprobe *ck_modprobe_new(void);

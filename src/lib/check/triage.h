@@ -13,7 +13,9 @@
  * and a file whose module is unknown keeps the entry as it is.
  *   every module blocked by an install rule  -> outcome mitigated, mitigation CK_MIT_BLOCKED
  *   every module blocked or blacklisted      -> still affected, CK_MIT_BLACKLIST (ranked lower)
- * mitigation_why lists the rules (file:line: rule) of the modules, "; "-separated. */
+ * mitigation_why lists the rules (file:line: rule) of the modules, "; "-separated.
+ * A module listed in modules.builtin is built-in code: the entry is not mitigated and its
+ * module state becomes CK_MOD_NONE (reachable); without modules.builtin nothing is mitigated. */
 #ifndef KCVE_CHECK_TRIAGE_H
 #define KCVE_CHECK_TRIAGE_H
 
@@ -23,9 +25,26 @@
 #include "check/modprobe.h"
 #include "check/recset.h"
 
-/* kev and/or epss may be NULL. */
-void ck_run_exploitation(const struct ck_set *s, struct ck_result *R, const struct ck_kev *kev,
-			 const struct ck_epss *epss);
+/* What every kernel of a run shares: the catalogue, the scores (either may be NULL) and the
+ * catalogue's kernel ids that no record of the set carries, computed once. */
+struct ck_triage {
+	const struct ck_kev *kev;
+	const struct ck_epss *epss;
+	char **untracked; /* sorted by id */
+	size_t nuntracked;
+	struct ck_kev *own_kev;   /* read by ck_triage_open, freed with t */
+	struct ck_epss *own_epss;
+};
+/* Read --kev / --epss (either path may be NULL) and prepare t; KCVE_E_NOTFOUND, KCVE_E_IO or
+ * KCVE_E_PARSE with a one-line message (nothing to release then). */
+int ck_triage_open(struct ck_triage *t, const struct ck_set *s, const char *kev_path,
+		   const char *epss_path, struct kcve_err *err);
+void ck_triage_init(struct ck_triage *t, const struct ck_set *s, const struct ck_kev *kev,
+		    const struct ck_epss *epss);
+void ck_triage_release(struct ck_triage *t);
+/* The "exploitation" annotations of every entry (kev, epss) and R's untracked_kev (borrowed
+ * from t: valid while t lives). */
+void ck_run_exploitation(const struct ck_set *s, struct ck_result *R, const struct ck_triage *t);
 
 /* The module of a compiled file (false: built in or not known), as ck_files_module answers. */
 typedef bool (*ck_module_fn)(void *ctx, const char *path, char *out, size_t outsz);

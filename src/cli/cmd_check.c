@@ -634,6 +634,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		}
 	}
 #ifndef KCVE_NO_GIT
+	gaps |= ck_git_ancestry(gt) != 0; /* --strict: a shallow clone proves no absence */
 	ck_git_close(gt);
 #endif
 	ck_files_close(cf);

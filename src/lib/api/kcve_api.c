@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "check/check.h"
+#include "check/pipeline.h"
 #include "check/recset.h"
 #include "check/verdict.h"
 #include "core/xalloc.h"
@@ -97,8 +98,9 @@ int kcve_check_version(kcve_records *r, const char *version, int all, kcve_cve_f
 		return fail(&e, err, errlen);
 	}
 	struct ck_result res;
-	ck_run_version(&r->set, norm, CK_READ_JSON, &res);
-	ck_compute_fixed_in(&r->set, &res);
+	struct ck_pipeline p = {.set = &r->set};
+	struct ck_kernel k = {.release = norm, .reading = CK_READ_JSON, .fixed_in = true};
+	ck_pipeline_run(&p, &k, &res);
 	int rc = 0;
 	for (size_t i = 0; i < res.n && rc == 0; i++) {
 		const struct ck_entry *en = &res.e[i];

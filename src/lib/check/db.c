@@ -17,7 +17,7 @@
 #define DB_MAGIC "KCVEDB\0\x02"
 #define DB_HDR 36   /* format 2; format 1 had 28 bytes (no build time) */
 #define DB_HDR_V1 28
-#define DB_FLAGS 15 /* every flag bit a format-2 image may set (format 1: 3) */
+#define DB_FLAGS 31 /* every flag bit a format-2 image may set (format 1: 3) */
 #define DB_MAX_RAW (1u << 30)
 
 /* ---- writer ------------------------------------------------------------------------------ */
@@ -141,6 +141,19 @@ uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *out)
 		put_uleb(out, (unsigned long long)ix.v[i].max_patch);
 	}
 	ck_cov_index_release(&ix);
+	/* the CNA's CVSS 3.1 vectors (CSAF scores), for the records that have one */
+	size_t nvec = 0;
+	for (size_t i = 0; i < s->n; i++)
+		nvec += s->v[i].cvss31 && *s->v[i].cvss31;
+	if (nvec) {
+		flags |= 16;
+		put_uleb(out, nvec);
+		for (size_t i = 0; i < s->n; i++)
+			if (s->v[i].cvss31 && *s->v[i].cvss31) {
+				put_uleb(out, i);
+				put_str(out, s->v[i].cvss31);
+			}
+	}
 	return flags;
 }
 
@@ -379,6 +392,22 @@ static bool parse_tree_section(struct rd *d, struct ck_set *s)
 	return !d->bad;
 }
 
+/* Flag bit 4: uleb n, (uleb record index, str vector)... with strictly increasing indexes. */
+static bool parse_cvss_section(struct rd *d, struct ck_set *s)
+{
+	size_t n = get_count(d);
+	size_t last = 0;
+	for (size_t i = 0; i < n && !d->bad; i++) {
+		unsigned long long k = get_uleb(d);
+		const char *vec = get_str(d);
+		if (k >= s->n || (i && k <= last))
+			return false;
+		s->v[k].cvss31 = vec;
+		last = (size_t)k;
+	}
+	return !d->bad;
+}
+
 int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct kcve_err *err)
 {
 	const char *name = s->origin ? s->origin : "database";
@@ -430,6 +459,8 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 			return corrupt(err, name, "branch index damaged");
 		s->has_covix = true;
 	}
+	if ((flags & 16) && !parse_cvss_section(&d, s))
+		return corrupt(err, name, "CVSS section damaged");
 	if (d.p != d.end)
 		return corrupt(err, name, "trailing data");
 	return 0;

@@ -1,5 +1,5 @@
 /* Supported-branch data: import from releases.json, load, decide (see branches.h). */
-#include "store/branches.h"
+#include "policy/branches.h"
 
 #include <ctype.h>
 #include <jansson.h>

@@ -8,8 +8,8 @@
  *                         date makes a branch unsupported, a future one keeps it supported
  * A branch newer than every listed mainline branch (the next release in development) counts
  * as supported. */
-#ifndef KCVE_STORE_BRANCHES_H
-#define KCVE_STORE_BRANCHES_H
+#ifndef KCVE_POLICY_BRANCHES_H
+#define KCVE_POLICY_BRANCHES_H
 
 #include <stdbool.h>
 #include <stddef.h>

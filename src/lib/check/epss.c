@@ -164,11 +164,11 @@ int ck_epss_load(struct ck_epss *e, const char *path, struct kcve_err *err)
 	struct strbuf sb = STRBUF_INIT, plain = STRBUF_INIT;
 	char *shown = safe_printable(path);
 	int rc;
-	if (read_file_capped(path, CK_EPSS_MAX, &sb) != 0) {
+	if (read_file_capped(path, &sb, CK_EPSS_MAX) != 0) {
 		rc = kcve_err_set(err, errno == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
 				  "cannot read the EPSS scores %s: %s (a regular file of at most %zu "
 				  "MiB); download epss_scores-current.csv.gz from FIRST", shown,
-				  errno == EFBIG ? "too large" : strerror(errno), CK_EPSS_MAX >> 20);
+				  read_file_reason(errno), CK_EPSS_MAX >> 20);
 	} else if (sb.len >= 2 && (unsigned char)sb.buf[0] == 0x1f &&
 		   (unsigned char)sb.buf[1] == 0x8b) {
 		bool big = false;

@@ -156,11 +156,11 @@ int ck_kev_load(struct ck_kev *k, const char *path, struct kcve_err *err)
 	struct strbuf sb = STRBUF_INIT;
 	char *shown = safe_printable(path);
 	int rc = 0;
-	if (read_file_capped(path, CK_KEV_MAX, &sb) != 0)
+	if (read_file_capped(path, &sb, CK_KEV_MAX) != 0)
 		rc = kcve_err_set(err, errno == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
 				  "cannot read the KEV catalogue %s: %s (a regular file of at most "
 				  "%zu MiB); download known_exploited_vulnerabilities.json from CISA",
-				  shown, errno == EFBIG ? "too large" : strerror(errno), CK_KEV_MAX >> 20);
+				  shown, read_file_reason(errno), CK_KEV_MAX >> 20);
 	else
 		rc = ck_kev_parse(k, sb.buf, sb.len, shown, err);
 	free(shown);

@@ -44,6 +44,13 @@ static void stage_build(const struct ck_pipeline *p, const struct ck_kernel *k,
 		ck_run_files(p->set, res, k->build.stage, k->build.fn, k->build.ctx);
 }
 
+/* functions: the changed code is not in the image (check/funclevel.h) */
+static void stage_functions(const struct ck_pipeline *p, const struct ck_kernel *k,
+			    struct ck_result *res)
+{
+	ck_run_functions(p->set, res, &k->funcs);
+}
+
 /* modules (--running): an annotation of the kept entries, not a verdict */
 static void stage_modules(const struct ck_pipeline *p, const struct ck_kernel *k,
 			  struct ck_result *res)
@@ -114,6 +121,7 @@ static const struct {
 	{"exploitation", CK_STAGE_RELEASE, stage_exploitation}, /* annotates: kev, epss */
 	{"config", CK_STAGE_KERNEL, stage_config},
 	{"build", CK_STAGE_KERNEL, stage_build},
+	{"functions", CK_STAGE_KERNEL, stage_functions},
 	{"modules", CK_STAGE_KERNEL, stage_modules},
 	{"modprobe", CK_STAGE_KERNEL, stage_modprobe}, /* reads the module state */
 	{"fixed-in", CK_STAGE_KERNEL, stage_fixed_in},

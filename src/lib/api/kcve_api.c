@@ -12,6 +12,7 @@
 #include "check/pipeline.h"
 #include "check/recset.h"
 #include "check/verdict.h"
+#include "core/clock.h"
 #include "core/xalloc.h"
 
 _Static_assert((int)KCVE_STATUS_AFFECTED == (int)CK_OUT_AFFECTED &&
@@ -44,6 +45,8 @@ int kcve_records_open(const char *path, kcve_records **out, char *err, size_t er
 	struct kcve_err e = {0};
 	struct stat st;
 	*out = NULL;
+	if (clock_init(&e)) /* an invalid $KCVE_NOW / $SOURCE_DATE_EPOCH is an error here */
+		return fail(&e, err, errlen);
 	if (!path || stat(path, &st) != 0) {
 		kcve_err_set(&e, KCVE_E_NOTFOUND, "%s: no such record tree or database",
 			     path ? path : "(null)");

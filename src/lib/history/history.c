@@ -7,9 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/assert.h"
 #include "core/fileio.h"
 #include "core/sha.h"
 #include "core/xalloc.h"
+#include "history/gitguard.h"
 #include "history/history_internal.h"
 
 git_repository *history_git(struct history *h)
@@ -150,6 +152,13 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 				  repo_path);
 		goto fail;
 	}
+	if ((rc = gitguard_install(h->repo, err)))
+		goto fail;
+	unsigned rewrites = gitguard_ancestry(h->repo);
+	if (rewrites)
+		kcve_warn("%s has %s: the index misses commits or follows rewritten parents, so "
+			  "fixes and introductions can be missed; use a full clone", repo_path,
+			  gitguard_ancestry_text(rewrites));
 	if (index_path && *index_path) {
 		h->index_path = xstrdup(index_path);
 	} else {
@@ -354,6 +363,7 @@ const struct history_commit *history_commit(struct history *h, const char *sha40
 		lookup_failed(h, sha40);
 	}
 	sqlite3_reset(s);
+	KCVE_ASSERT(!e->present || e->c.release); /* history.h: never NULL for an indexed commit */
 	strmap_put(&h->memo, sha40, e);
 	return e->present ? &e->c : NULL;
 }

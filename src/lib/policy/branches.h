@@ -1,4 +1,4 @@
-/* Which kernel branches are still supported: data, not code (landscape §5, seed: "no CVEs
+/* Which kernel branches are still supported: data, not code (docs/spec/workflow.md "Supported branches", seed: "no CVEs
  * for kernel versions the stable/LTS team does not support").
  *
  * Two files in the record tree, both optional (without them the rule is not enforced):
@@ -41,7 +41,7 @@ int branches_from_releases_json(const char *json, struct strbuf *out, size_t *nb
 /* Load both files of a tree (missing files are fine). */
 int branch_policy_load(struct branch_policy *bp, const char *tree_root, struct kcve_err *err);
 void branch_policy_release(struct branch_policy *bp);
-/* now = seconds since the epoch ($KCVE_NOW in tests). */
+/* now = seconds since the epoch (clock_now()). */
 bool branch_policy_supported(const struct branch_policy *bp, const char *branch, time_t now);
 /* "7.1, 6.18, 6.12, ..." of the supported branches. */
 void branch_policy_list(const struct branch_policy *bp, time_t now, struct strbuf *out);
@@ -52,7 +52,7 @@ void branch_policy_list(const struct branch_policy *bp, time_t now, struct strbu
  * last longterm one, in January 2024; a stable branch such as 5.3 weeks after its successor's
  * release), so no fix on it was ever tracked.  Branches newer than 6.7 are not judged here. */
 bool branch_ended_before_cna(const char *branch);
-/* The clock kcve uses for policy decisions ($KCVE_NOW overrides, for tests). */
+/* clock_now() as a time_t (core/clock.h: $KCVE_NOW overrides it, for tests). */
 time_t store_now(void);
 
 #endif

@@ -44,6 +44,13 @@ static void stage_build(const struct ck_pipeline *p, const struct ck_kernel *k,
 		ck_run_files(p->set, res, k->build.stage, k->build.fn, k->build.ctx);
 }
 
+/* functions: the changed code is not in the image (check/funclevel.h) */
+static void stage_functions(const struct ck_pipeline *p, const struct ck_kernel *k,
+			    struct ck_result *res)
+{
+	ck_run_functions(p->set, res, &k->funcs);
+}
+
 /* modules (--running): an annotation of the kept entries, not a verdict */
 static void stage_modules(const struct ck_pipeline *p, const struct ck_kernel *k,
 			  struct ck_result *res)
@@ -77,6 +84,7 @@ static const struct {
 	{"coverage", CK_STAGE_RELEASE, stage_coverage},
 	{"config", CK_STAGE_KERNEL, stage_config},
 	{"build", CK_STAGE_KERNEL, stage_build},
+	{"functions", CK_STAGE_KERNEL, stage_functions},
 	{"modules", CK_STAGE_KERNEL, stage_modules},
 	{"fixed-in", CK_STAGE_KERNEL, stage_fixed_in},
 };

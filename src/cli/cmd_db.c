@@ -17,9 +17,9 @@
 
 enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON };
 static const struct cli_option opts[] = {
-	{"output", 'o', true}, {"tree", O_TREE, true},     {"source", O_SOURCE, true},
-	{"db", O_DB, true},    {"config", O_CONFIG, true}, {"arch", O_ARCH, true},
-	{"json", O_JSON, false}, {NULL, 0, false}};
+	CLI_OPT("output", 'o', true), CLI_OPT("tree", O_TREE, true),     CLI_OPT("source", O_SOURCE, true),
+	CLI_OPT("db", O_DB, true),    CLI_OPT("config", O_CONFIG, true), CLI_OPT("arch", O_ARCH, true),
+	CLI_OPT("json", O_JSON, false), CLI_OPT_END};
 static const struct cli_command db_cmd = {
 	"db",
 	"build [--tree DIR] -o FILE [--source KSRC] [--json]\n"

@@ -16,8 +16,8 @@
 
 enum { O_TOP = CLI_LONG, O_NO_TTF, O_JSON };
 static const struct cli_option opts[] = {
-	{"top", O_TOP, true}, {"no-ttf", O_NO_TTF, false}, {"json", O_JSON, false},
-	{NULL, 0, false}};
+	CLI_OPT("top", O_TOP, true), CLI_OPT("no-ttf", O_NO_TTF, false), CLI_OPT("json", O_JSON, false),
+	CLI_OPT_END};
 static const struct cli_command stats_cmd = {
 	"stats", "[--top N] [--no-ttf] [--json]",
 	"Published CVEs per subsystem (first changed file's first one and two path\n"

@@ -32,7 +32,7 @@ static json_t *counts_json(const struct summary_row *r, int year)
 
 int cmd_summary(int argc, char **argv, struct kcve_global *g)
 {
-	static const struct cli_option opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+	static const struct cli_option opts[] = {CLI_OPT("json", CLI_LONG, false), CLI_OPT_END};
 	static const struct cli_command cmd = {
 		"summary", "[--json]",
 		"Per year: Reserved (placeholder files), Assigned (published .sha1), Rejected\n"

@@ -35,7 +35,7 @@ int cmd_verify(int argc, char **argv, struct kcve_global *g)
 {
 	enum { O_JSON = CLI_LONG, O_RECOVER };
 	static const struct cli_option opts[] = {
-		{"json", O_JSON, false}, {"recover", O_RECOVER, false}, {NULL, 0, false}};
+		CLI_OPT("json", O_JSON, false), CLI_OPT("recover", O_RECOVER, false), CLI_OPT_END};
 	static const struct cli_command cmd = {
 		"verify", "[--json] [--recover] [CVE-ID|YEAR]...",
 		"Check every CVE of the tree (or the given ones): files present for its state,\n"

@@ -9,6 +9,7 @@
 
 #include "check/batch.h"
 #include "check/check.h"
+#include "check/codestage.h"
 #include "check/filestage.h"
 #include "check/gitdates.h"
 #include "check/gitscan.h"
@@ -477,8 +478,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 				"--fail-if-affected, --strict, --max-age");
 	if (no_cache && db)
 		cli_usage_error(&p, "--no-cache applies to a record tree, not to --db FILE");
-	if (source && !config && !running)
-		cli_usage_error(&p, "--source needs --config FILE (or --running)");
+	bool code_only = source && !config && !running; /* needs a db with fingerprints */
 	if (root && root[0] == '\0')
 		root = NULL;
 	if ((vo.product || vo.cpe || sbom_path || vo.role) && !openvex && !cdx)
@@ -537,6 +537,13 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		}
 		sb_release(&sb);
 	}
+	if (source && nversions == 0 && !gitdir && !batch && !running) {
+		char rel[64];
+		if (ck_source_release(source, rel, sizeof rel, &err) != 0)
+			die_err(&err);
+		XGROW(versions, nversions + 1, valloc);
+		versions[nversions++] = xstrdup(rel);
+	}
 	if (nversions == 0 && !gitdir && !batch)
 		kcve_die(KCVE_E_USAGE, "nothing to check: give --version, --git, --running or --build "
 				       "(with include/config/kernel.release); see 'kcve check --help'");
@@ -547,6 +554,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	struct ck_set set;
 	load_set(g, tree, db, !no_cache, &set);
 
+	if (code_only && !set.fprints)
+		cli_usage_error(&p, "--source needs --config FILE (or --running), or a --db built "
+				"with fix fingerprints ('kcve db build --patches DIR')");
 	if (batch)
 		return check_batch(&set, batch, source, arch, fixed_in, reading, fail, strict, max_age,
 				   g);
@@ -617,6 +627,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			ck_run_files(&set, R, "config", ck_files_verdict, cf);
 		if (bf)
 			ck_run_files(&set, R, "build", ck_files_verdict, bf);
+		if (source && set.fprints && ck_run_code(&set, R, source, &err) != 0)
+			die_err(&err);
 		if (running)
 			for (size_t k = 0; k < R->n; k++) {
 				struct ck_entry *e = &R->e[k];

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "check/check.h"
+#include "check/codestage.h"
 #include "check/filestage.h"
 #include "check/gitdates.h"
 #include "check/recset.h"
@@ -13,14 +14,14 @@
 #include "cli_records.h"
 #include "core/error.h"
 
-enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON };
+enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON, O_PATCHES };
 static const struct cli_option opts[] = {
 	{"output", 'o', true}, {"tree", O_TREE, true},     {"source", O_SOURCE, true},
 	{"db", O_DB, true},    {"config", O_CONFIG, true}, {"arch", O_ARCH, true},
-	{"json", O_JSON, false}, {NULL, 0, false}};
+	{"json", O_JSON, false}, {"patches", O_PATCHES, true}, {NULL, 0, false}};
 static const struct cli_command db_cmd = {
 	"db",
-	"build [--tree DIR] -o FILE [--source KSRC] [--json]\n"
+	"build [--tree DIR] -o FILE [--source KSRC] [--patches DIR] [--json]\n"
 	"info [--json] FILE\n"
 	"files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A] [--json]",
 	"build  reduce the published records of a tree (id, title, severity, programFiles,\n"
@@ -29,7 +30,9 @@ static const struct cli_command db_cmd = {
 	"       that kernel source are stored too, so --config/--running work without sources.\n"
 	"       The tree's supported-branch data (kcve branches), its git HEAD commit time and\n"
 	"       newest record date, and the build time ($SOURCE_DATE_EPOCH, else now) go along,\n"
-	"       for check's coverage warnings.\n"
+	"       for check's coverage warnings.  With --patches DIR, each record's fix read\n"
+	"       from DIR/CVE-YYYY-NNNN.patch (a unified diff) is stored as a fingerprint, for\n"
+	"       'kcve check --source DIR' on a tree without history.\n"
 	"info   print what a database holds (and verify it loads).\n"
 	"files  the config-stage verdict and module of every distinct programFile of the\n"
 	"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
@@ -42,7 +45,7 @@ static const struct cli_command db_cmd = {
 	opts, false};
 
 struct db_args {
-	const char *out, *tree, *source, *db, *config, *arch;
+	const char *out, *tree, *source, *db, *config, *arch, *patches;
 	bool json;
 };
 
@@ -145,6 +148,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		case O_CONFIG: a.config = p.arg; break;
 		case O_ARCH: a.arch = p.arg; break;
 		case O_JSON: a.json = true; break;
+		case O_PATCHES: a.patches = p.arg; break;
 		}
 	}
 	char **ops;
@@ -156,7 +160,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	if (nops != (info ? 2 : 1))
 		cli_usage_error(&p, info ? "db info needs one FILE" : "unexpected argument after '%s'",
 				sub);
-	if ((a.out && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
+	if ((a.out && !build) || (a.patches && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
 	    (info && (a.tree || a.source)))
 		cli_usage_error(&p, "option not valid for 'db %s'", sub);
 	struct kcve_err err = {0};
@@ -217,13 +221,19 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		set.built = build_time();
 	if (rc == 0 && source)
 		rc = ck_set_add_conditions(&set, source, &err);
+	size_t nfp = 0;
+	if (rc == 0 && a.patches)
+		rc = ck_set_add_patches(&set, a.patches, &nfp, &err);
 	if (rc == 0)
 		rc = ck_db_write(&set, out, &err);
 	if (rc == 0)
-		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions\n", out, set.n, set.nconds);
+		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions, %zu fix fingerprints\n",
+			out, set.n, set.nconds, nfp);
 	json_t *doc = rc || !a.json ? NULL
 				    : json_pack("{s:o, s:I, s:I}", "file", cli_json_text(out), "records",
 						(json_int_t)set.n, "conditions", (json_int_t)set.nconds);
+	if (doc)
+		json_object_set_new(doc, "fingerprints", json_integer((json_int_t)nfp));
 	ck_set_release(&set);
 	if (rc)
 		kcve_die(err.code, "%s", err.msg);

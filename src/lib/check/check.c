@@ -25,7 +25,7 @@ bool ck_outcome_kept(enum ck_outcome o)
 	return o == CK_OUT_AFFECTED || o == CK_OUT_UNKNOWN || o == CK_OUT_NO_DATA;
 }
 
-static void push_stage(struct ck_result *res, const char *name)
+void ck_result_push_stage(struct ck_result *res, const char *name)
 {
 	if (res->nstages >= (int)(sizeof res->stages / sizeof res->stages[0]))
 		return;
@@ -89,7 +89,7 @@ void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,
 		/* e->reason stays NULL: ck_entry_reason() words version verdicts on demand, so that
 		 * checking hundreds of releases does not allocate a string per record. */
 	}
-	push_stage(out, "version");
+	ck_result_push_stage(out, "version");
 }
 
 static const char *vstatus_word(unsigned char v)
@@ -234,7 +234,7 @@ void ck_run_files(struct ck_set *s, struct ck_result *res, const char *name, ck_
 		free(e->reason);
 		e->reason = sb_detach(&sb);
 	}
-	push_stage(res, name);
+	ck_result_push_stage(res, name);
 }
 
 void ck_compute_fixed_in(struct ck_set *s, struct ck_result *res)
@@ -265,8 +265,12 @@ void ck_compute_fixed_in(struct ck_set *s, struct ck_result *res)
 
 void ck_result_release(struct ck_result *res)
 {
-	for (size_t i = 0; i < res->n; i++)
+	for (size_t i = 0; i < res->n; i++) {
 		free(res->e[i].reason);
+		if (res->code)
+			free(res->code[i].ev);
+	}
+	free(res->code);
 	free(res->e);
 	memset(res, 0, sizeof *res);
 }

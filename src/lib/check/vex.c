@@ -1,5 +1,6 @@
 /* OpenVEX and CycloneDX documents of a check result (see vex.h, docs/check.md "VEX"). */
 #include "check/vex.h"
+#include "check/codestage.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -125,7 +126,13 @@ int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, siz
 			case CK_OUT_NOT_INTRODUCED: status = "not_affected"; break;
 			case CK_OUT_FIXED: status = "fixed"; break;
 			}
+			bool code_fixed = ck_code_fixed(R, i);
+			if (code_fixed)
+				status = "not_affected";
 			json_object_set_new(st, "status", json_string(status));
+			if (code_fixed)
+				json_object_set_new(st, "justification",
+						    json_string("vulnerable_code_not_present"));
 			/* kcve's reason (version range, files not compiled, readings that
 			 * disagree) in status_notes; a not_affected statement carries it as its
 			 * impact_statement too (the schema allows that or a justification, not
@@ -197,7 +204,7 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 		json_array_append_new(aff, a);
 		any_aff |= e->outcome == CK_OUT_AFFECTED;
 		any_unknown |= e->outcome == CK_OUT_UNKNOWN || e->outcome == CK_OUT_NO_DATA;
-		all_fixed &= e->outcome == CK_OUT_FIXED;
+		all_fixed &= e->outcome == CK_OUT_FIXED && !ck_code_fixed(R, rec);
 		char rb[256];
 		sb_addf(&detail, "%s%s: %s (%s)", detail.len ? "; " : "", R->label,
 			ck_outcome_name(e->outcome), ck_entry_reason(s, R, e, rb, sizeof rb));

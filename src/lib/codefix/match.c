@@ -1,0 +1,421 @@
+/* Finding fix fingerprints in a source tree (see match.h for the rules). */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "codefix/match.h"
+#include "codefix/norm.h"
+#include "core/safefs.h"
+#include "core/xalloc.h"
+
+#define W_TRIVIAL 0.2f
+#define MAX_OCC 16  /* a line found more often than this in a file does not anchor a place */
+#define MAX_CAND 24 /* places tried per hunk */
+#define EXPLAINED 0.75f /* share of a side's lines found for the tree to read as that side */
+
+const char *cf_verdict_name(enum cf_verdict v)
+{
+	static const char *const n[] = {"undecided", "fixed", "vulnerable", "partial"};
+	return (unsigned)v < 4 ? n[v] : "undecided";
+}
+
+const char *cf_hstate_name(enum cf_hstate s)
+{
+	static const char *const n[] = {"undecided", "fixed", "vulnerable", "missing"};
+	return (unsigned)s < 4 ? n[s] : "undecided";
+}
+
+/* ---- source files ------------------------------------------------------------------------- */
+
+static int cmp_ix(const void *a, const void *b)
+{
+	const struct cf_ix *x = a, *y = b;
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static bool func_start(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+}
+
+void cf_src_build(struct cf_src *f, const char *text, size_t len)
+{
+	memset(f, 0, sizeof *f);
+	size_t alloc = 0, falloc = 0;
+	char norm[CF_NORM_MAX + 1];
+	uint32_t lineno = 0;
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		lineno++;
+		size_t n = cf_norm(p, (size_t)(e - p), norm);
+		if (n) {
+			if (f->n + 1 > alloc) {
+				alloc = alloc ? alloc * 2 : 1024;
+				f->hs = xrealloc(f->hs, alloc * sizeof *f->hs);
+				f->hl = xrealloc(f->hl, alloc * sizeof *f->hl);
+				f->lineno = xrealloc(f->lineno, alloc * sizeof *f->lineno);
+			}
+			f->hs[f->n] = cf_hash_strict(norm, n);
+			f->hl[f->n] = cf_hash_loose(norm, n);
+			f->lineno[f->n] = lineno;
+			if (func_start((unsigned char)*p)) {
+				if (f->nfunc + 1 > falloc) {
+					falloc = falloc ? falloc * 2 : 64;
+					f->funcpos = xrealloc(f->funcpos, falloc * sizeof *f->funcpos);
+					f->functext = xrealloc(f->functext, falloc * sizeof *f->functext);
+				}
+				f->funcpos[f->nfunc] = (uint32_t)f->n;
+				f->functext[f->nfunc++] = xstrndup(norm, n);
+			}
+			f->n++;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	f->ixs = xcalloc(f->n + 1, sizeof *f->ixs);
+	f->ixl = xcalloc(f->n + 1, sizeof *f->ixl);
+	for (size_t i = 0; i < f->n; i++) {
+		f->ixs[i] = (struct cf_ix){f->hs[i], (uint32_t)i};
+		f->ixl[i] = (struct cf_ix){f->hl[i], (uint32_t)i};
+	}
+	qsort(f->ixs, f->n, sizeof *f->ixs, cmp_ix);
+	qsort(f->ixl, f->n, sizeof *f->ixl, cmp_ix);
+}
+
+void cf_src_release(struct cf_src *f)
+{
+	for (size_t i = 0; i < f->nfunc; i++)
+		free(f->functext[i]);
+	free(f->functext);
+	free(f->funcpos);
+	free(f->hs);
+	free(f->hl);
+	free(f->lineno);
+	free(f->ixs);
+	free(f->ixl);
+	memset(f, 0, sizeof *f);
+}
+
+/* Positions of hash h: *first into ix, the count. */
+static size_t lookup(const struct cf_ix *ix, size_t n, uint64_t h, size_t *first)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix[mid].h < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t k = lo;
+	while (k < n && ix[k].h == h)
+		k++;
+	*first = lo;
+	return k - lo;
+}
+
+/* HOOK(funclevel): the function enclosing file line pos, here by the rule of a hunk header
+ * (`diff -p`, git's default): the nearest line at or above it that starts with a letter, '_'
+ * or '$'.  The function-boundary scanner replaces this when it lands.  NULL when none. */
+static const char *enclosing_function(const struct cf_src *f, uint32_t pos)
+{
+	size_t lo = 0, hi = f->nfunc;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->funcpos[mid] <= pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? f->functext[lo - 1] : NULL;
+}
+
+/* Does the hunk header's function text (cut at ~40 bytes by diff) name line text `ft`? */
+static bool same_function(const char *hunk_func, const char *ft)
+{
+	size_t n = strlen(hunk_func);
+	return ft && n >= 4 && strlen(ft) >= n && !memcmp(ft, hunk_func, n);
+}
+
+/* ---- one hunk ---------------------------------------------------------------------------- */
+
+struct item {
+	uint64_t hs, hl;
+	float w;
+	uint8_t type;
+	bool trivial;
+};
+
+struct cand {
+	long start;
+	int votes;
+	float score;
+	uint8_t state;
+	bool fmatch;
+	uint32_t line;
+};
+
+struct tally {
+	float a, ma, r, mr, c, mc;
+	int sig, msig; /* significant (non-trivial) lines, and those matched */
+};
+
+static bool item_matches(const struct item *it, const struct cf_src *f, size_t j)
+{
+	return it->type == CF_CTX ? it->hl == f->hl[j] : it->hs == f->hs[j];
+}
+
+/* Weighted alignment of the items with file lines [a, b): a matched item gains its weight,
+ * a file line skipped between two matched ones costs GAP (so lines of the hunk are not picked
+ * up one by one from far apart), items and lines before the first and after the last match
+ * are free.  pos[k] = matched line or -1. */
+#define GAP 0.15f
+static float align(const struct item *it, size_t m, const struct cf_src *f, size_t a, size_t b,
+		   long *pos)
+{
+	size_t w = b - a, cols = w + 1;
+	float *dp = xcalloc((m + 1) * cols, sizeof *dp);
+	for (size_t i = 1; i <= m; i++)
+		for (size_t j = 1; j <= w; j++) {
+			float best = dp[(i - 1) * cols + j];
+			float skip = dp[i * cols + j - 1] - GAP;
+			if (skip > best)
+				best = skip;
+			if (item_matches(&it[i - 1], f, a + j - 1)) {
+				float d = dp[(i - 1) * cols + j - 1] + it[i - 1].w;
+				if (d > best)
+					best = d;
+			}
+			dp[i * cols + j] = best;
+		}
+	size_t endj = 0;
+	for (size_t j = 1; j <= w; j++)
+		if (dp[m * cols + j] > dp[m * cols + endj])
+			endj = j;
+	float total = dp[m * cols + endj];
+	for (size_t i = 0; i < m; i++)
+		pos[i] = -1;
+	for (size_t i = m, j = endj; i > 0 && j > 0;) {
+		float here = dp[i * cols + j];
+		if (here == dp[(i - 1) * cols + j])
+			i--;
+		else if (item_matches(&it[i - 1], f, a + j - 1) &&
+			 here == dp[(i - 1) * cols + j - 1] + it[i - 1].w) {
+			pos[i - 1] = (long)(a + j - 1);
+			i--;
+			j--;
+		} else {
+			j--;
+		}
+	}
+	free(dp);
+	return total;
+}
+
+/* Is each change block placed: the nearest matched context lines around it are at most
+ * `slack` lines further apart than the old (want_old) or new side of the hunk between them
+ * has lines?  A block at the hunk's edge needs its one side. */
+static bool blocks_tight(const struct item *it, size_t m, const long *pos, bool want_old,
+			 long slack)
+{
+	for (size_t b = 0; b < m;) {
+		if (it[b].type == CF_CTX) {
+			b++;
+			continue;
+		}
+		size_t e = b;
+		while (e < m && it[e].type != CF_CTX)
+			e++;
+		long lo = -1, hi = -1;
+		size_t li = b, hidx = e;
+		while (li > 0 && b - li < 3 && lo < 0)
+			if (pos[--li] >= 0 && it[li].type == CF_CTX)
+				lo = pos[li];
+		for (size_t k = e; k < m && k - e < 3 && hi < 0; k++)
+			if (pos[k] >= 0 && it[k].type == CF_CTX) {
+				hi = pos[k];
+				hidx = k;
+			}
+		if ((lo < 0 && b > 0) || (hi < 0 && e < m) || (lo < 0 && hi < 0))
+			return false;
+		if (lo >= 0 && hi >= 0) {
+			long expect = 0;
+			for (size_t k = li + 1; k < hidx; k++)
+				expect += it[k].type == CF_CTX ||
+					  it[k].type == (want_old ? CF_DEL : CF_ADD);
+			if (hi - lo - 1 > expect + slack)
+				return false;
+		}
+		b = e;
+	}
+	return true;
+}
+
+static uint8_t read_state(const struct item *it, size_t m, const long *pos, struct tally *t)
+{
+	memset(t, 0, sizeof *t);
+	for (size_t k = 0; k < m; k++) {
+		bool hit = pos[k] >= 0;
+		float *tot = it[k].type == CF_ADD ? &t->a : it[k].type == CF_DEL ? &t->r : &t->c;
+		float *got = it[k].type == CF_ADD ? &t->ma : it[k].type == CF_DEL ? &t->mr : &t->mc;
+		*tot += it[k].w;
+		*got += hit ? it[k].w : 0;
+		t->sig += !it[k].trivial;
+		t->msig += !it[k].trivial && hit;
+	}
+	if (t->msig < (t->sig < 2 ? t->sig : 2) || t->msig == 0)
+		return CF_H_UNKNOWN;
+	bool ctx_half = t->c == 0 || t->mc >= 0.5f * t->c;
+	bool ctx_most = t->c > 0 && t->mc >= 0.6f * t->c;
+	/* the side read must explain most of its lines: where the code around the fix was
+	 * rewritten, a few old lines left over do not make the tree vulnerable (nor fixed) */
+	bool old_side = t->mc + t->mr >= EXPLAINED * (t->c + t->r);
+	bool new_side = t->mc + t->ma >= EXPLAINED * (t->c + t->a);
+	if (t->a > 0 && t->r > 0) {
+		if (t->ma >= 0.7f * t->a && t->mr <= 0.3f * t->r && new_side)
+			return CF_H_FIXED;
+		if (t->mr >= 0.7f * t->r && t->ma <= 0.3f * t->a && old_side)
+			return CF_H_VULN;
+	} else if (t->a > 0) {
+		if (t->ma >= 0.7f * t->a && ctx_half && blocks_tight(it, m, pos, false, 3))
+			return CF_H_FIXED;
+		if (t->ma <= 0.3f * t->a && ctx_most && blocks_tight(it, m, pos, true, 1))
+			return CF_H_VULN;
+	} else if (t->r > 0) {
+		if (t->mr >= 0.7f * t->r && ctx_half)
+			return CF_H_VULN;
+		if (t->mr <= 0.3f * t->r && ctx_most && blocks_tight(it, m, pos, false, 1))
+			return CF_H_FIXED;
+	}
+	return CF_H_UNKNOWN;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_votes(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	return (y->votes > x->votes) - (y->votes < x->votes);
+}
+
+/* Places where the hunk may be: starts implied by its distinctive lines, clustered. */
+static size_t find_candidates(const struct item *it, size_t m, const struct cf_src *f,
+			      struct cand *out)
+{
+	size_t ns = 0, alloc = 0;
+	long *starts = NULL;
+	for (size_t k = 0; k < m; k++) {
+		if (it[k].trivial)
+			continue;
+		size_t first;
+		bool ctx = it[k].type == CF_CTX;
+		const struct cf_ix *ix = ctx ? f->ixl : f->ixs;
+		size_t c = lookup(ix, f->n, ctx ? it[k].hl : it[k].hs, &first);
+		if (c > MAX_OCC)
+			continue;
+		XGROW(starts, ns + c, alloc);
+		for (size_t i = 0; i < c; i++)
+			starts[ns++] = (long)ix[first + i].pos - (long)k;
+	}
+	if (ns)
+		qsort(starts, ns, sizeof *starts, cmp_long);
+	size_t nc = 0, cap = 4 * MAX_CAND;
+	struct cand *all = xcalloc(cap, sizeof *all);
+	long gap = (long)m / 2 + 8;
+	for (size_t i = 0; i < ns;) {
+		size_t j = i;
+		while (j + 1 < ns && starts[j + 1] - starts[j] <= gap)
+			j++;
+		if (nc < cap)
+			all[nc++] = (struct cand){.start = starts[(i + j) / 2], .votes = (int)(j - i + 1)};
+		i = j + 1;
+	}
+	qsort(all, nc, sizeof *all, cmp_votes);
+	if (nc > MAX_CAND)
+		nc = MAX_CAND;
+	memcpy(out, all, nc * sizeof *out);
+	free(all);
+	free(starts);
+	return nc;
+}
+
+static void eval_candidate(const struct item *it, size_t m, const struct cf_src *f,
+			   const char *hfunc, struct cand *c, long *pos)
+{
+	long slack = m > 16 ? (long)m : 16;
+	long a = c->start - slack, b = c->start + (long)m + slack;
+	if (a < 0)
+		a = 0;
+	if (b > (long)f->n)
+		b = (long)f->n;
+	c->score = align(it, m, f, (size_t)a, (size_t)b, pos);
+	struct tally t;
+	c->state = read_state(it, m, pos, &t);
+	long firstpos = -1;
+	for (size_t k = 0; k < m && firstpos < 0; k++)
+		firstpos = pos[k];
+	c->line = firstpos >= 0 ? f->lineno[firstpos] : 0;
+	c->fmatch = firstpos >= 0 && hfunc[0] &&
+		    same_function(hfunc, enclosing_function(f, (uint32_t)firstpos));
+}
+
+/* The hunk's reading from its candidate places: the best one, among those in the hunk's own
+ * function when one of them is nearly as good; two near-best places reading differently
+ * leave the hunk unknown. */
+static void choose(struct cand *c, size_t nc, struct cf_hres *out)
+{
+	float top = 0;
+	bool any_f = false;
+	for (size_t i = 0; i < nc; i++)
+		top = c[i].score > top ? c[i].score : top;
+	for (size_t i = 0; i < nc; i++)
+		any_f |= c[i].fmatch && c[i].score >= 0.5f * top;
+	float best = 0;
+	size_t bi = nc;
+	for (size_t i = 0; i < nc; i++)
+		if ((!any_f || c[i].fmatch) && c[i].score > best) {
+			best = c[i].score;
+			bi = i;
+		}
+	if (bi == nc)
+		return;
+	out->state = c[bi].state;
+	out->line = c[bi].line;
+	for (size_t i = 0; i < nc; i++)
+		if ((!any_f || c[i].fmatch) && c[i].score >= 0.85f * best &&
+		    c[i].state != CF_H_UNKNOWN && c[i].state != c[bi].state)
+			out->state = CF_H_UNKNOWN;
+}
+
+void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct cf_src *f,
+		   struct cf_hres *out)
+{
+	size_t m = h->n;
+	struct item *it = xcalloc(m + 1, sizeof *it);
+	*out = (struct cf_hres){CF_H_UNKNOWN, 0, 0};
+	for (size_t k = 0; k < m; k++) {
+		const struct cf_line *l = &s->lines[h->it[k].line];
+		it[k] = (struct item){l->hs, l->hl, l->trivial ? W_TRIVIAL : 1.0f, h->it[k].type,
+				      l->trivial != 0};
+		if (it[k].type != CF_CTX)
+			out->weight += it[k].w;
+	}
+	char hfunc[CF_NORM_MAX + 1];
+	cf_norm(h->func, strlen(h->func), hfunc);
+	struct cand c[MAX_CAND];
+	size_t nc = find_candidates(it, m, f, c);
+	long *pos = xcalloc(m + 1, sizeof *pos);
+	for (size_t i = 0; i < nc; i++)
+		eval_candidate(it, m, f, hfunc, &c[i], pos);
+	choose(c, nc, out);
+	free(pos);
+	free(it);
+}

@@ -13,6 +13,7 @@
 #define W_TRIVIAL 0.2f
 #define MAX_OCC 16  /* a line found more often than this in a file does not anchor a place */
 #define MAX_CAND 24 /* places tried per hunk */
+#define FULL 0.9f /* a side this well explained is there: the other side cannot be read */
 #define EXPLAINED 0.75f /* share of a side's lines found for the tree to read as that side */
 
 const char *cf_verdict_name(enum cf_verdict v)
@@ -148,6 +149,7 @@ struct item {
 	float w;
 	uint8_t type;
 	bool trivial;
+	bool moved; /* removed in one place of the hunk and added in another */
 };
 
 struct cand {
@@ -159,33 +161,33 @@ struct cand {
 	uint32_t line;
 };
 
-struct tally {
-	float a, ma, r, mr, c, mc;
-	int sig, msig; /* significant (non-trivial) lines, and those matched */
-};
 
-static bool item_matches(const struct item *it, const struct cf_src *f, size_t j)
+#define ALL_SIDES 0xff
+static bool item_matches(const struct item *it, const struct cf_src *f, size_t j, uint8_t skip)
 {
+	if (it->type == skip)
+		return false;
 	return it->type == CF_CTX ? it->hl == f->hl[j] : it->hs == f->hs[j];
 }
 
 /* Weighted alignment of the items with file lines [a, b): a matched item gains its weight,
  * a file line skipped between two matched ones costs GAP (so lines of the hunk are not picked
  * up one by one from far apart), items and lines before the first and after the last match
- * are free.  pos[k] = matched line or -1. */
+ * are free.  Items of type `skip` are left out (one side of the hunk).  pos[k] = matched line or
+ * -1. */
 #define GAP 0.15f
 static float align(const struct item *it, size_t m, const struct cf_src *f, size_t a, size_t b,
-		   long *pos)
+		   long *pos, uint8_t skip)
 {
 	size_t w = b - a, cols = w + 1;
 	float *dp = xcalloc((m + 1) * cols, sizeof *dp);
 	for (size_t i = 1; i <= m; i++)
 		for (size_t j = 1; j <= w; j++) {
 			float best = dp[(i - 1) * cols + j];
-			float skip = dp[i * cols + j - 1] - GAP;
-			if (skip > best)
-				best = skip;
-			if (item_matches(&it[i - 1], f, a + j - 1)) {
+			float gap = dp[i * cols + j - 1] - GAP;
+			if (gap > best)
+				best = gap;
+			if (item_matches(&it[i - 1], f, a + j - 1, skip)) {
 				float d = dp[(i - 1) * cols + j - 1] + it[i - 1].w;
 				if (d > best)
 					best = d;
@@ -203,7 +205,7 @@ static float align(const struct item *it, size_t m, const struct cf_src *f, size
 		float here = dp[i * cols + j];
 		if (here == dp[(i - 1) * cols + j])
 			i--;
-		else if (item_matches(&it[i - 1], f, a + j - 1) &&
+		else if (item_matches(&it[i - 1], f, a + j - 1, skip) &&
 			 here == dp[(i - 1) * cols + j - 1] + it[i - 1].w) {
 			pos[i - 1] = (long)(a + j - 1);
 			i--;
@@ -255,40 +257,62 @@ static bool blocks_tight(const struct item *it, size_t m, const long *pos, bool 
 	return true;
 }
 
-static uint8_t read_state(const struct item *it, size_t m, const long *pos, struct tally *t)
+/* Matched weight of the items of one type in an alignment, and their total; moved lines only
+ * with `moved` (they are there before and after the fix: only their place tells). */
+static void side(const struct item *it, size_t m, const long *pos, uint8_t type, bool moved,
+		 float *tot, float *got)
 {
-	memset(t, 0, sizeof *t);
+	*tot = *got = 0;
+	for (size_t k = 0; k < m; k++)
+		if (it[k].type == type && (moved || !it[k].moved)) {
+			*tot += it[k].w;
+			*got += pos[k] >= 0 ? it[k].w : 0;
+		}
+}
+
+/* The hunk's reading in file lines [a, b): the old side (context and removed lines) and the
+ * new side (context and added lines) are aligned separately; a side is read when it explains
+ * most of its lines, its own changed lines are there, the other side's are not, and — for a
+ * fix that only adds or only removes — the place of the change is tight on the read side. */
+static uint8_t read_state(const struct item *it, size_t m, const struct cf_src *f, size_t a,
+			  size_t b, const long *pos, long *po, long *pn)
+{
+	int sig = 0, msig = 0;
 	for (size_t k = 0; k < m; k++) {
-		bool hit = pos[k] >= 0;
-		float *tot = it[k].type == CF_ADD ? &t->a : it[k].type == CF_DEL ? &t->r : &t->c;
-		float *got = it[k].type == CF_ADD ? &t->ma : it[k].type == CF_DEL ? &t->mr : &t->mc;
-		*tot += it[k].w;
-		*got += hit ? it[k].w : 0;
-		t->sig += !it[k].trivial;
-		t->msig += !it[k].trivial && hit;
+		sig += !it[k].trivial;
+		msig += !it[k].trivial && pos[k] >= 0;
 	}
-	if (t->msig < (t->sig < 2 ? t->sig : 2) || t->msig == 0)
+	if (msig < (sig < 2 ? sig : 2) || msig == 0)
 		return CF_H_UNKNOWN;
-	bool ctx_half = t->c == 0 || t->mc >= 0.5f * t->c;
-	bool ctx_most = t->c > 0 && t->mc >= 0.6f * t->c;
-	/* the side read must explain most of its lines: where the code around the fix was
-	 * rewritten, a few old lines left over do not make the tree vulnerable (nor fixed) */
-	bool old_side = t->mc + t->mr >= EXPLAINED * (t->c + t->r);
-	bool new_side = t->mc + t->ma >= EXPLAINED * (t->c + t->a);
-	if (t->a > 0 && t->r > 0) {
-		if (t->ma >= 0.7f * t->a && t->mr <= 0.3f * t->r && new_side)
+	align(it, m, f, a, b, po, CF_ADD);
+	align(it, m, f, a, b, pn, CF_DEL);
+	float c, mco, mcn, r, mr, ad, ma, ro, mro, an, man;
+	side(it, m, po, CF_CTX, false, &c, &mco);
+	side(it, m, pn, CF_CTX, false, &c, &mcn);
+	side(it, m, po, CF_DEL, true, &ro, &mro);
+	side(it, m, pn, CF_ADD, true, &an, &man);
+	side(it, m, po, CF_DEL, false, &r, &mr);
+	side(it, m, pn, CF_ADD, false, &ad, &ma);
+	float xo = (mco + mro) / (c + ro), xn = (mcn + man) / (c + an);
+	if (ad == 0 && r == 0) { /* only moves: the side whose order the file follows */
+		if (xn >= FULL && xo < xn)
 			return CF_H_FIXED;
-		if (t->mr >= 0.7f * t->r && t->ma <= 0.3f * t->a && old_side)
+		if (xo >= FULL && xn < xo)
 			return CF_H_VULN;
-	} else if (t->a > 0) {
-		if (t->ma >= 0.7f * t->a && ctx_half && blocks_tight(it, m, pos, false, 3))
+	} else if (ad > 0 && r > 0) {
+		if (ma >= 0.7f * ad && mr <= 0.3f * r && xn >= EXPLAINED)
 			return CF_H_FIXED;
-		if (t->ma <= 0.3f * t->a && ctx_most && blocks_tight(it, m, pos, true, 1))
+		if (mr >= 0.7f * r && ma <= 0.3f * ad && xo >= EXPLAINED)
 			return CF_H_VULN;
-	} else if (t->r > 0) {
-		if (t->mr >= 0.7f * t->r && ctx_half)
+	} else if (ad > 0) {
+		if (ma >= 0.7f * ad && xn >= EXPLAINED && blocks_tight(it, m, pn, false, 3))
+			return CF_H_FIXED;
+		if (c > 0 && xo >= EXPLAINED && xn < FULL && blocks_tight(it, m, po, true, 0))
 			return CF_H_VULN;
-		if (t->mr <= 0.3f * t->r && ctx_most && blocks_tight(it, m, pos, false, 1))
+	} else if (r > 0) {
+		if (mr >= 0.7f * r && xo >= EXPLAINED)
+			return CF_H_VULN;
+		if (c > 0 && xn >= EXPLAINED && xo < FULL && blocks_tight(it, m, pn, false, 0))
 			return CF_H_FIXED;
 	}
 	return CF_H_UNKNOWN;
@@ -356,9 +380,8 @@ static void eval_candidate(const struct item *it, size_t m, const struct cf_src 
 		a = 0;
 	if (b > (long)f->n)
 		b = (long)f->n;
-	c->score = align(it, m, f, (size_t)a, (size_t)b, pos);
-	struct tally t;
-	c->state = read_state(it, m, pos, &t);
+	c->score = align(it, m, f, (size_t)a, (size_t)b, pos, ALL_SIDES);
+	c->state = read_state(it, m, f, (size_t)a, (size_t)b, pos, pos + m, pos + 2 * m);
 	long firstpos = -1;
 	for (size_t k = 0; k < m && firstpos < 0; k++)
 		firstpos = pos[k];
@@ -404,15 +427,19 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct
 	for (size_t k = 0; k < m; k++) {
 		const struct cf_line *l = &s->lines[h->it[k].line];
 		it[k] = (struct item){l->hs, l->hl, l->trivial ? W_TRIVIAL : 1.0f, h->it[k].type,
-				      l->trivial != 0};
+				      l->trivial != 0, false};
 		if (it[k].type != CF_CTX)
 			out->weight += it[k].w;
 	}
+	for (size_t k = 0; k < m; k++)
+		for (size_t j = 0; j < m && it[k].type != CF_CTX && !it[k].moved; j++)
+			it[k].moved = it[j].type == (it[k].type == CF_ADD ? CF_DEL : CF_ADD) &&
+				      h->it[j].line == h->it[k].line;
 	char hfunc[CF_NORM_MAX + 1];
 	cf_norm(h->func, strlen(h->func), hfunc);
 	struct cand c[MAX_CAND];
 	size_t nc = find_candidates(it, m, f, c);
-	long *pos = xcalloc(m + 1, sizeof *pos);
+	long *pos = xcalloc(3 * m + 1, sizeof *pos);
 	for (size_t i = 0; i < nc; i++)
 		eval_candidate(it, m, f, hfunc, &c[i], pos);
 	choose(c, nc, out);

@@ -165,8 +165,8 @@ struct cand {
 #define ALL_SIDES 0xff
 static bool item_matches(const struct item *it, const struct cf_src *f, size_t j, uint8_t skip)
 {
-	if (it->type == skip)
-		return false;
+	if (it->type == skip || (skip == ALL_SIDES && it->moved))
+		return false; /* a moved line is there either way: it does not place the hunk */
 	return it->type == CF_CTX ? it->hl == f->hl[j] : it->hs == f->hs[j];
 }
 
@@ -337,7 +337,7 @@ static size_t find_candidates(const struct item *it, size_t m, const struct cf_s
 	size_t ns = 0, alloc = 0;
 	long *starts = NULL;
 	for (size_t k = 0; k < m; k++) {
-		if (it[k].trivial)
+		if (it[k].trivial || it[k].moved)
 			continue;
 		size_t first;
 		bool ctx = it[k].type == CF_CTX;
@@ -418,8 +418,20 @@ static void choose(struct cand *c, size_t nc, struct cf_hres *out)
 			out->state = CF_H_UNKNOWN;
 }
 
-void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct cf_src *f,
-		   struct cf_hres *out)
+/* Is the changed line x also changed the other way in a hunk of the same file (a block of
+ * code the fix moves)? */
+static bool moved_line(const struct cf_file *file, const struct cf_item *x)
+{
+	uint8_t other = x->type == CF_ADD ? CF_DEL : CF_ADD;
+	for (uint32_t i = 0; i < file->n; i++)
+		for (uint32_t k = 0; k < file->h[i].n; k++)
+			if (file->h[i].it[k].type == other && file->h[i].it[k].line == x->line)
+				return true;
+	return false;
+}
+
+void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const struct cf_hunk *h,
+		   const struct cf_src *f, struct cf_hres *out)
 {
 	size_t m = h->n;
 	struct item *it = xcalloc(m + 1, sizeof *it);
@@ -432,9 +444,7 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct
 			out->weight += it[k].w;
 	}
 	for (size_t k = 0; k < m; k++)
-		for (size_t j = 0; j < m && it[k].type != CF_CTX && !it[k].moved; j++)
-			it[k].moved = it[j].type == (it[k].type == CF_ADD ? CF_DEL : CF_ADD) &&
-				      h->it[j].line == h->it[k].line;
+		it[k].moved = it[k].type != CF_CTX && moved_line(file, &h->it[k]);
 	char hfunc[CF_NORM_MAX + 1];
 	cf_norm(h->func, strlen(h->func), hfunc);
 	struct cand c[MAX_CAND];

@@ -49,9 +49,9 @@ struct cf_hres {
 	uint32_t line;   /* 1-based line where the hunk was found, 0 = nowhere */
 	float weight;    /* the hunk's weight (its changed lines) */
 };
-/* Read one hunk of fingerprint set s in file f. */
-void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct cf_src *f,
-		   struct cf_hres *out);
+/* Read hunk h of fingerprint file `file` (of set s) in source file f. */
+void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const struct cf_hunk *h,
+		   const struct cf_src *f, struct cf_hres *out);
 
 struct cf_ev {
 	const char *file; /* into the fingerprint set */

@@ -86,7 +86,7 @@ static void match_files(const struct cf_set *s, int dirfd, const size_t *off, st
 			const struct cf_file *cf = &fp->f[refs[r].file];
 			for (uint32_t k = 0; k < cf->n; k++) {
 				if (have)
-					cf_match_hunk(s, &cf->h[k], &src, &hr[at + k]);
+					cf_match_hunk(s, cf, &cf->h[k], &src, &hr[at + k]);
 				else
 					hr[at + k] = (struct cf_hres){CF_H_MISSING, 0, 1.0f};
 			}

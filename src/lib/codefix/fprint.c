@@ -4,6 +4,7 @@
 
 #include "codefix/fprint.h"
 #include "codefix/norm.h"
+#include "csrc/funcscan.h"
 #include "core/xalloc.h"
 
 void cf_set_init(struct cf_set *s)
@@ -20,6 +21,7 @@ void cf_set_release(struct cf_set *s)
 		for (uint32_t j = 0; j < f->n; j++) {
 			for (uint32_t k = 0; k < f->f[j].n; k++) {
 				free(f->f[j].h[k].func);
+				free(f->f[j].h[k].funcs);
 				free(f->f[j].h[k].it);
 			}
 			free(f->f[j].h);
@@ -119,10 +121,13 @@ static bool build_hunk(struct cf_set *s, const struct cf_phunk *ph, struct cf_hu
 	}
 	cancel_reindents(h);
 	h->func = xstrdup(ph->func ? ph->func : "");
+	h->funcs = xstrdup("");
+	h->src = ph;
 	if (hunk_changes(h))
 		return true;
 	free(h->it);
 	free(h->func);
+	free(h->funcs);
 	return false;
 }
 
@@ -149,6 +154,36 @@ size_t cf_set_add_patch(struct cf_set *s, const char *cve, const char *label,
 	}
 	s->n++;
 	return kept;
+}
+
+void cf_set_scan_functions(struct cf_set *s, const struct cf_patch *p, size_t file,
+			   const char *text, size_t len)
+{
+	if (!s->n || file >= p->n)
+		return;
+	struct cf_fp *fp = &s->v[s->n - 1];
+	struct cf_file *f = NULL;
+	for (uint32_t j = 0; j < fp->n && !f; j++)
+		if (!strcmp(fp->f[j].path, p->f[file].path))
+			f = &fp->f[j];
+	if (!f)
+		return;
+	struct funcscan fs = {0};
+	funcscan_scan(&fs, text, len);
+	for (uint32_t k = 0; k < f->n; k++) {
+		const struct cf_phunk *ph = f->h[k].src;
+		if (!ph || ph < p->f[file].h || ph >= p->f[file].h + p->f[file].n)
+			continue;
+		size_t idx[16];
+		unsigned first = (unsigned)ph->new_start, last = first + (unsigned)ph->new_len;
+		size_t n = funcscan_range(&fs, first, last > first ? last - 1 : first, idx, 16, NULL);
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < n && i < 16; i++)
+			sb_addf(&sb, "%s%s", i ? "," : "", fs.fn[idx[i]].name);
+		free(f->h[k].funcs);
+		f->h[k].funcs = sb_detach(&sb);
+	}
+	funcscan_free(&fs);
 }
 
 static int cmp_fp(const void *a, const void *b)
@@ -200,6 +235,7 @@ void cf_set_encode(const struct cf_set *s, struct strbuf *out)
 			for (uint32_t k = 0; k < fp->f[j].n; k++) {
 				const struct cf_hunk *h = &fp->f[j].h[k];
 				put_str(out, h->func);
+				put_str(out, h->funcs);
 				put_uleb(out, h->n);
 				for (uint32_t m = 0; m < h->n; m++)
 					put_uleb(out, (unsigned long long)h->it[m].line * 4 + h->it[m].type);
@@ -253,8 +289,9 @@ static char *get_str(struct rd *r)
 static bool get_hunk(struct rd *r, struct cf_hunk *h, size_t nlines)
 {
 	h->func = get_str(r);
+	h->funcs = get_str(r);
 	h->n = (uint32_t)get_count(r, 1);
-	if (r->bad || !h->func || h->n > CF_HUNK_MAX_ITEMS)
+	if (r->bad || !h->func || !h->funcs || h->n > CF_HUNK_MAX_ITEMS)
 		return false;
 	h->it = xcalloc(h->n + 1, sizeof *h->it);
 	for (uint32_t m = 0; m < h->n && !r->bad; m++) {

@@ -1,4 +1,5 @@
 /* Finding fix fingerprints in a source tree (see match.h for the rules). */
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ void cf_src_build(struct cf_src *f, const char *text, size_t len)
 		f->ixs[i] = (struct cf_ix){f->hs[i], (uint32_t)i};
 		f->ixl[i] = (struct cf_ix){f->hl[i], (uint32_t)i};
 	}
+	funcscan_scan(&f->fs, text, len);
 	qsort(f->ixs, f->n, sizeof *f->ixs, cmp_ix);
 	qsort(f->ixl, f->n, sizeof *f->ixl, cmp_ix);
 }
@@ -98,6 +100,7 @@ void cf_src_release(struct cf_src *f)
 	free(f->lineno);
 	free(f->ixs);
 	free(f->ixl);
+	funcscan_free(&f->fs);
 	memset(f, 0, sizeof *f);
 }
 
@@ -119,10 +122,29 @@ static size_t lookup(const struct cf_ix *ix, size_t n, uint64_t h, size_t *first
 	return k - lo;
 }
 
-/* HOOK(funclevel): the function enclosing file line pos, here by the rule of a hunk header
- * (`diff -p`, git's default): the nearest line at or above it that starts with a letter, '_'
- * or '$'.  The function-boundary scanner replaces this when it lands.  NULL when none. */
-static const char *enclosing_function(const struct cf_src *f, uint32_t pos)
+/* The function a hunk header names ("static int foo_read(struct foo *" → "foo_read"): the
+ * identifier before its first '('; "" when none. */
+static void header_name(const char *func, char *out, size_t n)
+{
+	out[0] = '\0';
+	const char *par = strchr(func, '(');
+	if (!par)
+		return;
+	const char *e = par;
+	while (e > func && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	const char *b = e;
+	while (b > func && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+		b--;
+	if (b < e && (size_t)(e - b) < n) {
+		memcpy(out, b, (size_t)(e - b));
+		out[e - b] = '\0';
+	}
+}
+
+/* The line that a hunk header would name for file line pos (`diff -p`, git's default): the
+ * nearest line at or above it that starts with a letter, '_' or '$'.  NULL when none. */
+static const char *header_line_above(const struct cf_src *f, uint32_t pos)
 {
 	size_t lo = 0, hi = f->nfunc;
 	while (lo < hi) {
@@ -135,11 +157,24 @@ static const char *enclosing_function(const struct cf_src *f, uint32_t pos)
 	return lo ? f->functext[lo - 1] : NULL;
 }
 
-/* Does the hunk header's function text (cut at ~40 bytes by diff) name line text `ft`? */
-static bool same_function(const char *hunk_func, const char *ft)
+/* Is file line pos (the first line of a place) in the function the hunk header names?  By the
+ * C function scanner (csrc/funcscan.h) when it finds a function there or just above and the
+ * header names one; else by the header rule (the header's text cut at ~40 bytes by diff is a
+ * prefix of the line it named). */
+static bool in_header_function(const struct cf_src *f, uint32_t pos, const char *hfunc_raw,
+			       const char *hfunc_norm)
 {
-	size_t n = strlen(hunk_func);
-	return ft && n >= 4 && strlen(ft) >= n && !memcmp(ft, hunk_func, n);
+	char name[128];
+	header_name(hfunc_raw, name, sizeof name);
+	unsigned line = f->lineno[pos];
+	const struct funcscan_fn *fn = funcscan_at(&f->fs, line);
+	if (!fn && line > 1)
+		fn = funcscan_at(&f->fs, line - 1);
+	if (fn && name[0])
+		return !strcmp(fn->name, name);
+	const char *ft = header_line_above(f, pos);
+	size_t n = strlen(hfunc_norm);
+	return ft && n >= 4 && strlen(ft) >= n && !memcmp(ft, hfunc_norm, n);
 }
 
 /* ---- one hunk ---------------------------------------------------------------------------- */
@@ -372,7 +407,7 @@ static size_t find_candidates(const struct item *it, size_t m, const struct cf_s
 }
 
 static void eval_candidate(const struct item *it, size_t m, const struct cf_src *f,
-			   const char *hfunc, struct cand *c, long *pos)
+			   const char *hraw, const char *hfunc, struct cand *c, long *pos)
 {
 	long slack = m > 16 ? (long)m : 16;
 	long a = c->start - slack, b = c->start + (long)m + slack;
@@ -387,7 +422,7 @@ static void eval_candidate(const struct item *it, size_t m, const struct cf_src 
 		firstpos = pos[k];
 	c->line = firstpos >= 0 ? f->lineno[firstpos] : 0;
 	c->fmatch = firstpos >= 0 && hfunc[0] &&
-		    same_function(hfunc, enclosing_function(f, (uint32_t)firstpos));
+		    in_header_function(f, (uint32_t)firstpos, hraw, hfunc);
 }
 
 /* The hunk's reading from its candidate places: the best one, among those in the hunk's own
@@ -451,7 +486,7 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const str
 	size_t nc = find_candidates(it, m, f, c);
 	long *pos = xcalloc(3 * m + 1, sizeof *pos);
 	for (size_t i = 0; i < nc; i++)
-		eval_candidate(it, m, f, hfunc, &c[i], pos);
+		eval_candidate(it, m, f, h->func, hfunc, &c[i], pos);
 	choose(c, nc, out);
 	free(pos);
 	free(it);

@@ -23,6 +23,7 @@
 
 #include "codefix/fprint.h"
 #include "core/error.h"
+#include "csrc/funcscan.h"
 
 enum cf_verdict { CF_UNDECIDED = 0, CF_FIXED = 1, CF_VULNERABLE = 2, CF_PARTIAL = 3 };
 enum cf_hstate { CF_H_UNKNOWN = 0, CF_H_FIXED = 1, CF_H_VULN = 2, CF_H_MISSING = 3 };
@@ -40,6 +41,7 @@ struct cf_src {
 	char **functext;     /* their strict forms */
 	size_t nfunc;
 	struct cf_ix { uint64_t h; uint32_t pos; } *ixs, *ixl; /* sorted by hash */
+	struct funcscan fs;  /* the file's C function boundaries */
 };
 void cf_src_build(struct cf_src *f, const char *text, size_t len);
 void cf_src_release(struct cf_src *f);

@@ -14,14 +14,16 @@
 #include "cli_records.h"
 #include "core/error.h"
 
-enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON, O_PATCHES };
+enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON, O_PATCHES, O_REPO };
 static const struct cli_option opts[] = {
 	{"output", 'o', true}, {"tree", O_TREE, true},     {"source", O_SOURCE, true},
 	{"db", O_DB, true},    {"config", O_CONFIG, true}, {"arch", O_ARCH, true},
-	{"json", O_JSON, false}, {"patches", O_PATCHES, true}, {NULL, 0, false}};
+	{"json", O_JSON, false}, {"patches", O_PATCHES, true},
+	{"repo", O_REPO, true},  {NULL, 0, false}};
 static const struct cli_command db_cmd = {
 	"db",
-	"build [--tree DIR] -o FILE [--source KSRC] [--patches DIR] [--json]\n"
+	"build [--tree DIR] -o FILE [--source KSRC] [--patches DIR | --repo LINUX.git]\n"
+	"      [--json]\n"
 	"info [--json] FILE\n"
 	"files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A] [--json]",
 	"build  reduce the published records of a tree (id, title, severity, programFiles,\n"
@@ -32,7 +34,10 @@ static const struct cli_command db_cmd = {
 	"       newest record date, and the build time ($SOURCE_DATE_EPOCH, else now) go along,\n"
 	"       for check's coverage warnings.  With --patches DIR, each record's fix read\n"
 	"       from DIR/CVE-YYYY-NNNN.patch (a unified diff) is stored as a fingerprint, for\n"
-	"       'kcve check --source DIR' on a tree without history.\n"
+	"       'kcve check --source DIR' on a tree without history.  With --repo LINUX.git,\n"
+	"       each record's mainline fix (.sha1) and every stable backport of it (through\n"
+	"       the history index, built or updated first) are stored, each branch's own\n"
+	"       version of the fix.\n"
 	"info   print what a database holds (and verify it loads).\n"
 	"files  the config-stage verdict and module of every distinct programFile of the\n"
 	"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
@@ -45,7 +50,7 @@ static const struct cli_command db_cmd = {
 	opts, false};
 
 struct db_args {
-	const char *out, *tree, *source, *db, *config, *arch, *patches;
+	const char *out, *tree, *source, *db, *config, *arch, *patches, *repo;
 	bool json;
 };
 
@@ -149,6 +154,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		case O_ARCH: a.arch = p.arg; break;
 		case O_JSON: a.json = true; break;
 		case O_PATCHES: a.patches = p.arg; break;
+		case O_REPO: a.repo = p.arg; break;
 		}
 	}
 	char **ops;
@@ -160,7 +166,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	if (nops != (info ? 2 : 1))
 		cli_usage_error(&p, info ? "db info needs one FILE" : "unexpected argument after '%s'",
 				sub);
-	if ((a.out && !build) || (a.patches && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
+	if ((a.out && !build) || ((a.patches || a.repo) && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
 	    (info && (a.tree || a.source)))
 		cli_usage_error(&p, "option not valid for 'db %s'", sub);
 	struct kcve_err err = {0};
@@ -224,6 +230,16 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	size_t nfp = 0;
 	if (rc == 0 && a.patches)
 		rc = ck_set_add_patches(&set, a.patches, &nfp, &err);
+#ifndef KCVE_NO_GIT
+	size_t nrepo = 0;
+	if (rc == 0 && a.repo)
+		rc = ck_set_add_repo_fixes(&set, a.repo, &nrepo, &err);
+	nfp += nrepo;
+#else
+	if (a.repo)
+		kcve_die(KCVE_E_USAGE, "this kcve has no git support: build the database with --repo "
+			 "on a full kcve and copy it here");
+#endif
 	if (rc == 0)
 		rc = ck_db_write(&set, out, &err);
 	if (rc == 0)

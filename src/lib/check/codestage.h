@@ -16,6 +16,12 @@
 /* Read DIR/<CVE id>.patch for every record of s that has one into s->fprints (label
  * "patch").  *added: fingerprints added.  A patch that is not a usable diff is an error. */
 int ck_set_add_patches(struct ck_set *s, const char *dir, size_t *added, struct kcve_err *err);
+/* Fingerprints from the kernel repository at repo (its history index is built or updated
+ * first): each record's mainline fix (.sha1) labelled "mainline" and each stable backport
+ * labelled with its branch ("6.1").  *added: records that got at least one.  Not in builds
+ * without libgit2 (KCVE_NO_GIT). */
+int ck_set_add_repo_fixes(struct ck_set *s, const char *repo, size_t *added,
+			  struct kcve_err *err);
 /* Run the code stage over res (entries of s) against the tree at srcdir. */
 int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
 		struct kcve_err *err);

@@ -474,13 +474,18 @@ static void fprint_roundtrip(void **state)
 		assert_int_equal(cf_set_decode(&d, sb.buf, cut, "t", &e), KCVE_E_PARSE);
 		cf_set_release(&d);
 	}
-	/* a line index beyond the table */
-	struct strbuf bad = STRBUF_INIT;
-	sb_add(&bad, "\x01\x01x\x00\x01\x01" "A\x00\x01" "B\x00\x01\x01" "f\x00\x01" "\x00\x01\x01",
-	       25);
-	assert_int_equal(cf_set_decode(&d, bad.buf, bad.len, "t", &e), KCVE_E_PARSE);
+	/* a line index beyond the table: 1 line "x"; 1 fingerprint "A" "B", 1 file "f", 1 hunk
+	 * (func "", funcs ""), 1 item: line 5, removed */
+	static const unsigned char bad[] = {1, 1, 'x', 0, 1, 1, 'A', 0, 1, 'B', 0, 1, 1, 'f', 0,
+					    1, 0, 0, 0, 0, 1, 5 * 4 + 1};
+	assert_int_equal(cf_set_decode(&d, bad, sizeof bad, "t", &e), KCVE_E_PARSE);
 	cf_set_release(&d);
-	sb_release(&bad);
+	unsigned char good[sizeof bad];
+	memcpy(good, bad, sizeof bad);
+	good[sizeof good - 1] = 0 * 4 + 1; /* line 0: loads */
+	assert_int_equal(cf_set_decode(&d, good, sizeof good, "t", &e), 0);
+	assert_int_equal(d.v[0].f[0].h[0].it[0].type, CF_DEL);
+	cf_set_release(&d);
 	sb_release(&sb);
 	cf_set_release(&s);
 }

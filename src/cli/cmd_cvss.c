@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "record/cvss.h"
 #include "record/cvss_file.h"
@@ -246,11 +247,6 @@ static void check_one(const char *path, struct check_state *st)
 	}
 	if (parsed)
 		cvss_file_release(&f);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int walk(const char *dir, char ***list, size_t *n, size_t *alloc)

@@ -13,6 +13,7 @@
 #include "cli_json.h"
 #include "cli_records.h"
 #include "core/error.h"
+#include "core/strmap.h"
 
 enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON, O_PATCHES, O_REPO };
 static const struct cli_option opts[] = {
@@ -54,11 +55,6 @@ struct db_args {
 	bool json;
 };
 
-static int cmp_strp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* kcve db files: per-file verdicts of the config stage, so that a database built with
  * --source can be compared with the source tree it was built from. */
 static int db_files(const struct db_args *a, struct kcve_global *g)
@@ -87,7 +83,7 @@ static int db_files(const struct db_args *a, struct kcve_global *g)
 		for (size_t j = 0; j < set.v[i].nfiles; j++)
 			v[n++] = set.v[i].files[j];
 	if (n)
-		qsort(v, n, sizeof *v, cmp_strp);
+		qsort(v, n, sizeof *v, cmp_str);
 	static const char *const names[] = {"unknown", "compiled", "not-compiled"};
 	json_t *out = a->json ? json_array() : NULL;
 	for (size_t i = 0; i < n; i++) {

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "maintainers/foreign.h"
 #include "store/branches.h"
@@ -96,11 +97,6 @@ static int one(const char *path, const struct foreign_oracle *o, const char *org
 		       sb_str(&r.why));
 	foreign_result_release(&r);
 	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int cmd_foreign(int argc, char **argv, struct kcve_global *g)

@@ -12,6 +12,7 @@
 #include "cli_json.h"
 #include "cli_store.h"
 #include "core/progress.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "history/history.h"
 #include "record/identity.h"
@@ -140,11 +141,6 @@ static void run_slice(struct cve_tree *t, struct kcve_global *g, const struct cv
 	free(p.ids);
 	free(p.whats);
 	history_close(h);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The --json document from the counters and the changed-CVE lines of every worker. */

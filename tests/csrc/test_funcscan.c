@@ -261,6 +261,8 @@ static void test_hostile(void **state)
 	funcscan_scan(&fs, "", 0);
 	assert_int_equal(fs.n, 0);
 	funcscan_scan(&fs, "/* x", 4);
+	funcscan_scan(&fs, "int f\\", 6); /* a line splice as the last byte */
+	funcscan_scan(&fs, "#if\\", 4);
 	funcscan_scan(&fs, "#if\n#if\n#else\n}}}}\n#endif\n#endif\n#endif\n#else\n", 47);
 	assert_int_equal(fs.n, 0);
 	funcscan_free(&fs);

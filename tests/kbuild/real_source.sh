@@ -5,7 +5,8 @@
 # condition export and the error paths on real inputs.  Skips (77) without the linux-source-6.1
 # package.  Only makefiles and the listed sources are unpacked (once per build directory).
 # Also: boot code, realmode and vDSO files under x86_64_defconfig (data/x86_64_defconfig.config,
-# made by `make x86_64_defconfig` of that tree) are compiled by arch recipes, never "not compiled".
+# made by `make x86_64_defconfig` of that tree) are compiled by arch recipes, never "not compiled",
+# and tools/lib/bpf/relo_core.c is compiled into the kernel when CONFIG_BPF_SYSCALL is set.
 set -euo pipefail
 tarball=/usr/src/linux-source-6.1.tar.xz
 [ -f "$tarball" ] || { echo "skip: $tarball absent (apt-get install linux-source-6.1)"; exit 77; }
@@ -83,6 +84,13 @@ done
 for want in $'arch/x86/boot/early_serial_console.c\ty' $'arch/x86/boot/compressed/early_serial_console.c\tCONFIG_EARLY_PRINTK'; do
     grep -qxF "$want" "$tmp/cond" || { echo "FAIL: export lacks '$want'"; fail=1; }
 done
+
+# 5. kernel/bpf/Makefile compiles tools/lib/bpf/relo_core.c as relo_core.o through an explicit rule:
+#    part of the kernel when CONFIG_BPF_SYSCALL is (Debian's build has it), not a host program
+sed 's/^# CONFIG_BPF_SYSCALL is not set$/CONFIG_BPF_SYSCALL=y/' "$data/x86_64_defconfig.config" > "$tmp/bpf.config"
+"$KCVE" kbuild --config "$tmp/bpf.config" --source "$ksrc" tools/lib/bpf/relo_core.c > "$tmp/relo"
+grep -q $'^tools/lib/bpf/relo_core.c\tcompiled\t.*kernel/bpf/relo_core.o by the explicit rule at kernel/bpf/Makefile' "$tmp/relo" \
+    || { echo "FAIL: relo_core.c with CONFIG_BPF_SYSCALL=y: $(cat "$tmp/relo")"; fail=1; }
 
 [ $fail -eq 0 ] && echo "ok: $n verdicts equal the real build"
 exit $fail

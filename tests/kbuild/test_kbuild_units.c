@@ -393,6 +393,24 @@ static const struct expect expects[] = {
 	{"./init/main.c", KB_COMPILED, NULL},
 };
 
+/* Every verdict (and reason part) of want, with every mismatch printed before failing. */
+static void check_verdicts(struct kb_tree *t, const struct expect *want, size_t n)
+{
+	int bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *reason = NULL;
+		enum kb_verdict v = kb_file_verdict(t, want[i].path, &reason);
+		assert_non_null(reason);
+		if (v != want[i].v || (want[i].reason_part && !strstr(reason, want[i].reason_part))) {
+			print_message("%s: got %s (%s), want %s%s%s\n", want[i].path, kb_verdict_name(v),
+				      reason, kb_verdict_name(want[i].v), want[i].reason_part ? " with " : "",
+				      want[i].reason_part ? want[i].reason_part : "");
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 static void test_tree_verdicts(void **state)
 {
 	(void)state;
@@ -403,21 +421,7 @@ static void test_tree_verdicts(void **state)
 	struct kb_tree *t = NULL;
 	if (kb_tree_open(&t, tmpdir, c, NULL, &err) < 0)
 		fail_msg("open: %s", err.msg);
-	int bad = 0;
-	for (size_t i = 0; i < sizeof(expects) / sizeof(expects[0]); i++) {
-		const char *reason = NULL;
-		enum kb_verdict v = kb_file_verdict(t, expects[i].path, &reason);
-		assert_non_null(reason);
-		if (v != expects[i].v ||
-		    (expects[i].reason_part && !strstr(reason, expects[i].reason_part))) {
-			print_message("%s: got %s (%s), want %s%s%s\n", expects[i].path, kb_verdict_name(v),
-				      reason, kb_verdict_name(expects[i].v),
-				      expects[i].reason_part ? " with " : "",
-				      expects[i].reason_part ? expects[i].reason_part : "");
-			bad++;
-		}
-	}
-	assert_int_equal(bad, 0);
+	check_verdicts(t, expects, sizeof(expects) / sizeof(expects[0]));
 	assert_true(kb_tree_object_count(t) > 30);
 	/* absolute paths: inside the tree they are relative to it, outside they are unknown */
 	char abs[1024];
@@ -612,6 +616,85 @@ static void test_build_dir(void **state)
 	assert_int_equal(err.code, KCVE_E_NOTFOUND);
 }
 
+/* An object of a kbuild list compiled from a source elsewhere by an explicit rule, as
+ * kernel/bpf/Makefile builds relo_core.o from tools/lib/bpf/relo_core.c: that source is part of
+ * the kernel (or of a module) exactly when the object is, although tools/ holds host programs. */
+static void write_rule_tree(void)
+{
+	put("rt/Makefile", "# top-level\n");
+	put("rt/Kbuild", "obj-y += kernel/\nobj-y += drivers/\n");
+	put("rt/arch/x86/Makefile", "");
+	put("rt/kernel/Makefile", "obj-y += bpf/\n");
+	put("rt/kernel/bpf/Makefile",
+	    "obj-y := core.o\n"
+	    "obj-$(CONFIG_BPF_SYSCALL) += syscall.o relo_core.o\n"
+	    "$(obj)/relo_core.o: $(srctree)/tools/lib/bpf/relo_core.c FORCE\n"
+	    "\t$(call if_changed_rule,cc_o_c)\n"
+	    "obj-$(CONFIG_BPF_JIT) += jit_relo.o\n"
+	    "$(obj)/jit_relo.o: $(srctree)/tools/lib/bpf/jit_relo.c FORCE\n"
+	    "\t$(call if_changed_rule,cc_o_c)\n"
+	    /* a rule whose target no list names, and the usual same-directory rule */
+	    "$(obj)/unlisted.o: $(srctree)/tools/lib/bpf/unlisted.c\n"
+	    "$(obj)/core.o: $(src)/core.c FORCE\n");
+	put("rt/drivers/Makefile", "obj-$(CONFIG_PRELOAD) += preload.o\n"
+				   "$(obj)/preload.o: $(src)/../tools/preload/main.c $(src)/preload.h\n");
+	static const char *const files[] = {
+		"kernel/bpf/core.c", "kernel/bpf/syscall.c", "tools/lib/bpf/relo_core.c",
+		"tools/lib/bpf/jit_relo.c", "tools/lib/bpf/unlisted.c", "tools/lib/bpf/libbpf.c",
+		"tools/preload/main.c"};
+	char rel[128];
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(rel, sizeof(rel), "rt/%s", files[i]);
+		put(rel, "");
+	}
+	put("rt/.config", "CONFIG_MODULES=y\nCONFIG_BPF_SYSCALL=y\n# CONFIG_BPF_JIT is not set\n"
+			  "CONFIG_PRELOAD=m\n");
+}
+
+static void test_explicit_rule_source(void **state)
+{
+	(void)state;
+	write_rule_tree();
+	struct kcve_err err = {0};
+	struct kb_config *c = NULL;
+	assert_int_equal(kb_config_load(&c, tpath("rt/.config"), &err), 0);
+	struct kb_tree *t = NULL;
+	assert_int_equal(kb_tree_open(&t, tpath("rt"), c, "x86", &err), 0);
+	static const struct expect want[] = {
+		{"tools/lib/bpf/relo_core.c", KB_COMPILED, "as kernel/bpf/relo_core.o by the explicit rule at kernel/bpf/Makefile:3"},
+		{"tools/lib/bpf/jit_relo.c", KB_NOT_COMPILED, "CONFIG_BPF_JIT is not set"},
+		{"tools/lib/bpf/unlisted.c", KB_NOT_COMPILED, "host program"},
+		{"tools/lib/bpf/libbpf.c", KB_NOT_COMPILED, "host program"},
+		{"tools/preload/main.c", KB_COMPILED, "module object, compiled from this file as drivers/preload.o"},
+		{"kernel/bpf/core.c", KB_COMPILED, NULL},
+		{"kernel/bpf/relo_core.c", KB_COMPILED, NULL},
+	};
+	check_verdicts(t, want, sizeof(want) / sizeof(want[0]));
+	char mod[64];
+	assert_true(kb_file_module(t, "tools/preload/main.c", mod, sizeof(mod)));
+	assert_string_equal(mod, "main"); /* named after the source; the loader says "preload" */
+	/* the condition export and the per-path export give the source its object's condition */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(kb_tree_export_conditions(t, f, &err), 0);
+	static const char *const paths[] = {"tools/lib/bpf/relo_core.c", "tools/lib/bpf/libbpf.c"};
+	assert_int_equal(kb_tree_export_paths(t, paths, 2, f, &err), 0);
+	fclose(f);
+	static const char *const lines[] = {
+		"\ntools/lib/bpf/relo_core.c\tCONFIG_BPF_SYSCALL\n", "\ntools/lib/bpf/jit_relo.c\tCONFIG_BPF_JIT\n",
+		"\ntools/lib/bpf/unlisted.c\tn\n", "\ntools/lib/bpf/libbpf.c\tn\n",
+		"\ntools/preload/main.c\tCONFIG_PRELOAD\n", "\ntools/lib/bpf/relo_core.c\tCONFIG_BPF_SYSCALL\trelo_core\n",
+		"\ntools/lib/bpf/libbpf.c\tn\t\n",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (!strstr(buf, lines[i]))
+			fail_msg("export lacks '%s':\n%s", lines[i] + 1, buf);
+	free(buf);
+	kb_tree_close(t);
+	kb_config_free(c);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -639,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_kernel),
 		cmocka_unit_test(test_hostile_makefiles),
 		cmocka_unit_test(test_build_dir),
+		cmocka_unit_test(test_explicit_rule_source),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

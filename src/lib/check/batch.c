@@ -12,6 +12,7 @@
 #include "check/filestage.h"
 #include "check/verdict.h"
 #include "core/fileio.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "record/json_writer.h"
 
@@ -183,11 +184,6 @@ static void parse_list(struct batch *b, char *buf)
 		}
 		line = eol ? eol + 1 : NULL;
 	}
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Sort v and drop repeated strings; returns the new count. */

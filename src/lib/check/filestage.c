@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
 
@@ -141,11 +142,6 @@ static int cmp_cond(const void *a, const void *b)
 	return (x->module == NULL) - (y->module == NULL);
 }
 
-static int cmp_strp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Lines "path\tcond[\tmodule]" -> s->conds (module NULL for two-column lines). */
 static void parse_cond_lines(struct ck_set *s, char *buf, size_t *alloc)
 {
@@ -182,7 +178,7 @@ static const char **record_paths(const struct ck_set *s, size_t *n)
 		for (size_t j = 0; j < s->v[i].nfiles; j++)
 			v[k++] = s->v[i].files[j];
 	if (k)
-		qsort(v, k, sizeof *v, cmp_strp);
+		qsort(v, k, sizeof *v, cmp_str);
 	size_t w = 0;
 	for (size_t i = 0; i < k; i++)
 		if (!w || strcmp(v[w - 1], v[i]))

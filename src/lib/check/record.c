@@ -10,6 +10,7 @@
 #include "check/verdict.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 
 static const char *dup_or_null(const char *s)
@@ -55,11 +56,12 @@ static long long parse_iso_date(const char *s)
 	return t < 0 ? 0 : (long long)t;
 }
 
-static void add_file(struct ck_record *r, size_t *alloc, const char *f)
+/* Append f unless seen already holds it: one hashed lookup per file, not a scan of the list
+ * (a record may name 100,000 files; the scan was quadratic). */
+static void add_file(struct ck_record *r, size_t *alloc, struct strset *seen, const char *f)
 {
-	for (size_t i = 0; i < r->nfiles; i++)
-		if (strcmp(r->files[i], f) == 0)
-			return;
+	if (!strset_add(seen, f))
+		return;
 	XGROW(r->files, r->nfiles + 1, *alloc);
 	r->files[r->nfiles++] = xstrdup(f);
 }
@@ -121,6 +123,7 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 	}
 
 	size_t falloc = 0;
+	struct strset seen_files = STRSET_INIT;
 	json_t *affected = json_object_get(cna, "affected"), *a;
 	json_array_foreach(affected, i, a) {
 		const char *vendor = jstr(a, "vendor"), *product = jstr(a, "product");
@@ -130,7 +133,7 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 		json_t *f;
 		json_array_foreach(json_object_get(a, "programFiles"), j, f)
 			if (json_is_string(f))
-				add_file(r, &falloc, json_string_value(f));
+				add_file(r, &falloc, &seen_files, json_string_value(f));
 		r->prod = xrealloc(r->prod, (r->nprod + 1) * sizeof *r->prod);
 		struct ck_product *p = &r->prod[r->nprod++];
 		memset(p, 0, sizeof *p);
@@ -150,6 +153,7 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 			p->n++;
 		}
 	}
+	strset_clear(&seen_files);
 	json_decref(root);
 	return 0;
 }

@@ -18,6 +18,7 @@
 
 #include "check/record.h"
 #include "core/fileio.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 
 #define CACHE_MAGIC "KCVETC\0\x02"
@@ -39,11 +40,6 @@ const char *ck_cache_state_name(enum ck_cache_state st)
 	case CK_CACHE_SKIPPED: return "skipped";
 	}
 	return "?";
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Sorted names of dirfd's entries (not starting with '.'), dirfd left open; -1 on error. */
@@ -275,12 +271,7 @@ struct key_hash {
 static void key_hash_add(struct key_hash *h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
-	uint64_t f = h->fnv;
-	for (size_t i = 0; i < n; i++) {
-		f ^= p[i];
-		f *= 1099511628211ULL;
-	}
-	h->fnv = f;
+	h->fnv = fnv1a64(h->fnv, p, n);
 	h->crc = (uint32_t)crc32(h->crc, p, (uInt)n);
 	h->len += n;
 }
@@ -300,7 +291,7 @@ static void *stat_run(void *arg)
 	struct stat_job *j = arg;
 	char file[512];
 	struct strbuf item = STRBUF_INIT;
-	j->hash = (struct key_hash){1469598103934665603ULL, 0, 0};
+	j->hash = (struct key_hash){FNV1A64_INIT_OLD, 0, 0};
 	for (size_t i = 0; i < j->n; i++) {
 		const struct key_item *it = &j->v[i];
 		size_t l = strlen(it->base);
@@ -369,11 +360,7 @@ static int key_text(const struct key_list *L, struct strbuf *key, char *why, siz
 
 static void key_digest(const struct strbuf *key, unsigned char out[16])
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < key->len; i++) {
-		h ^= (unsigned char)key->buf[i];
-		h *= 1099511628211ULL;
-	}
+	uint64_t h = fnv1a64(FNV1A64_INIT_OLD, key->buf, key->len);
 	uint32_t crc = (uint32_t)crc32(0L, (const Bytef *)key->buf, (uInt)key->len);
 	uint32_t len = (uint32_t)key->len;
 	for (int i = 0; i < 8; i++)

@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "core/assert.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,4 +46,11 @@ int kcve_err_set(struct kcve_err *err, int code, const char *fmt, ...)
 		va_end(ap);
 	}
 	return code;
+}
+
+_Noreturn void kcve_assert_fail(const char *cond, const char *file, int line, const char *func)
+{
+	fprintf(stderr, "kcve: internal error: assertion '%s' failed in %s() at %s:%d, please report it\n",
+		cond, func, file, line);
+	abort();
 }

@@ -253,7 +253,6 @@ void sb_add_printable(struct strbuf *sb, const char *name)
 char *safe_printable(const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, "");
 	sb_add_printable(&sb, name);
 	return sb_detach(&sb);
 }

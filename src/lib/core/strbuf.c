@@ -1,3 +1,4 @@
+#include "core/assert.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
@@ -33,10 +34,12 @@ void sb_grow(struct strbuf *sb, size_t extra)
 		n *= 2;
 	sb->buf = xrealloc(sb->buf, n);
 	sb->alloc = n;
+	KCVE_ASSERT(sb->len < sb->alloc);
 }
 
 void sb_add(struct strbuf *sb, const void *data, size_t len)
 {
+	KCVE_ASSERT((sb->buf == NULL) == (sb->alloc == 0) && (sb->alloc == 0 || sb->len < sb->alloc));
 	sb_grow(sb, len);
 	if (len)
 		memcpy(sb->buf + sb->len, data, len);
@@ -72,6 +75,7 @@ void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	sb_grow(sb, (size_t)n);
 	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	sb->len += (size_t)n;
+	KCVE_ASSERT(sb->len < sb->alloc && sb->buf[sb->len] == '\0');
 }
 
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
@@ -92,6 +96,7 @@ void sb_rtrim(struct strbuf *sb)
 
 char *sb_detach(struct strbuf *sb)
 {
+	KCVE_ASSERT(!sb->buf || sb->buf[sb->len] == '\0');
 	char *r = sb->buf ? sb->buf : xstrdup("");
 	sb_init(sb);
 	return r;

@@ -1,4 +1,12 @@
-/* Growable byte buffer, always NUL-terminated. */
+/* Growable byte buffer, always NUL-terminated.
+ *
+ * Invariants (checked by KCVE_ASSERT in strbuf.c):
+ * - buf == NULL exactly when alloc == 0 (STRBUF_INIT, sb_init, after sb_release/sb_detach); then
+ *   len == 0. Readers never see that NULL: sb_str() and sb_detach() give "" for it, so there is
+ *   no need to "allocate" a buffer by adding an empty string first.
+ * - Otherwise len < alloc and buf[len] == '\0'; the bytes may include NULs (sb_add).
+ * - The struct owns buf; sb_detach() hands it to the caller (who frees it) and leaves sb empty.
+ * - Pointers into buf are invalidated by any call that adds to sb (it may move). */
 #ifndef KCVE_CORE_STRBUF_H
 #define KCVE_CORE_STRBUF_H
 

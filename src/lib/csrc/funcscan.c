@@ -379,15 +379,18 @@ static void skip_pp_line(struct lex *l, char *d, size_t dsize)
 {
 	size_t n = 0;
 	l->p++;
-	while (l->p < l->end && (*l->p == ' ' || *l->p == '\t' || splice(l)))
-		if (*l->p == ' ' || *l->p == '\t')
+	while (l->p < l->end && (splice(l) || *l->p == ' ' || *l->p == '\t'))
+		if (l->p < l->end && (*l->p == ' ' || *l->p == '\t'))
 			l->p++;
-	while (l->p < l->end && (is_id_char(*l->p) || splice(l)))
-		if (is_id_char(*l->p)) {
-			if (n + 1 < dsize)
-				d[n++] = *l->p;
-			l->p++;
-		}
+	while (l->p < l->end) {
+		if (splice(l))
+			continue;
+		if (!is_id_char(*l->p))
+			break;
+		if (n + 1 < dsize)
+			d[n++] = *l->p;
+		l->p++;
+	}
 	d[n] = '\0';
 	while (l->p < l->end && *l->p != '\n') {
 		if (splice(l))
@@ -409,12 +412,15 @@ static void lex_ident(struct scan *s, struct lex *l)
 	size_t n = 0;
 	unsigned line = l->line;
 	bool bol = l->p == l->lstart;
-	while (l->p < l->end && (is_id_char(*l->p) || splice(l)))
-		if (is_id_char(*l->p)) {
-			if (n < NAME_MAX_LEN)
-				id[n++] = *l->p;
-			l->p++;
-		}
+	while (l->p < l->end) { /* a splice may end the input: test p again */
+		if (splice(l))
+			continue;
+		if (!is_id_char(*l->p))
+			break;
+		if (n < NAME_MAX_LEN)
+			id[n++] = *l->p;
+		l->p++;
+	}
 	id[n] = '\0';
 	token(s, T_IDENT, id, line, bol);
 }

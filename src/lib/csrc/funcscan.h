@@ -53,7 +53,8 @@ struct funcscan_fn {
 };
 
 struct funcscan {
-	struct funcscan_fn *fn; /* in file order, not overlapping */
+	struct funcscan_fn *fn; /* in file order, not overlapping (one line may end a function
+				 * and start the next: funcscan_at gives the first) */
 	size_t n, alloc;
 };
 

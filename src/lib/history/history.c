@@ -243,6 +243,21 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
+static void free_memo_entry(void *p)
+{
+	struct memo_entry *e = p;
+	free((char *)e->c.release);
+	free((char *)e->c.fixes);
+	free((char *)e->c.subject);
+	free((char *)e->c.author);
+	free(e);
+}
+
+/* Values of the ancestry memo (any two distinct non-NULL pointers). */
+static char anc_answers[2];
+#define ANC_YES ((void *)&anc_answers[1])
+#define ANC_NO ((void *)&anc_answers[0])
+
 void history_close(struct history *h)
 {
 	if (!h)
@@ -253,18 +268,8 @@ void history_close(struct history *h)
 	sqlite3_finalize(h->st_gen);
 	if (h->db)
 		sqlite3_close(h->db);
-	for (size_t i = 0; i < h->memo_cap; i++) {
-		struct memo_entry *e = h->memo[i];
-		if (!e)
-			continue;
-		free((char *)e->c.release);
-		free((char *)e->c.fixes);
-		free((char *)e->c.subject);
-		free((char *)e->c.author);
-		free(e);
-	}
-	free(h->memo);
-	free(h->anc);
+	strmap_free(&h->memo, free_memo_entry);
+	strmap_free(&h->anc, NULL);
 	free_list(h->not_fixes, h->n_not_fixes);
 	free_list(h->not_reverts, h->n_not_reverts);
 	if (h->repo)
@@ -302,37 +307,6 @@ int history_resolve(struct history *h, const char *rev, char out[41], struct kcv
 
 /* ---- memoised row lookups ---------------------------------------------------------------- */
 
-static size_t str_hash(const char *s)
-{
-	size_t hsh = 1469598103934665603ull;
-	for (; *s; s++)
-		hsh = (hsh ^ (unsigned char)*s) * 1099511628211ull;
-	return hsh;
-}
-
-static struct memo_entry **memo_slot(struct history *h, const char *key)
-{
-	if ((h->memo_n + 1) * 2 > h->memo_cap) {
-		size_t ncap = h->memo_cap ? h->memo_cap * 2 : 1024;
-		struct memo_entry **nv = xcalloc(ncap, sizeof(*nv));
-		for (size_t i = 0; i < h->memo_cap; i++) {
-			if (!h->memo[i])
-				continue;
-			size_t j = str_hash(h->memo[i]->key) & (ncap - 1);
-			while (nv[j])
-				j = (j + 1) & (ncap - 1);
-			nv[j] = h->memo[i];
-		}
-		free(h->memo);
-		h->memo = nv;
-		h->memo_cap = ncap;
-	}
-	size_t j = str_hash(key) & (h->memo_cap - 1);
-	while (h->memo[j] && strcmp(h->memo[j]->key, key) != 0)
-		j = (j + 1) & (h->memo_cap - 1);
-	return &h->memo[j];
-}
-
 static char *col_dup(sqlite3_stmt *s, int i)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
@@ -357,11 +331,10 @@ const struct history_commit *history_commit(struct history *h, const char *sha40
 {
 	if (!sha40 || strlen(sha40) != 40)
 		return NULL;
-	struct memo_entry **slot = memo_slot(h, sha40);
-	if (*slot)
-		return (*slot)->present ? &(*slot)->c : NULL;
-	struct memo_entry *e = xcalloc(1, sizeof(*e));
-	memcpy(e->key, sha40, 41);
+	struct memo_entry *e = strmap_get(&h->memo, sha40);
+	if (e)
+		return e->present ? &e->c : NULL;
+	e = xcalloc(1, sizeof(*e));
 	sqlite3_stmt *s = h->st_row;
 	sqlite3_bind_text(s, 1, sha40, 40, SQLITE_STATIC);
 	int rc = sqlite3_step(s);
@@ -381,8 +354,7 @@ const struct history_commit *history_commit(struct history *h, const char *sha40
 		lookup_failed(h, sha40);
 	}
 	sqlite3_reset(s);
-	*slot = e;
-	h->memo_n++;
+	strmap_put(&h->memo, sha40, e);
 	return e->present ? &e->c : NULL;
 }
 
@@ -553,29 +525,12 @@ bool history_descendant_of(struct history *h, const char *a40, const char *b40)
 		return false;
 	char key[82];
 	snprintf(key, sizeof(key), "%s:%s", a40, b40);
-	if ((h->anc_n + 1) * 2 > h->anc_cap) {
-		size_t ncap = h->anc_cap ? h->anc_cap * 2 : 256;
-		struct anc_entry *nv = xcalloc(ncap, sizeof(*nv));
-		for (size_t i = 0; i < h->anc_cap; i++) {
-			if (!h->anc[i].key[0])
-				continue;
-			size_t j = str_hash(h->anc[i].key) & (ncap - 1);
-			while (nv[j].key[0])
-				j = (j + 1) & (ncap - 1);
-			nv[j] = h->anc[i];
-		}
-		free(h->anc);
-		h->anc = nv;
-		h->anc_cap = ncap;
-	}
-	size_t j = str_hash(key) & (h->anc_cap - 1);
-	while (h->anc[j].key[0] && strcmp(h->anc[j].key, key) != 0)
-		j = (j + 1) & (h->anc_cap - 1);
-	if (!h->anc[j].key[0]) {
-		memcpy(h->anc[j].key, key, sizeof(key));
+	void *known = strmap_get(&h->anc, key);
+	if (!known) {
 		int r = gen_descendant(h, &a, &b);
-		h->anc[j].val = r >= 0 ? r == 1 : git_graph_descendant_of(h->repo, &a, &b) == 1;
-		h->anc_n++;
+		bool val = r >= 0 ? r == 1 : git_graph_descendant_of(h->repo, &a, &b) == 1;
+		known = val ? ANC_YES : ANC_NO;
+		strmap_put(&h->anc, key, known);
 	}
-	return h->anc[j].val;
+	return known == ANC_YES;
 }

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "core/strbuf.h"
+#include "core/strmap.h"
 #include "history/history.h"
 
 struct packset;
@@ -29,7 +30,6 @@ struct range_list {
 
 /* Memo cache: full sha -> index row (or a negative entry). */
 struct memo_entry {
-	char key[41];
 	bool present;
 	struct history_commit c;
 };
@@ -40,16 +40,11 @@ struct history {
 	char *index_path;
 	sqlite3_stmt *st_row, *st_backports, *st_reverted;
 	sqlite3_stmt *st_gen; /* generation lookup; NULL for indexes without the table */
-	/* open-addressing memo, power-of-two capacity */
-	struct memo_entry **memo;
-	size_t memo_n, memo_cap;
-	/* memo of ancestry answers: key "a:b" -> descendant? (graph walks are the costliest
+	/* memo: full sha -> struct memo_entry * (owned) */
+	struct strmap memo;
+	/* memo of ancestry answers: key "a:b" -> ANC_YES / ANC_NO (graph walks are the costliest
 	 * lookups dyad makes; sorting asks about the same pairs repeatedly) */
-	struct anc_entry {
-		char key[82];
-		bool val;
-	} *anc;
-	size_t anc_n, anc_cap;
+	struct strmap anc;
 	/* exclusion lists (sorted full/short shas) */
 	char **not_fixes, **not_reverts;
 	size_t n_not_fixes, n_not_reverts;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strmap.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
@@ -197,7 +198,7 @@ int ranges_discover(git_repository *repo, struct range_list *out, struct kcve_er
 
 void tags_fingerprint(git_repository *repo, char out[17])
 {
-	unsigned long long hsh = 1469598103934665603ull;
+	unsigned long long hsh = FNV1A64_INIT_OLD;
 	git_reference_iterator *it = NULL;
 	git_reference *ref;
 	if (git_reference_iterator_glob_new(&it, repo, "refs/tags/v*") == 0) {
@@ -208,12 +209,10 @@ void tags_fingerprint(git_repository *repo, char out[17])
 				git_oid_tostr(buf, sizeof(buf), git_reference_target(ref));
 			else if (git_reference_symbolic_target(ref))
 				snprintf(buf, sizeof(buf), "%s", git_reference_symbolic_target(ref));
-			for (const char *p = name; *p; p++)
-				hsh = (hsh ^ (unsigned char)*p) * 1099511628211ull;
-			hsh = (hsh ^ 0xff) * 1099511628211ull;
-			for (const char *p = buf; *p; p++)
-				hsh = (hsh ^ (unsigned char)*p) * 1099511628211ull;
-			hsh = (hsh ^ 0xfe) * 1099511628211ull;
+			hsh = fnv1a64(hsh, name, strlen(name));
+			hsh = fnv1a64(hsh, "\xff", 1);
+			hsh = fnv1a64(hsh, buf, strlen(buf));
+			hsh = fnv1a64(hsh, "\xfe", 1);
 			git_reference_free(ref);
 		}
 		git_reference_iterator_free(it);

@@ -15,7 +15,7 @@
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
-#include "kbuild/strmap.h"
+#include "core/strmap.h"
 
 struct kb_build {
 	char *srctree;      /* absolute, or NULL for in-tree builds */
@@ -171,11 +171,6 @@ static char *find_srctree(const char *builddir)
 	sb_release(&mf);
 	sb_release(&p);
 	return res;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int kb_build_open(struct kb_build **out, const char *builddir, struct kcve_err *err)

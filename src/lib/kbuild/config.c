@@ -11,23 +11,16 @@
 
 #include "core/fileio.h"
 #include "core/strbuf.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
 #include "kbuild/kbuild_int.h"
-
-static unsigned hash_str(const char *s, size_t n)
-{
-	unsigned h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
 
 static struct kb_sym *find_sym(const struct kb_config *c, const char *name, size_t n)
 {
 	if (!c->nbuckets)
 		return NULL;
-	unsigned h = hash_str(name, n) & (c->nbuckets - 1);
+	unsigned h = str_hash(name, n) & (c->nbuckets - 1);
 	for (struct kb_sym *s = c->buckets[h]; s; s = s->next)
 		if (strlen(s->name) == n && memcmp(s->name, name, n) == 0)
 			return s;
@@ -48,7 +41,7 @@ static void add_sym(struct kb_config *c, const char *name, size_t n, char *raw, 
 	s->name = xstrndup(name, n);
 	s->raw = raw;
 	s->value = value;
-	unsigned h = hash_str(name, n) & (c->nbuckets - 1);
+	unsigned h = str_hash(name, n) & (c->nbuckets - 1);
 	s->next = c->buckets[h];
 	c->buckets[h] = s;
 	XGROW(c->syms, c->nsyms + 1, c->syms_alloc);

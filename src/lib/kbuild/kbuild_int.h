@@ -53,6 +53,11 @@ struct mk_var *mk_vars_set(struct mk_vars *v, const char *name, size_t n, const 
 struct mk_ctx;
 typedef void (*mk_list_hook)(struct mk_ctx *c, const char *lhs_raw, const char *name,
 			     const char *words, const char *file, unsigned line);
+/* Called for every rule line of an active section ("targets: prerequisites", unexpanded text;
+ * prereqs starts after the colon): lets the tree evaluator find objects compiled from a source
+ * in another directory. */
+typedef void (*mk_rule_hook)(struct mk_ctx *c, const char *targets, const char *prereqs,
+			     const char *file, unsigned line);
 
 struct mk_ctx {
 	struct mk_vars *locals;  /* this makefile's variables */
@@ -74,6 +79,7 @@ struct mk_ctx {
 	struct strbuf syms;      /* symbolic mode: " CONFIG_A CONFIG_B" read by the last expansion */
 	struct strbuf condstack; /* symbolic mode: conjunction of enclosing conditional symbols */
 	mk_list_hook hook;
+	mk_rule_hook rule_hook;
 	void *hook_data;
 	const char *cur_file;
 	unsigned cur_line;
@@ -93,10 +99,6 @@ void mk_mark_uncertain(struct mk_ctx *c, const char *fmt, ...) __attribute__((fo
 void mk_eval_text(struct mk_ctx *c, const char *text, size_t len, const char *path);
 /* Read and evaluate a makefile; returns -1 if it cannot be read. */
 int mk_eval_file(struct mk_ctx *c, const char *path);
-
-/* " CONFIG_A CONFIG_B" -> the same literals, or with negate the negation of a single literal
- * ("!CONFIG_A"; "" for several, i.e. no condition).  Caller frees. */
-char *kbt_literals(const char *syms, bool negate);
 
 /* printf into a new string (caller frees). */
 char *mk_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

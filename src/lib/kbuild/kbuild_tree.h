@@ -1,11 +1,14 @@
-/* Internal state of a Kbuild tree evaluation (tree.c, verdict.c, conditions.c). */
+/* Internal state of a Kbuild tree evaluation (tree.c, recipes.c, symbolic.c, verdict.c, export.c,
+ * pathinfo.c). */
 #ifndef KCVE_KBUILD_TREE_H
 #define KCVE_KBUILD_TREE_H
 
 #include <stdbool.h>
 
+#include "kbuild/cond.h"
 #include "kbuild/kbuild_int.h"
-#include "kbuild/strmap.h"
+#include "kbuild/paths.h"
+#include "core/strmap.h"
 
 enum { KBT_BUILTIN = 1, KBT_MODULE, KBT_LIB, KBT_EXTRA };
 
@@ -23,6 +26,14 @@ struct kb_dir {
 	char *makefile;    /* relative path of the Kbuild/Makefile read */
 	char *reason;      /* how it was reached */
 	char *cond;        /* symbolic mode: condition for reaching it */
+};
+
+/* An object of a directory's lists compiled from a source elsewhere by an explicit rule
+ * (rulesrc.c): `$(obj)/relo_core.o: $(srctree)/tools/lib/bpf/relo_core.c FORCE`. */
+struct kb_rule_src {
+	char *object;   /* "kernel/bpf/relo_core.o" */
+	char *makefile; /* "kernel/bpf/Makefile", for the reason */
+	unsigned line;
 };
 
 struct kb_tree {
@@ -45,6 +56,7 @@ struct kb_tree {
 	struct strmap includes;   /* per-dir scan: "dir/x.c" -> "dir/y.c" (#include "x.c") */
 	struct strmap symconds;   /* symbolic: "dir\tvar\tword" -> condition */
 	struct strmap objconds;   /* symbolic: object path -> condition */
+	struct strmap rule_srcs;  /* source compiled by another directory's rule -> struct kb_rule_src */
 	char **queue;
 	size_t nqueue, queue_alloc;
 	char **reasons;           /* strings handed out by kb_file_verdict */
@@ -68,6 +80,12 @@ void kbt_add_object(struct kb_tree *t, const char *path, const char *reason, int
 
 /* recipes.c: objects that the arch's image recipes link outside obj-y (boot, realmode, vDSO) */
 void kbt_apply_recipes(struct kb_tree *t);
+/* rulesrc.c: sources compiled as an object of another directory by an explicit rule */
+void kbt_rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, const char *file,
+		   unsigned line);
+/* After the evaluation: such a source is compiled when (and as) its target object is. */
+void kbt_apply_rule_sources(struct kb_tree *t);
+void kbt_free_rule_src(void *p);
 /* The innermost directory (dir itself or an ancestor) that a `$(build)=` recipe builds, with the
  * makefile naming it; NULL when none. */
 const char *kbt_custom_dir(struct kb_tree *t, const char *dir, char **which);
@@ -77,11 +95,6 @@ const char *kbt_clean_dir(struct kb_tree *t, const char *dir, char **which);
 int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg, const char *arch,
 	     bool symbolic, struct kcve_err *err);
 void kbt_evaluate(struct kb_tree *t);
-char *kbt_normalize(const char *dir, const char *word, size_t wn);
-
-/* srcpath.c: what a path is, for verdict.c and pathinfo.c alike */
-bool kbt_host_tool(const char *path);  /* scripts/, tools/, arch/<arch>/tools/: host programs */
-char *kbt_object_of(const char *norm); /* "dir/x.c" / ".S" / ".s" -> "dir/x.o"; NULL otherwise */
 
 /* ppline.c: one preprocessor line, for verdict.c and pathinfo.c alike */
 enum kbt_pp_kind {
@@ -122,15 +135,14 @@ bool kbt_pp_next(const char **p, const char *dir, struct kbt_pp_line *out);
 /* verdict.c: `#include "x.c"` scan of a directory (t->includes) */
 void kbt_scan_includes(struct kb_tree *t, const char *dir);
 
-/* conditions.c: symbolic ("every symbol y") evaluation bookkeeping */
-char *kbt_cond_from_syms(const char *syms);     /* " && CONFIG_A CONFIG_B" -> "CONFIG_A && CONFIG_B" */
-char *kbt_cond_and(const char *a, const char *b);
+/* symbolic.c: symbolic ("every symbol y") evaluation bookkeeping */
 char *kbt_symcond(struct kb_tree *t, const char *dir, const char *var, const char *w, size_t wn);
 void kbt_add_objcond(struct kb_tree *t, const char *path, const char *cond);
-const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char *dir);
-char *kbt_cond_or(const char *a, const char *b);
 void kbt_symbolic_collect(struct kb_tree *t, struct mk_ctx *c, const char *dir, struct kb_dir *d,
 			  const char *obj_y, const char *obj_m, const char *lib_y, const char *lib_m,
 			  const char *extra, const char *always);
+
+/* export.c: the condition of a file whose directory no list reaches */
+const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char *dir);
 
 #endif

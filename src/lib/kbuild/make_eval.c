@@ -1,4 +1,5 @@
-/* Makefile statements: assignments, conditionals, include, define; rules and recipes skipped.
+/* Makefile statements: assignments, conditionals, include, define; recipes skipped, and of a
+ * rule only its target and prerequisite text, handed to the rule hook.
  *
  * A conditional kcve cannot decide (it tests $(shell ...) or a compiler probe) runs BOTH branches
  * and marks every variable assigned inside as uncertain; list variables touched that way make
@@ -10,6 +11,7 @@
 
 #include "core/fileio.h"
 #include "core/xalloc.h"
+#include "kbuild/cond.h"
 #include "kbuild/kbuild_int.h"
 
 #define MAX_COND 64
@@ -398,11 +400,13 @@ static void do_include(struct mk_ctx *c, struct evalstate *st, const char *arg, 
 	free(files);
 }
 
-/* Find the assignment operator at top level; returns its start and sets *op / *oplen. */
-static const char *find_assign(const char *s, char *op, size_t *oplen, bool *rule)
+/* Find the assignment operator at top level; returns its start and sets *op / *oplen.  A line
+ * that is a rule instead ("target: prerequisites", or a target-specific variable) returns NULL
+ * with *rule at its colon. */
+static const char *find_assign(const char *s, char *op, size_t *oplen, const char **rule)
 {
 	int depth = 0;
-	*rule = false;
+	*rule = NULL;
 	for (const char *p = s; *p; p++) {
 		if (*p == '$' && (p[1] == '(' || p[1] == '{')) {
 			depth++;
@@ -440,7 +444,7 @@ static const char *find_assign(const char *s, char *op, size_t *oplen, bool *rul
 				*oplen = 3;
 				return p;
 			}
-			*rule = true; /* target: prerequisites (or target-specific variable) */
+			*rule = p; /* target: prerequisites (or target-specific variable) */
 			return NULL;
 		}
 	}
@@ -532,6 +536,46 @@ static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *r
 	free(name);
 }
 
+/* "define NAME", "define NAME =", ":=", "+=", "?=": the body follows until the matching endef. */
+static void begin_define(struct evalstate *st, const char *arg)
+{
+	st->in_define = true;
+	st->define_depth = 1;
+	sb_reset(&st->define_name);
+	sb_adds(&st->define_name, arg);
+	sb_rtrim(&st->define_name);
+	/* "define NAME =" / ":=" */
+	size_t n = st->define_name.len;
+	st->define_recursive = true;
+	if (n && st->define_name.buf[n - 1] == '=') {
+		n--;
+		if (n && st->define_name.buf[n - 1] == ':') {
+			n--;
+			st->define_recursive = false;
+		} else if (n && (st->define_name.buf[n - 1] == '+' || st->define_name.buf[n - 1] == '?')) {
+			n--;
+		}
+		st->define_name.len = n;
+		st->define_name.buf[n] = '\0';
+		sb_rtrim(&st->define_name);
+	}
+	sb_reset(&st->define_body);
+}
+
+/* "export A B": mark the variables exported */
+static void export_names(struct mk_ctx *c, const char *s)
+{
+	char *names = expand_str(c, s);
+	size_t wn;
+	for (const char *w = names; (w = mk_next_word(w, &wn)); w += wn) {
+		struct mk_var *v = mk_vars_get(c->locals, w, wn);
+		if (!v) /* "export BITS" before "BITS := 64" (arch/x86/Makefile) */
+			v = mk_vars_set(c->locals, w, wn, "", false);
+		v->exported = true;
+	}
+	free(names);
+}
+
 /* One logical line (continuations joined, recipe lines already filtered). */
 static void statement(struct mk_ctx *c, struct evalstate *st, char *line, bool tab)
 {
@@ -570,27 +614,7 @@ static void statement(struct mk_ctx *c, struct evalstate *st, char *line, bool t
 	if (!active(st))
 		return;
 	if ((arg = keyword(s, "define"))) {
-		st->in_define = true;
-		st->define_depth = 1;
-		sb_reset(&st->define_name);
-		sb_adds(&st->define_name, arg);
-		sb_rtrim(&st->define_name);
-		/* "define NAME =" / ":=" */
-		size_t n = st->define_name.len;
-		st->define_recursive = true;
-		if (n && st->define_name.buf[n - 1] == '=') {
-			n--;
-			if (n && st->define_name.buf[n - 1] == ':') {
-				n--;
-				st->define_recursive = false;
-			} else if (n && (st->define_name.buf[n - 1] == '+' || st->define_name.buf[n - 1] == '?')) {
-				n--;
-			}
-			st->define_name.len = n;
-			st->define_name.buf[n] = '\0';
-			sb_rtrim(&st->define_name);
-		}
-		sb_reset(&st->define_body);
+		begin_define(st, arg);
 		return;
 	}
 	bool optional = false;
@@ -616,7 +640,7 @@ static void statement(struct mk_ctx *c, struct evalstate *st, char *line, bool t
 		return;
 	char op = 0;
 	size_t oplen = 0;
-	bool rule = false;
+	const char *rule = NULL;
 	const char *at = find_assign(s, &op, &oplen, &rule);
 	if (at) {
 		st->in_rule = false;
@@ -629,18 +653,15 @@ static void statement(struct mk_ctx *c, struct evalstate *st, char *line, bool t
 	}
 	if (rule) {
 		st->in_rule = true;
+		if (c->rule_hook) {
+			char *targets = xstrndup(s, (size_t)(rule - s));
+			c->rule_hook(c, targets, rule + 1, c->cur_file, c->cur_line);
+			free(targets);
+		}
 		return;
 	}
-	if (exported) { /* "export A B": mark existing variables */
-		char *names = expand_str(c, s);
-		size_t wn;
-		for (const char *w = names; (w = mk_next_word(w, &wn)); w += wn) {
-			struct mk_var *v = mk_vars_get(c->locals, w, wn);
-			if (!v) /* "export BITS" before "BITS := 64" (arch/x86/Makefile) */
-				v = mk_vars_set(c->locals, w, wn, "", false);
-			v->exported = true;
-		}
-		free(names);
+	if (exported) {
+		export_names(c, s);
 		return;
 	}
 	/* a bare expansion such as $(eval ...) or $(foreach ...,$(eval ...)): run it for effects */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild_int.h"
 
@@ -175,11 +176,6 @@ static bool any_pat_match(const char *pats, const char *w, size_t wn)
 			return true;
 	}
 	return false;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static void sort_words(struct strbuf *out, const char *text)

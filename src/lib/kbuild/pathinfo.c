@@ -110,8 +110,7 @@ static char *include_cond(struct kb_tree *s, const char *includer, const char *n
 		sb_release(&text);
 		return xstrdup("unknown");
 	}
-	const char *slash = strrchr(includer, '/');
-	char *dir = slash ? xstrndup(includer, (size_t)(slash - includer)) : xstrdup("");
+	char *dir = kbt_dirname(includer);
 	struct ppsym st[32];
 	int depth = 0, overflow = 0;
 	char *res = NULL;
@@ -175,8 +174,7 @@ static char *path_cond(struct kb_tree *s, const char *norm, int depth)
 		return xstrdup(oc);
 	if (kbt_host_tool(norm))
 		return xstrdup("n");
-	const char *slash = strrchr(norm, '/');
-	char *dir = slash ? xstrndup(norm, (size_t)(slash - norm)) : xstrdup("");
+	char *dir = kbt_dirname(norm);
 	struct kb_dir *d = strmap_get(&s->dirs, dir);
 	char *res = NULL;
 	if (d) {

@@ -42,12 +42,6 @@ static const struct recipe recipes[] = {
 	 "linked into the 32-bit vDSO image"},
 };
 
-static bool ends_with(const char *s, size_t n, const char *suf)
-{
-	size_t k = strlen(suf);
-	return n >= k && memcmp(s + n - k, suf, k) == 0;
-}
-
 static bool has_word(const char *list, const char *word)
 {
 	size_t n, wl = strlen(word);
@@ -109,13 +103,12 @@ static void apply(struct kb_tree *t, const struct recipe *r)
 	char *list = expand(&x.c, r->var);
 	struct strbuf reason = STRBUF_INIT;
 	sb_addf(&reason, "%s object of %s, %s", r->var, mf, r->what);
-	size_t dl = strlen(r->dir), wn;
+	size_t wn;
 	for (const char *w = list; (w = mk_next_word(w, &wn)); w += wn) {
-		if (!ends_with(w, wn, ".o"))
+		if (!kbt_ends_with(w, wn, ".o"))
 			continue; /* linker scripts, lib.a of other directories */
 		/* "$(obj)/misc.o" expands to a path from the root, "misc.o" is relative to dir */
-		bool rooted = wn > dl && !strncmp(w, r->dir, dl) && w[dl] == '/';
-		char *p = kbt_normalize(rooted ? "" : r->dir, w, wn);
+		char *p = kbt_listed_path(r->dir, w, wn);
 		if (!p)
 			continue;
 		if (t->symbolic) {

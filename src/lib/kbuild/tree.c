@@ -21,7 +21,7 @@
 #include "kbuild/kbuild.h"
 #include "kbuild/kbuild_int.h"
 #include "kbuild/kbuild_tree.h"
-#include "kbuild/strmap.h"
+#include "core/strmap.h"
 
 static void free_obj(void *p)
 {
@@ -40,54 +40,6 @@ static void free_dir(void *p)
 	free(d);
 }
 
-/* Normalise "a/b/../c/./d" -> "a/c/d"; a path escaping the root gives NULL. */
-char *kbt_normalize(const char *dir, const char *word, size_t wn)
-{
-	struct strbuf in = STRBUF_INIT;
-	if (dir && *dir && dir[0] != '.') {
-		sb_adds(&in, dir);
-		sb_addc(&in, '/');
-	}
-	sb_add(&in, word, wn);
-	char *s = sb_detach(&in);
-	/* split into components */
-	char *comp[256];
-	size_t nc = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(s, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(tok, "."))
-			continue;
-		if (!strcmp(tok, "..")) {
-			if (nc == 0) {
-				free(s);
-				return NULL;
-			}
-			nc--;
-			continue;
-		}
-		if (nc == 256) {
-			free(s);
-			return NULL;
-		}
-		comp[nc++] = tok;
-	}
-	struct strbuf out = STRBUF_INIT;
-	sb_adds(&out, "");
-	for (size_t i = 0; i < nc; i++) {
-		if (i)
-			sb_addc(&out, '/');
-		sb_adds(&out, comp[i]);
-	}
-	free(s);
-	return sb_detach(&out);
-}
-
-static bool ends_with(const char *s, size_t n, const char *suf)
-{
-	size_t k = strlen(suf);
-	return n >= k && memcmp(s + n - k, suf, k) == 0;
-}
-
 /* Names whose assignments feed the object lists (the hook records where words were listed). */
 static bool list_name(const char *name)
 {
@@ -99,8 +51,8 @@ static bool list_name(const char *name)
 	    !strncmp(name, "subdir-ccflags", 14) || !strncmp(name, "cppflags", 8) ||
 	    !strncmp(name, "CFLAGS", 6) || !strncmp(name, "AFLAGS", 6))
 		return false;
-	return ends_with(name, n, "-y") || ends_with(name, n, "-m") || ends_with(name, n, "-objs") ||
-	       ends_with(name, n, "-") || ends_with(name, n, "-n");
+	return kbt_ends_with(name, n, "-y") || kbt_ends_with(name, n, "-m") || kbt_ends_with(name, n, "-objs") ||
+	       kbt_ends_with(name, n, "-") || kbt_ends_with(name, n, "-n");
 }
 
 
@@ -132,7 +84,7 @@ static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, c
 	size_t wn;
 	for (const char *w = sb_str(&words); (w = mk_next_word(w, &wn)); w += wn) {
 		if (clean_only) {
-			char *p = kbt_normalize(hd->dir, w, ends_with(w, wn, "/") ? wn - 1 : wn);
+			char *p = kbt_normalize(hd->dir, w, kbt_ends_with(w, wn, "/") ? wn - 1 : wn);
 			if (p && !strmap_get(&t->clean_dirs, p))
 				strmap_put(&t->clean_dirs, p, mk_strf("%s", rel ? rel : "?"));
 			free(p);
@@ -157,17 +109,15 @@ static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, c
 			continue;
 		}
 		/* "$(obj)/x.o" expands to a path from the root */
-		size_t dl = strlen(hd->dir);
-		bool rooted = dl && wn > dl && !strncmp(w, hd->dir, dl) && w[dl] == '/';
-		char *path = kbt_normalize(rooted ? "" : hd->dir, w, wn);
+		char *path = kbt_listed_path(hd->dir, w, wn);
 		if (!path)
 			continue;
 		struct strbuf note = STRBUF_INIT;
 		sb_addf(&note, "%s %s %s:%u", name, lhs_raw, rel ? rel : "?", line);
 		/* first listing wins, but an enabled listing replaces a disabled one */
 		char *old = strmap_get(&t->notes, path);
-		bool enabled = ends_with(name, strlen(name), "-y") || ends_with(name, strlen(name), "-m") ||
-			       ends_with(name, strlen(name), "-objs");
+		bool enabled = kbt_ends_with(name, strlen(name), "-y") || kbt_ends_with(name, strlen(name), "-m") ||
+			       kbt_ends_with(name, strlen(name), "-objs");
 		if (!old || (enabled && old[0] == '-')) {
 			char *v = xmalloc(note.len + 2);
 			v[0] = enabled ? '+' : '-';
@@ -239,7 +189,7 @@ static const char *kind_name(int kind)
 static void add_real(struct kb_tree *t, struct mk_ctx *c, const char *dir, const char *w, size_t wn,
 		     int kind, bool *uncertain, struct strbuf *why)
 {
-	if (!ends_with(w, wn, ".o")) {
+	if (!kbt_ends_with(w, wn, ".o")) {
 		/* lib.a, built-in.a, .dtb, .s, .lds, ...: not compiled from a .c of this name */
 		return;
 	}
@@ -277,7 +227,7 @@ static void add_real(struct kb_tree *t, struct mk_ctx *c, const char *dir, const
 	} else {
 		size_t n;
 		for (const char *m = sb_str(&members); (m = mk_next_word(m, &n)); m += n) {
-			if (!ends_with(m, n, ".o"))
+			if (!kbt_ends_with(m, n, ".o"))
 				continue;
 			char *p = kbt_normalize(dir, m, n);
 			if (!p)
@@ -366,14 +316,9 @@ static void scan_mentions(struct kb_tree *t, struct mk_ctx *c, const char *dir)
 			c->uncertain = saved;
 			size_t wn;
 			for (const char *w = sb_str(&sb); (w = mk_next_word(w, &wn)); w += wn) {
-				if (!ends_with(w, wn, ".o"))
+				if (!kbt_ends_with(w, wn, ".o"))
 					continue;
-				char *p;
-				size_t dl = strlen(dir);
-				if (dl && wn > dl && !strncmp(w, dir, dl) && w[dl] == '/')
-					p = kbt_normalize("", w, wn);
-				else
-					p = kbt_normalize(dir, w, wn);
+				char *p = kbt_listed_path(dir, w, wn);
 				if (!p)
 					continue;
 				if (!strmap_get(&t->mentions, p)) {
@@ -437,6 +382,7 @@ char *kbt_dirctx_open(struct kb_tree *t, struct kbt_dirctx *x, const char *dir)
 	x->hd.t = t;
 	x->hd.dir = dir;
 	x->c.hook = list_hook;
+	x->c.rule_hook = kbt_rule_hook;
 	x->c.hook_data = &x->hd;
 	const char *rel = *dir ? dir : ".";
 	mk_vars_set(&x->locals, "src", 3, rel, false);
@@ -495,7 +441,7 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	struct strbuf reason = STRBUF_INIT;
 	/* descend */
 	for (const char *w = obj_y; (w = mk_next_word(w, &wn)); w += wn)
-		if (ends_with(w, wn, "/")) {
+		if (kbt_ends_with(w, wn, "/")) {
 			char *p = kbt_normalize(dir, w, wn - 1);
 			if (!p)
 				continue;
@@ -507,9 +453,9 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	const char *nonbuiltin[] = {obj_m, sub_y, sub_m};
 	for (size_t k = 0; k < 3; k++)
 		for (const char *w = nonbuiltin[k]; (w = mk_next_word(w, &wn)); w += wn) {
-			if (k == 0 && !ends_with(w, wn, "/"))
+			if (k == 0 && !kbt_ends_with(w, wn, "/"))
 				continue;
-			char *p = kbt_normalize(dir, w, ends_with(w, wn, "/") ? wn - 1 : wn);
+			char *p = kbt_normalize(dir, w, kbt_ends_with(w, wn, "/") ? wn - 1 : wn);
 			if (!p)
 				continue;
 			sb_reset(&reason);
@@ -520,11 +466,11 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	/* objects */
 	if (d->builtin)
 		for (const char *w = obj_y; (w = mk_next_word(w, &wn)); w += wn)
-			if (!ends_with(w, wn, "/"))
+			if (!kbt_ends_with(w, wn, "/"))
 				add_real(t, c, dir, w, wn, KBT_BUILTIN, &unc, &why);
 	if (modules)
 		for (const char *w = obj_m; (w = mk_next_word(w, &wn)); w += wn)
-			if (!ends_with(w, wn, "/") && !word_in(obj_y, w, wn))
+			if (!kbt_ends_with(w, wn, "/") && !word_in(obj_y, w, wn))
 				add_real(t, c, dir, w, wn, KBT_MODULE, &unc, &why);
 	const char *libs[] = {lib_y, lib_m};
 	for (size_t k = 0; k < 2; k++)
@@ -534,7 +480,7 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	const char *extras[] = {extra, always, always_m};
 	for (size_t k = 0; k < 3; k++)
 		for (const char *w = extras[k]; (w = mk_next_word(w, &wn)); w += wn)
-			if (ends_with(w, wn, ".o")) {
+			if (kbt_ends_with(w, wn, ".o")) {
 				char *p = kbt_normalize(dir, w, wn);
 				if (p)
 					kbt_add_object(t, p, k == 0 ? "extra-y target" : "always-y target", KBT_EXTRA);
@@ -593,7 +539,7 @@ static void eval_arch(struct kb_tree *t)
 	size_t wn;
 	sb_adds(&sb, "");
 	for (const char *w = libs; (w = mk_next_word(w, &wn)); w += wn)
-		if (ends_with(w, wn, "/")) {
+		if (kbt_ends_with(w, wn, "/")) {
 			sb_add(&sb, w, wn);
 			sb_addc(&sb, ' ');
 		}
@@ -639,6 +585,7 @@ void kbt_evaluate(struct kb_tree *t)
 	for (size_t i = 1; i < t->nqueue; i++)
 		eval_dir(t, t->queue[i]);
 	kbt_apply_recipes(t);
+	kbt_apply_rule_sources(t);
 }
 
 void kb_tree_evaluate_all(struct kb_tree *t)
@@ -706,6 +653,7 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	strmap_init(&t->includes);
 	strmap_init(&t->symconds);
 	strmap_init(&t->objconds);
+	strmap_init(&t->rule_srcs);
 	mk_vars_init(&t->globals, 1024);
 	setg(t, "srctree", abs);
 	setg(t, "objtree", abs);
@@ -765,6 +713,7 @@ void kb_tree_close(struct kb_tree *t)
 	strmap_free(&t->includes, free);
 	strmap_free(&t->symconds, free);
 	strmap_free(&t->objconds, free);
+	strmap_free(&t->rule_srcs, kbt_free_rule_src);
 	for (size_t i = 0; i < t->nqueue; i++)
 		free(t->queue[i]);
 	free(t->queue);

@@ -61,12 +61,6 @@ static void describe_note(struct kb_tree *t, const char *note, struct strbuf *ou
 		sb_addc(out, ')');
 }
 
-static char *dirname_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup("");
-}
-
 /* The preprocessor layer around an #include of a .c file: `#ifdef CONFIG_X`, `#ifndef`,
  * `#if IS_ENABLED(CONFIG_X)`, `IS_BUILTIN`, `defined(CONFIG_X)`, `0`/`1`, optionally negated, are
  * decided from the config (a tristate set to m defines CONFIG_X_MODULE, not CONFIG_X); any other
@@ -236,7 +230,7 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 	}
 	struct kb_obj *o = strmap_get(&t->objs, obj);
 	const char *note = strmap_get(&t->notes, obj);
-	char *dir = dirname_of(norm);
+	char *dir = kbt_dirname(norm);
 	if (o) {
 		v = KB_COMPILED;
 		sb_adds(&sb, o->reason);
@@ -248,6 +242,18 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 		if (d && d->uncertain)
 			sb_addf(&sb, " (parts of %s could not be evaluated: %s)", d->makefile ? d->makefile : dir,
 				d->why_uncertain);
+		goto done;
+	}
+	const struct kb_rule_src *rs = depth < 8 ? strmap_get(&t->rule_srcs, norm) : NULL;
+	if (rs && (strmap_get(&t->objs, rs->object) || strmap_get(&t->notes, rs->object))) {
+		/* compiled exactly when the target object of the rule is (that one is not) */
+		char *tsrc = xstrdup(rs->object);
+		tsrc[strlen(tsrc) - 1] = 'c';
+		const char *r2 = NULL;
+		v = verdict_depth(t, tsrc, &r2, depth + 1);
+		sb_addf(&sb, "compiled as %s by the explicit rule at %s:%u, which is %s: %s", rs->object,
+			rs->makefile, rs->line, kb_verdict_name(v), r2);
+		free(tsrc);
 		goto done;
 	}
 	struct kb_dir *d = strmap_get(&t->dirs, dir);
@@ -340,7 +346,7 @@ static enum kb_verdict verdict_depth(struct kb_tree *t, const char *path, const 
 	}
 	char *child = xstrdup(dir);
 	for (;;) {
-		char *parent = dirname_of(child);
+		char *parent = kbt_dirname(child);
 		bool top = !*child;
 		struct kb_dir *pd = top ? NULL : strmap_get(&t->dirs, parent);
 		if (top) {

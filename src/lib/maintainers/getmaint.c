@@ -11,36 +11,10 @@
 
 #include "core/fileio.h"
 #include "core/strbuf.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "maintainers/email.h"
 #include "maintainers/perlre.h"
-
-struct strset {
-	char **v;
-	size_t n, alloc;
-};
-
-static bool set_has(const struct strset *s, const char *k)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->v[i], k) == 0)
-			return true;
-	return false;
-}
-
-static void set_add(struct strset *s, const char *k)
-{
-	if (set_has(s, k))
-		return;
-	XGROW(s->v, s->n + 1, s->alloc);
-	s->v[s->n++] = xstrdup(k);
-}
-
-static void set_free(struct strset *s)
-{
-	mnt_free_strv(s->v, s->n);
-	memset(s, 0, sizeof(*s));
-}
 
 static char *lc(const char *s)
 {
@@ -72,12 +46,12 @@ static void push_email_address(struct gm_state *st, const char *line, char kind)
 	mnt_parse_email(line, &name, &addr);
 	if (*addr) {
 		char *ln = lc(name), *la = lc(addr);
-		bool inuse = (*name && set_has(&st->names, ln)) || set_has(&st->addrs, la);
+		bool inuse = (*name && strset_contains(&st->names, ln)) || strset_contains(&st->addrs, la);
 		if (!inuse) {
 			push(&st->email_to, mnt_format_email(name, addr), kind);
 			if (*name)
-				set_add(&st->names, ln);
-			set_add(&st->addrs, la);
+				strset_add(&st->names, ln);
+			strset_add(&st->addrs, la);
 		}
 		free(ln);
 		free(la);
@@ -110,8 +84,8 @@ static void add_categories(struct gm_state *st, size_t start, size_t end)
 			}
 			if (!perlre_search(rsub, additional, strlen(additional), 0, NULL, 0)) {
 				char *key = lc(la);
-				if (!set_has(&st->lists, key)) {
-					set_add(&st->lists, key);
+				if (!strset_contains(&st->lists, key)) {
+					strset_add(&st->lists, key);
 					push(&st->list_to, la, 'L');
 					la = NULL;
 				}
@@ -157,9 +131,8 @@ static bool is_maintainers_file(const char *f)
 /* deduplicate_email() over both lists with shared name/address memories. */
 static void deduplicate(struct gm_state *st)
 {
-	struct strset dn_keys = {0}, da_keys = {0};
-	char **dn_vals = NULL, **da_vals = NULL;   /* formatted "name\naddress" per key */
-	size_t dn_alloc = 0, da_alloc = 0;
+	/* lower-cased name / address -> formatted "name\naddress" (first seen wins) */
+	struct strmap dn = STRMAP_INIT, da = STRMAP_INIT;
 	struct gm_result *lists[2] = {&st->email_to, &st->list_to};
 	for (int li = 0; li < 2; li++) {
 		for (size_t i = 0; i < lists[li]->n; i++) {
@@ -171,17 +144,9 @@ static void deduplicate(struct gm_state *st)
 			mnt_parse_email(e2, &name, &addr);
 			free(e2);
 			char *ln = lc(name), *la = lc(addr);
-			const char *hit = NULL;
-			if (*name) {
-				for (size_t k = 0; k < dn_keys.n && !hit; k++)
-					if (strcmp(dn_keys.v[k], ln) == 0)
-						hit = dn_vals[k];
-			}
-			if (!hit) {
-				for (size_t k = 0; k < da_keys.n && !hit; k++)
-					if (strcmp(da_keys.v[k], la) == 0)
-						hit = da_vals[k];
-			}
+			const char *hit = *name ? strmap_get(&dn, ln) : NULL;
+			if (!hit)
+				hit = strmap_get(&da, la);
 			if (hit) {
 				const char *nl = strchr(hit, '\n');
 				free(name), free(addr);
@@ -190,16 +155,10 @@ static void deduplicate(struct gm_state *st)
 			} else {
 				struct strbuf pair = STRBUF_INIT;
 				sb_addf(&pair, "%s\n%s", name, addr);
-				if (!set_has(&dn_keys, ln)) {
-					XGROW(dn_vals, dn_keys.n + 1, dn_alloc);
-					dn_vals[dn_keys.n] = xstrdup(pair.buf);
-					set_add(&dn_keys, ln);
-				}
-				if (!set_has(&da_keys, la)) {
-					XGROW(da_vals, da_keys.n + 1, da_alloc);
-					da_vals[da_keys.n] = xstrdup(pair.buf);
-					set_add(&da_keys, la);
-				}
+				if (!strmap_contains(&dn, ln))
+					strmap_put(&dn, ln, xstrdup(pair.buf));
+				if (!strmap_contains(&da, la))
+					strmap_put(&da, la, xstrdup(pair.buf));
 				sb_release(&pair);
 			}
 			char *f = mnt_format_email(name, addr);
@@ -209,10 +168,8 @@ static void deduplicate(struct gm_state *st)
 			lists[li]->v[i].text = g;
 		}
 	}
-	mnt_free_strv(dn_vals, dn_keys.n);
-	mnt_free_strv(da_vals, da_keys.n);
-	set_free(&dn_keys);
-	set_free(&da_keys);
+	strmap_free(&dn, free);
+	strmap_free(&da, free);
 }
 
 void gm_run(const struct maintainers *m, const char *const *files, size_t nfiles,
@@ -304,24 +261,24 @@ void gm_run(const struct maintainers *m, const char *const *files, size_t nfiles
 	}
 	mnt_free_strv(fe, nfe);
 	/* merge_email(): unique printed strings, people first, then lists. */
-	struct strset seen = {0};
+	struct strset seen = STRSET_INIT;
 	struct gm_result *lists[2] = {&st.email_to, &st.list_to};
 	for (int li = 0; li < 2; li++) {
 		for (size_t i = 0; i < lists[li]->n; i++) {
 			struct gm_addr *a = &lists[li]->v[i];
-			if (set_has(&seen, a->text)) {
+			if (strset_contains(&seen, a->text)) {
 				free(a->text);
 				continue;
 			}
-			set_add(&seen, a->text);
+			strset_add(&seen, a->text);
 			push(out, a->text, a->kind);
 		}
 		free(lists[li]->v);
 	}
-	set_free(&seen);
-	set_free(&st.names);
-	set_free(&st.addrs);
-	set_free(&st.lists);
+	strset_clear(&seen);
+	strset_clear(&st.names);
+	strset_clear(&st.addrs);
+	strset_clear(&st.lists);
 }
 
 void gm_result_release(struct gm_result *r)

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "core/sha.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 
 const char *request_kind_name(enum request_kind k)
@@ -192,14 +193,6 @@ void request_classify(const struct mail *m, const struct request_oracle *o,
 
 /* ---- reply ---- */
 
-static uint64_t fnv1a(const char *s, uint64_t h)
-{
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
-	return h;
-}
 
 /* The valid <msg-id> tokens of a header value, space-separated (at most max). */
 static void msgids(const char *v, struct strbuf *out, int max)
@@ -281,8 +274,9 @@ void request_reply(const struct mail *m, const struct request_triage *t, const c
 	char *to = sender_address(mail_get(m, "Reply-To"));
 	if (!to)
 		to = sender_address(mail_get(m, "From"));
-	uint64_t h = fnv1a(id.len ? id.buf : sb_str(&subj), 1469598103934665603ull);
-	h = fnv1a(request_kind_name(t->kind), h);
+	const char *key = id.len ? id.buf : sb_str(&subj);
+	uint64_t h = fnv1a64(FNV1A64_INIT_OLD, key, strlen(key));
+	h = fnv1a64(h, request_kind_name(t->kind), strlen(request_kind_name(t->kind)));
 
 	sb_addf(out, "From kcve Thu Jan  1 00:00:00 1970\n");
 	sb_addf(out, "From: %s\n", from);

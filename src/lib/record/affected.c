@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strmap.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 
@@ -42,39 +43,6 @@ const char *affected_default_status(const struct dyad_list *pairs)
 		if (mainline(pairs->v[i].vver) && !affected_same_version(&pairs->v[i]))
 			return "affected";
 	return "unaffected";
-}
-
-/* ---- small string sets ---------------------------------------------------------------- */
-
-struct strset {
-	char **v;
-	size_t n, alloc;
-};
-
-static bool set_has(const struct strset *s, const char *k)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->v[i], k) == 0)
-			return true;
-	return false;
-}
-
-/* Insert; true if it was new. */
-static bool set_add(struct strset *s, const char *k)
-{
-	if (set_has(s, k))
-		return false;
-	XGROW(s->v, s->n + 1, s->alloc);
-	s->v[s->n++] = xstrdup(k);
-	return true;
-}
-
-static void set_release(struct strset *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
 }
 
 static char *keyf(const char *a, const char *b, const char *c, const char *d, const char *e)
@@ -202,18 +170,18 @@ static void explicit_points(const struct strset *A, const struct strset *Fm, con
 			    struct strset *seen, struct vrange_list *out)
 {
 	size_t n = 0;
-	struct point *pts = xcalloc(A->n + Fm->n + 1, sizeof(*pts));
-	for (size_t i = 0; i < A->n; i++)
-		pts[n++] = (struct point){A->v[i], true};
-	for (size_t i = 0; i < Fm->n; i++)
-		if (!set_has(A, Fm->v[i]))
-			pts[n++] = (struct point){Fm->v[i], false};
+	struct point *pts = xcalloc(strset_count(A) + strset_count(Fm) + 1, sizeof(*pts));
+	for (size_t i = 0; i < strset_count(A); i++)
+		pts[n++] = (struct point){strset_at(A, i), true};
+	for (size_t i = 0; i < strset_count(Fm); i++)
+		if (!strset_contains(A, strset_at(Fm, i)))
+			pts[n++] = (struct point){strset_at(Fm, i), false};
 	stable_sort_points(pts, n);
 	for (size_t i = 0; i < n; i++) {
 		if (!pts[i].affected) /* unaffected mainline points come later, as ranges */
 			continue;
 		char *k = keyf("kernel", "affected", pts[i].version, "", "");
-		if (set_add(seen, k))
+		if (strset_add(seen, k))
 			push_range(out, pts[i].version, NULL, NULL, "affected", NULL);
 		free(k);
 	}
@@ -237,7 +205,7 @@ static void explicit_points(const struct strset *A, const struct strset *Fm, con
 			char ver[48];
 			snprintf(ver, sizeof(ver), "%lu.%lu", cmaj, m);
 			char *k = keyf("kernel", status, ver, "", "");
-			if (set_add(seen, k))
+			if (strset_add(seen, k))
 				push_range(out, ver, NULL, NULL, status, NULL);
 			free(k);
 		}
@@ -273,24 +241,24 @@ void affected_compute(const struct dyad_list *pairs, struct affected *out)
 			   is0(p->fsha) ? NULL : p->fsha, NULL, "affected", "git");
 	}
 
-	struct strset A = {0}, Fm = {0}, seen = {0}, fixed_branches = {0};
+	struct strset A = STRSET_INIT, Fm = STRSET_INIT, seen = STRSET_INIT, fixed_branches = STRSET_INIT;
 	for (size_t i = 0; i < pairs->n; i++) {
 		const struct dyad_pair *p = &pairs->v[i];
 		if (affected_same_version(p))
 			continue;
 		if (mainline(p->vver))
-			set_add(&A, p->vver);
+			strset_add(&A, p->vver);
 		if (mainline(p->fver))
-			set_add(&Fm, p->fver);
+			strset_add(&Fm, p->fver);
 	}
 	for (size_t i = 0; i < pairs->n; i++) {
 		const struct dyad_pair *p = &pairs->v[i];
 		char maj[24];
 		if (!is0(p->fver) && !mainline(p->fver))
-			set_add(&fixed_branches, kver_str_major(p->fver, maj, sizeof(maj)));
+			strset_add(&fixed_branches, kver_str_major(p->fver, maj, sizeof(maj)));
 	}
 
-	if (A.n + Fm.n > 0)
+	if (strset_count(&A) + strset_count(&Fm) > 0)
 		explicit_points(&A, &Fm, def, &seen, &out->semver);
 
 	struct vrange_list stable = {0};
@@ -302,10 +270,10 @@ void affected_compute(const struct dyad_list *pairs, struct affected *out)
 			if (mainline(p->vver)) {
 				char *k = keyf("kernel", "unaffected", "0", p->vver, "");
 				bool older = false;
-				for (size_t a = 0; a < A.n && !older; a++)
-					older = kver_cmp_str(A.v[a], p->vver) < 0;
-				if (!set_has(&seen, k) && !older) {
-					set_add(&seen, k);
+				for (size_t a = 0; a < strset_count(&A) && !older; a++)
+					older = kver_cmp_str(strset_at(&A, a), p->vver) < 0;
+				if (!strset_contains(&seen, k) && !older) {
+					strset_add(&seen, k);
 					push_range(&out->semver, "0", p->vver, NULL, "unaffected", "semver");
 				}
 				free(k);
@@ -322,13 +290,13 @@ void affected_compute(const struct dyad_list *pairs, struct affected *out)
 				else
 					snprintf(wild, sizeof(wild), "%s.*", p->fver);
 				char *k = keyf("kernel", "unaffected", p->fver, "", wild);
-				if (set_add(&seen, k)) {
+				if (strset_add(&seen, k)) {
 					if (mainline(p->fver)) {
 						const char *next = NULL;
-						for (size_t a = 0; a < A.n; a++)
-							if (kver_cmp_str(p->fver, A.v[a]) < 0 &&
-							    (!next || kver_cmp_str(next, A.v[a]) > 0))
-								next = A.v[a];
+						for (size_t a = 0; a < strset_count(&A); a++)
+							if (kver_cmp_str(p->fver, strset_at(&A, a)) < 0 &&
+							    (!next || kver_cmp_str(next, strset_at(&A, a)) > 0))
+								next = strset_at(&A, a);
 						struct kver fv;
 						kver_parse(&fv, p->fver);
 						if (next && !fv.rc)
@@ -343,7 +311,7 @@ void affected_compute(const struct dyad_list *pairs, struct affected *out)
 						if (!mainline(p->vver)) {
 							char *sk = keyf("stable", "affected", p->vver,
 									p->fver, "");
-							if (set_add(&seen, sk))
+							if (strset_add(&seen, sk))
 								push_range(&stable, p->vver, p->fver, NULL,
 									   "affected", "semver");
 							free(sk);
@@ -354,7 +322,7 @@ void affected_compute(const struct dyad_list *pairs, struct affected *out)
 			}
 		} else if (!is0(p->vver) && !is0(p->fver)) {
 			char *k = keyf("kernel", "affected", p->vver, p->fver, "");
-			if (set_add(&seen, k))
+			if (strset_add(&seen, k))
 				push_range(&out->semver, p->vver, p->fver, NULL, "affected", "semver");
 			free(k);
 		}
@@ -362,10 +330,10 @@ void affected_compute(const struct dyad_list *pairs, struct affected *out)
 		 * branch, in product 1 (product 2's "0 < intro" entry would shadow it) */
 		char maj[24], ceil[40];
 		if (!is0(p->vver) && is0(p->fver) && !mainline(p->vver) &&
-		    !set_has(&fixed_branches, kver_str_major(p->vver, maj, sizeof(maj))) &&
+		    !strset_contains(&fixed_branches, kver_str_major(p->vver, maj, sizeof(maj))) &&
 		    next_branch(maj, ceil, sizeof(ceil))) {
 			char *k = keyf("stable", "affected", p->vver, ceil, "");
-			if (set_add(&seen, k))
+			if (strset_add(&seen, k))
 				push_range(&stable, p->vver, ceil, NULL, "affected", "semver");
 			free(k);
 		}
@@ -385,16 +353,16 @@ void affected_compute(const struct dyad_list *pairs, struct affected *out)
 		if (affected_same_version(p))
 			continue;
 		if (is0(p->fver) && !is0(p->vver) && !mainline(p->vver) &&
-		    set_has(&fixed_branches, kver_str_major(p->vver, maj, sizeof(maj))))
+		    strset_contains(&fixed_branches, kver_str_major(p->vver, maj, sizeof(maj))))
 			continue;
 		out->cpe[out->ncpe].start = is0(p->vver) ? NULL : p->vver;
 		out->cpe[out->ncpe].end = is0(p->fver) ? NULL : p->fver;
 		out->ncpe++;
 	}
-	set_release(&A);
-	set_release(&Fm);
-	set_release(&seen);
-	set_release(&fixed_branches);
+	strset_clear(&A);
+	strset_clear(&Fm);
+	strset_clear(&seen);
+	strset_clear(&fixed_branches);
 }
 
 void affected_release(struct affected *a)

@@ -7,17 +7,9 @@
 #include <string.h>
 
 #include "core/safefs.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 
-static uint64_t fnv1a64(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 bool journal_tree_name_ok(const char *rel)
 {
@@ -46,7 +38,7 @@ bool journal_staged_name_ok(const char *rel)
 void journal_seal(struct strbuf *body)
 {
 	sb_adds(body, "end\n");
-	sb_addf(body, "sum %016" PRIx64 "\n", fnv1a64(body->buf, body->len));
+	sb_addf(body, "sum %016" PRIx64 "\n", (uint64_t)fnv1a64(FNV1A64_INIT, body->buf, body->len));
 }
 
 void journal_free(struct journal *j)
@@ -133,7 +125,7 @@ int journal_parse(const char *text, size_t len, const char *origin, struct journ
 	}
 	size_t body = pos + 4; /* through "end\n" */
 	char want[32];
-	snprintf(want, sizeof(want), "sum %016" PRIx64 "\n", fnv1a64(text, body));
+	snprintf(want, sizeof(want), "sum %016" PRIx64 "\n", (uint64_t)fnv1a64(FNV1A64_INIT, text, body));
 	size_t wl = strlen(want);
 	if (len - body != wl || memcmp(text + body, want, wl) != 0)
 		return kcve_err_set(err, KCVE_E_TREE, "operation journal checksum mismatch (edited "

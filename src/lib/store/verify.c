@@ -13,6 +13,7 @@
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/sha.h"
+#include "core/strmap.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "history/dyad_text.h"
@@ -72,11 +73,6 @@ static void sset_add(struct sset *s, const char *a, const char *b)
 	sb_addf(&sb, "%s..%s", a, b);
 	XGROW(s->v, s->n + 1, s->alloc);
 	s->v[s->n++] = sb_detach(&sb);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static void sset_norm(struct sset *s)

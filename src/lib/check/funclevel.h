@@ -1,0 +1,69 @@
+/* The function-level stage of `kcve check`: is the code a fix changes in this kernel image?
+ *
+ * A fix's functions come from a scan of the C function boundaries (csrc/funcscan.h) of each
+ * file it changes, before the fix (the lines it removes) and after (the lines it adds); the
+ * image's symbols from its vmlinux and modules, /proc/kallsyms or a System.map
+ * (ksyms/ksyms.h).  The rule, in this order:
+ *   1. the fix changes no function (only macros, declarations, data)       -> undecided;
+ *   2. some changed function has a symbol in the image                     -> present
+ *      (the changed code is in this kernel: the stage says nothing against the CVE);
+ *   3. some changed line is outside every function                         -> undecided;
+ *   4. a function that existed before the fix is static, inline or made by
+ *      an unknown macro: it may be compiled in with no symbol of its own   -> undecided;
+ *   5. the fix only adds functions (nothing of the vulnerable code named)  -> undecided;
+ *   6. the image's symbol source does not cover modules and a changed file
+ *      is not known to be built in                                         -> undecided;
+ *   7. otherwise                                                           -> absent:
+ *      "not affected: the changed code is not in this kernel", with the functions and the
+ *      symbol source as evidence.
+ * A wrong "absent" hides a vulnerability, so every doubt is "undecided" (the CVE is kept and
+ * the other stages decide).  Names compare after dropping compiler clone suffixes (ksyms), a
+ * syscall by each architecture's wrapper symbol (funcscan_symbols). */
+#ifndef KCVE_CHECK_FUNCLEVEL_H
+#define KCVE_CHECK_FUNCLEVEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/strbuf.h"
+#include "ksyms/ksyms.h"
+
+struct fl_func {
+	char *file;
+	char *name;     /* as funcscan names it (a syscall without sys_) */
+	unsigned flags; /* FUNCSCAN_*, or'ed over both sides */
+	bool added;     /* only after the fix: a function the fix adds */
+};
+
+/* The functions one fix changes. */
+struct fl_fix {
+	struct fl_func *fn;
+	size_t n, alloc;
+	bool outside; /* some changed line lies outside every function */
+};
+
+/* A run of changed lines (1-based, inclusive). */
+struct fl_range {
+	unsigned first, last;
+};
+
+/* Record one changed file: its text before the fix (old, NULL for a new file) with the ranges
+ * of removed lines, and after (new_, NULL for a deleted file) with the ranges of added lines.
+ * Blank changed lines should not be passed (they belong to no function). */
+void fl_fix_add_file(struct fl_fix *fx, const char *path, const char *old, size_t oldlen,
+		     const struct fl_range *del, size_t ndel, const char *new_, size_t newlen,
+		     const struct fl_range *add, size_t nadd);
+void fl_fix_release(struct fl_fix *fx);
+
+enum fl_verdict { FL_UNDECIDED = 0, FL_ABSENT = 1, FL_PRESENT = 2 };
+const char *fl_verdict_name(enum fl_verdict v);
+
+/* Whether a source file is known to be built into vmlinux (not a module): asked only when the
+ * symbol source does not cover modules.  NULL: never known. */
+typedef bool (*fl_builtin_fn)(void *ctx, const char *path);
+
+/* Decide one fix against an image's symbols; the reason or evidence is appended to why. */
+enum fl_verdict fl_decide(const struct fl_fix *fx, const struct ksyms *k, fl_builtin_fn builtin,
+			  void *ctx, struct strbuf *why);
+
+#endif

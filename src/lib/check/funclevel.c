@@ -16,16 +16,24 @@ static struct fl_func *find(struct fl_fix *fx, const char *path, const char *nam
 	return NULL;
 }
 
-static void add_fn(struct fl_fix *fx, const char *path, const struct funcscan_fn *f, bool added)
+static void add_name(struct fl_fix *fx, const char *path, const char *name, size_t len,
+		     unsigned flags, bool added)
 {
-	struct fl_func *have = find(fx, path, f->name);
+	char *nm = xstrndup(name, len);
+	struct fl_func *have = find(fx, path, nm);
 	if (have) {
-		have->flags |= f->flags;
+		free(nm);
+		have->flags |= flags;
 		have->added = have->added && added;
 		return;
 	}
 	XGROW(fx->fn, fx->n + 1, fx->alloc);
-	fx->fn[fx->n++] = (struct fl_func){xstrdup(path), xstrdup(f->name), f->flags, added};
+	fx->fn[fx->n++] = (struct fl_func){xstrdup(path), nm, flags, added};
+}
+
+static void add_fn(struct fl_fix *fx, const char *path, const struct funcscan_fn *f, bool added)
+{
+	add_name(fx, path, f->name, strlen(f->name), f->flags, added);
 }
 
 static bool defined_in(const struct funcscan *fs, const char *name)
@@ -84,6 +92,55 @@ void fl_fix_release(struct fl_fix *fx)
 	memset(fx, 0, sizeof *fx);
 }
 
+static const struct {
+	char letter;
+	unsigned flag;
+} letters[] = {
+	{'s', FUNCSCAN_STATIC}, {'i', FUNCSCAN_INLINE}, {'m', FUNCSCAN_MACRO},
+	{'y', FUNCSCAN_SYSCALL}, {'c', FUNCSCAN_COMPAT},
+};
+
+void fl_hunk_funcs(struct strbuf *out, const char *old, size_t oldlen, const struct fl_range *del,
+		   size_t ndel, const char *new_, size_t newlen, const struct fl_range *add,
+		   size_t nadd)
+{
+	struct fl_fix fx = {0};
+	fl_fix_add_file(&fx, "", old, oldlen, del, ndel, new_, newlen, add, nadd);
+	for (size_t i = 0; i < fx.n; i++) {
+		sb_addf(out, "%s%s:", i ? "," : "", fx.fn[i].name);
+		for (size_t l = 0; l < sizeof letters / sizeof letters[0]; l++)
+			if (fx.fn[i].flags & letters[l].flag)
+				sb_addc(out, letters[l].letter);
+		if (fx.fn[i].added)
+			sb_addc(out, 'a');
+	}
+	if (fx.outside)
+		sb_adds(out, fx.n ? ",!" : "!");
+	fl_fix_release(&fx);
+}
+
+void fl_fix_add_text(struct fl_fix *fx, const char *path, const char *funcs)
+{
+	for (const char *p = funcs; *p;) {
+		size_t len = strcspn(p, ",");
+		size_t nlen = strcspn(p, ",:");
+		if (len == 1 && *p == '!') {
+			fx->outside = true;
+		} else if (nlen > 0) {
+			unsigned flags = nlen == len ? FL_FLAGS_UNKNOWN : 0;
+			bool added = false;
+			for (size_t j = nlen + 1; j < len; j++) {
+				added |= p[j] == 'a';
+				for (size_t l = 0; l < sizeof letters / sizeof letters[0]; l++)
+					if (p[j] == letters[l].letter)
+						flags |= letters[l].flag;
+			}
+			add_name(fx, path, p, nlen, flags, added);
+		}
+		p += len + (p[len] == ',');
+	}
+}
+
 const char *fl_verdict_name(enum fl_verdict v)
 {
 	return v == FL_ABSENT ? "absent" : v == FL_PRESENT ? "present" : "undecided";
@@ -92,7 +149,8 @@ const char *fl_verdict_name(enum fl_verdict v)
 /* The image has a symbol for f (any of its linker names; a macro-made one by its name). */
 static bool in_image(const struct fl_func *f, const struct ksyms *k)
 {
-	struct funcscan_fn sf = {.name = f->name, .flags = f->flags & ~(unsigned)FUNCSCAN_MACRO};
+	struct funcscan_fn sf = {.name = f->name,
+				 .flags = f->flags & ~(unsigned)(FUNCSCAN_MACRO | FL_FLAGS_UNKNOWN)};
 	char buf[2048];
 	const char *sym[8];
 	size_t n = funcscan_symbols(&sf, buf, sizeof buf, sym, 8);
@@ -118,11 +176,13 @@ static bool absence_stands(const struct fl_fix *fx, const struct ksyms *k, fl_bu
 		if (f->added)
 			continue;
 		before++;
-		if (!funcscan_has_symbol(&(struct funcscan_fn){.flags = f->flags})) {
+		if ((f->flags & FL_FLAGS_UNKNOWN) ||
+		    !funcscan_has_symbol(&(struct funcscan_fn){.flags = f->flags})) {
 			sb_adds(why, "changed function ");
 			name_fn(why, f);
 			sb_addf(why, " is %s: it may be in the kernel without a symbol",
-				f->flags & FUNCSCAN_MACRO ? "made by a macro"
+				f->flags & FL_FLAGS_UNKNOWN ? "not known to be non-static"
+				: f->flags & FUNCSCAN_MACRO ? "made by a macro"
 				: f->flags & FUNCSCAN_INLINE ? "inline" : "static");
 			return false;
 		}

@@ -55,6 +55,19 @@ void fl_fix_add_file(struct fl_fix *fx, const char *path, const char *old, size_
 		     const struct fl_range *add, size_t nadd);
 void fl_fix_release(struct fl_fix *fx);
 
+/* The text form of one hunk's functions, for the fix fingerprints (codefix/fprint.h keeps it
+ * per hunk): comma-separated "name:FLAGS" entries, FLAGS letters s static, i inline, m made by
+ * a macro, y syscall, c compat syscall, a added by the fix (e.g. "foo:,bar:si,read:y"), and a
+ * last entry "!" when a changed line lies outside every function.  An entry without ':' (a
+ * name from a fingerprint made without the file's source) has unknown specifiers: it may
+ * show presence, never absence (FL_FLAGS_UNKNOWN). */
+#define FL_FLAGS_UNKNOWN (1u << 8)
+void fl_hunk_funcs(struct strbuf *out, const char *old, size_t oldlen, const struct fl_range *del,
+		   size_t ndel, const char *new_, size_t newlen, const struct fl_range *add,
+		   size_t nadd);
+/* Add one hunk's text form (as fl_hunk_funcs writes it) of file path to fx. */
+void fl_fix_add_text(struct fl_fix *fx, const char *path, const char *funcs);
+
 enum fl_verdict { FL_UNDECIDED = 0, FL_ABSENT = 1, FL_PRESENT = 2 };
 const char *fl_verdict_name(enum fl_verdict v);
 

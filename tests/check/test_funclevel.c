@@ -1,0 +1,156 @@
+/* Unit tests of the function-level rule (check/funclevel.h): each rule on small files before
+ * and after a fix, and the text form the fingerprints store. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "check/funclevel.h"
+#include "csrc/funcscan.h"
+
+static const char before[] = "#define LIMIT 1\n"            /* 1 */
+			     "int frob(int x)\n"             /* 2 */
+			     "{\n"                           /* 3 */
+			     "\treturn x + LIMIT;\n"         /* 4 */
+			     "}\n"                           /* 5 */
+			     "static int helper(void)\n"     /* 6 */
+			     "{\n"                           /* 7 */
+			     "\treturn 0;\n"                 /* 8 */
+			     "}\n"                           /* 9 */
+			     "SYSCALL_DEFINE1(thing, int, a)\n" /* 10 */
+			     "{\n"                           /* 11 */
+			     "\treturn a;\n"                 /* 12 */
+			     "}\n";                          /* 13 */
+static const char after[] = "#define LIMIT 2\n"             /* 1 */
+			    "int frob(int x)\n"              /* 2 */
+			    "{\n"                            /* 3 */
+			    "\treturn check(x) + LIMIT;\n"   /* 4 */
+			    "}\n"                            /* 5 */
+			    "static int helper(void)\n"      /* 6 */
+			    "{\n"                            /* 7 */
+			    "\treturn 1;\n"                  /* 8 */
+			    "}\n"                            /* 9 */
+			    "SYSCALL_DEFINE1(thing, int, a)\n" /* 10 */
+			    "{\n"                            /* 11 */
+			    "\treturn -a;\n"                 /* 12 */
+			    "}\n"                            /* 13 */
+			    "int check(int x)\n"             /* 14 */
+			    "{\n"                            /* 15 */
+			    "\treturn x;\n"                  /* 16 */
+			    "}\n";                           /* 17 */
+
+static struct ksyms image(const char *map, unsigned cover)
+{
+	struct ksyms k = {0};
+	ksyms_parse_map(&k, map, strlen(map));
+	k.cover = cover;
+	snprintf(k.desc, sizeof k.desc, "test map");
+	return k;
+}
+
+/* A fix changing line `line` on both sides (and, with adds_check, adding check()). */
+static enum fl_verdict decide(unsigned line, bool adds_check, const struct ksyms *k,
+			      const char **why_out)
+{
+	static char why[1024];
+	struct fl_range r = {line, line}, add[2] = {{line, line}, {14, 16}};
+	struct fl_fix fx = {0};
+	fl_fix_add_file(&fx, "f.c", before, sizeof before - 1, &r, 1, after, sizeof after - 1, add,
+			adds_check ? 2 : 1);
+	struct strbuf sb = STRBUF_INIT;
+	enum fl_verdict v = fl_decide(&fx, k, NULL, NULL, &sb);
+	snprintf(why, sizeof why, "%s", sb_str(&sb));
+	*why_out = why;
+	sb_release(&sb);
+	fl_fix_release(&fx);
+	return v;
+}
+
+static void test_rules(void **state)
+{
+	(void)state;
+	const char *why;
+	struct ksyms none = image("0 T _text\n", KSYMS_VMLINUX | KSYMS_MODULES);
+	struct ksyms has = image("0 T _text\n0 T frob.cold\n0 T __x64_sys_thing\n",
+				 KSYMS_VMLINUX | KSYMS_MODULES);
+	struct ksyms vmonly = image("0 T _text\n", KSYMS_VMLINUX);
+	assert_int_equal(decide(4, true, &none, &why), FL_ABSENT); /* frob and the added check */
+	assert_non_null(strstr(why, "not affected: the changed code is not in this kernel: frob (f.c)"));
+	assert_int_equal(decide(4, true, &has, &why), FL_PRESENT); /* frob.cold counts as frob */
+	assert_int_equal(decide(12, false, &has, &why), FL_PRESENT);
+	assert_non_null(strstr(why, "syscall thing"));
+	assert_int_equal(decide(12, false, &none, &why), FL_ABSENT);
+	assert_int_equal(decide(8, false, &none, &why), FL_UNDECIDED); /* static helper */
+	assert_non_null(strstr(why, "is static"));
+	assert_int_equal(decide(1, false, &none, &why), FL_UNDECIDED); /* #define only */
+	assert_non_null(strstr(why, "changes no function"));
+	assert_int_equal(decide(4, false, &vmonly, &why), FL_UNDECIDED); /* modules not covered */
+	assert_non_null(strstr(why, "does not cover the modules"));
+	/* only the added function */
+	struct fl_fix fx = {0};
+	struct fl_range add = {14, 16};
+	fl_fix_add_file(&fx, "f.c", before, sizeof before - 1, NULL, 0, after, sizeof after - 1, &add, 1);
+	assert_int_equal(fx.n, 1);
+	assert_true(fx.fn[0].added);
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(fl_decide(&fx, &none, NULL, NULL, &sb), FL_UNDECIDED);
+	assert_non_null(strstr(sb_str(&sb), "only adds functions"));
+	fl_fix_release(&fx);
+	/* a new file: its functions are added */
+	fl_fix_add_file(&fx, "g.c", NULL, 0, NULL, 0, after, sizeof after - 1, &add, 1);
+	assert_true(fx.fn[0].added);
+	fl_fix_release(&fx);
+	sb_release(&sb);
+	ksyms_free(&none);
+	ksyms_free(&has);
+	ksyms_free(&vmonly);
+}
+
+static void test_text_form(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	struct fl_range del[2] = {{1, 1}, {8, 12}}, add[2] = {{1, 1}, {8, 16}};
+	fl_hunk_funcs(&sb, before, sizeof before - 1, del, 2, after, sizeof after - 1, add, 2);
+	assert_string_equal(sb_str(&sb), "helper:s,thing:y,check:a,!");
+	struct fl_fix fx = {0};
+	fl_fix_add_text(&fx, "f.c", sb_str(&sb));
+	assert_int_equal(fx.n, 3);
+	assert_true(fx.outside);
+	assert_int_equal(fx.fn[0].flags, FUNCSCAN_STATIC);
+	assert_int_equal(fx.fn[1].flags, FUNCSCAN_SYSCALL);
+	assert_true(fx.fn[2].added);
+	fl_fix_release(&fx);
+	/* names without specifiers (a fingerprint made without the source): never absent */
+	struct ksyms none = image("0 T _text\n", KSYMS_VMLINUX | KSYMS_MODULES);
+	struct ksyms has = image("0 T _text\n0 T frob\n", KSYMS_VMLINUX | KSYMS_MODULES);
+	fl_fix_add_text(&fx, "f.c", "frob,,");
+	sb_reset(&sb);
+	assert_int_equal(fl_decide(&fx, &none, NULL, NULL, &sb), FL_UNDECIDED);
+	assert_non_null(strstr(sb_str(&sb), "not known to be non-static"));
+	assert_int_equal(fl_decide(&fx, &has, NULL, NULL, &sb), FL_PRESENT);
+	fl_fix_release(&fx);
+	fl_fix_add_text(&fx, "f.c", "frob:");
+	assert_int_equal(fl_decide(&fx, &none, NULL, NULL, &sb), FL_ABSENT);
+	fl_fix_release(&fx);
+	fl_fix_add_text(&fx, "f.c", ":x,!,:"); /* no names: nothing but "outside" */
+	assert_int_equal(fx.n, 0);
+	assert_true(fx.outside);
+	fl_fix_release(&fx);
+	sb_release(&sb);
+	ksyms_free(&none);
+	ksyms_free(&has);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_text_form),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

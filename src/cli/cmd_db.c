@@ -9,6 +9,7 @@
 #include "check/filestage.h"
 #include "check/gitdates.h"
 #include "check/recset.h"
+#include "codefix/fprint.h"
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_records.h"
@@ -43,10 +44,11 @@ static const struct cli_command db_cmd = {
 	"files  the config-stage verdict and module of every distinct programFile of the\n"
 	"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
 	"       with --source, else from the database's conditions (to compare the two).\n"
-	"--json  build: {\"file\", \"records\", \"conditions\"};\n"
+	"--json  build: {\"file\", \"records\", \"conditions\", \"fingerprints\" (records\n"
+	"        with one)};\n"
 	"        info: {\"file\", \"format\", \"records\", \"pairs\", \"program_files\",\n"
 	"        \"conditions\", \"built\", \"tree_head\", \"newest_record\" (UTC times, null:\n"
-	"        unknown), \"branches\"};\n"
+	"        unknown), \"branches\", \"fingerprints\", \"fingerprint_cves\"};\n"
 	"        files: [{\"file\", \"verdict\", \"module\" (null: none known)}]\n",
 	opts, false};
 
@@ -199,6 +201,15 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 			       pairs, nfiles, set.nconds, set.db_format, built[0] ? built : "unknown",
 			       head[0] ? head : "unknown", newest[0] ? newest : "unknown",
 			       set.branches.n);
+		size_t nfp = set.fprints ? set.fprints->n : 0, nfpcve = 0;
+		for (size_t i = 0; i < nfp; i++)
+			nfpcve += !i || strcmp(set.fprints->v[i].cve, set.fprints->v[i - 1].cve);
+		if (doc) {
+			json_object_set_new(doc, "fingerprints", json_integer((json_int_t)nfp));
+			json_object_set_new(doc, "fingerprint_cves", json_integer((json_int_t)nfpcve));
+		} else if (nfp) {
+			printf("  %zu fix fingerprints for %zu CVEs (check --source)\n", nfp, nfpcve);
+		}
 		ck_set_release(&set);
 		return doc ? cli_json_print(doc) : 0;
 	}

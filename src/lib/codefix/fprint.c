@@ -4,7 +4,6 @@
 
 #include "codefix/fprint.h"
 #include "codefix/norm.h"
-#include "csrc/funcscan.h"
 #include "core/xalloc.h"
 
 void cf_set_init(struct cf_set *s)
@@ -154,36 +153,6 @@ size_t cf_set_add_patch(struct cf_set *s, const char *cve, const char *label,
 	}
 	s->n++;
 	return kept;
-}
-
-void cf_set_scan_functions(struct cf_set *s, const struct cf_patch *p, size_t file,
-			   const char *text, size_t len)
-{
-	if (!s->n || file >= p->n)
-		return;
-	struct cf_fp *fp = &s->v[s->n - 1];
-	struct cf_file *f = NULL;
-	for (uint32_t j = 0; j < fp->n && !f; j++)
-		if (!strcmp(fp->f[j].path, p->f[file].path))
-			f = &fp->f[j];
-	if (!f)
-		return;
-	struct funcscan fs = {0};
-	funcscan_scan(&fs, text, len);
-	for (uint32_t k = 0; k < f->n; k++) {
-		const struct cf_phunk *ph = f->h[k].src;
-		if (!ph || ph < p->f[file].h || ph >= p->f[file].h + p->f[file].n)
-			continue;
-		size_t idx[16];
-		unsigned first = (unsigned)ph->new_start, last = first + (unsigned)ph->new_len;
-		size_t n = funcscan_range(&fs, first, last > first ? last - 1 : first, idx, 16, NULL);
-		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; i < n && i < 16; i++)
-			sb_addf(&sb, "%s%s", i ? "," : "", fs.fn[idx[i]].name);
-		free(f->h[k].funcs);
-		f->h[k].funcs = sb_detach(&sb);
-	}
-	funcscan_free(&fs);
 }
 
 static int cmp_fp(const void *a, const void *b)

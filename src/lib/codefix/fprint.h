@@ -34,12 +34,13 @@ struct cf_item {
 
 struct cf_hunk {
 	char *func;  /* the hunk header's function text ("" when none) */
-	char *funcs; /* functions the hunk changes, from a scan of the fixed file (csrc/funcscan.h),
-		      * comma-separated; "" when the fixed file was not available (--patches) */
+	char *funcs; /* functions the hunk changes, from scans of the file before and after the fix
+		      * (the text form of check/funclevel.h: fl_hunk_funcs); "" when the files were
+		      * not available (--patches) */
 	struct cf_item *it;
 	uint32_t n;
 	const struct cf_phunk *src; /* the patch hunk it was built from, while that patch lives
-				     * (cf_set_scan_functions); NULL once loaded */
+				     * (for funcs); NULL once loaded */
 };
 
 struct cf_file {
@@ -76,11 +77,6 @@ void cf_set_release(struct cf_set *s);
  * no hunk that changes code once normalised are left out; returns the hunks kept. */
 size_t cf_set_add_patch(struct cf_set *s, const char *cve, const char *label,
 			const struct cf_patch *p);
-/* Record in each hunk of the last added fingerprint's copy of patch file `file` (p must be
- * the patch it was built from, still alive) the functions it changes, from the
- * fixed file's text (the scan of csrc/funcscan.h over the hunk's new-side lines). */
-void cf_set_scan_functions(struct cf_set *s, const struct cf_patch *p, size_t file,
-			   const char *text, size_t len);
 /* Serialise / load (bounded: a damaged input is KCVE_E_PARSE with `name` in the message). */
 void cf_set_encode(const struct cf_set *s, struct strbuf *out);
 int cf_set_decode(struct cf_set *s, const void *data, size_t len, const char *name,

@@ -4,7 +4,7 @@
 # - a header-only fix of a real (non-static) function missing from the image: absent;
 # - a header-only fix of a static inline function: undecided (it may have no symbol);
 # - a fix in a function the image has, and one in a syscall (its __x64_sys_ wrapper): present;
-# - a fix that also changes a #define: undecided;
+# - a fix that also changes a #define: undecided; a kernel built with LTO: undecided;
 # - without the module that modules.order lists (modules not covered), and with a System.map
 #   alone: the absent fix turns undecided.
 set -euo pipefail
@@ -68,6 +68,13 @@ expect CVE-2099-0001 absent "not affected: the changed code is not in this kerne
 expect CVE-2099-0002 undecided "gadget_check (include/linux/gadget.h) is inline"
 expect CVE-2099-0003 present "foo_probe (drivers/foo/foo.c) is in"
 expect CVE-2099-0004 present "syscall thing (kernel/thing.c) is in"
+
+# a kernel built with link-time optimisation: absence proves nothing
+echo CONFIG_LTO_CLANG_THIN=y >"$t/build/.config"
+run --build "$t/build"
+expect CVE-2099-0001 undecided "link-time optimisation"
+expect CVE-2099-0003 present "foo_probe"
+rm "$t/build/.config"
 
 # foo_probe gone from the image: its fix also changes a #define outside every function
 gcc -c -o "$t/build/vmlinux" -x c - <<'EOF'

@@ -88,6 +88,10 @@ static void test_rules(void **state)
 	assert_non_null(strstr(why, "is static"));
 	assert_int_equal(decide(1, false, &none, &why), FL_UNDECIDED); /* #define only */
 	assert_non_null(strstr(why, "changes no function"));
+	none.lto = true;
+	assert_int_equal(decide(4, true, &none, &why), FL_UNDECIDED);
+	assert_non_null(strstr(why, "link-time optimisation"));
+	none.lto = false;
 	assert_int_equal(decide(4, false, &vmonly, &why), FL_UNDECIDED); /* modules not covered */
 	assert_non_null(strstr(why, "does not cover the modules"));
 	/* only the added function */

@@ -92,6 +92,10 @@ static void test_map_text(void **state)
 	ksyms_add(&k, "dup", 3);
 	ksyms_add(&k, "dup", 3);
 	assert_int_equal(strset_count(&k.names), 7);
+	assert_false(k.lto);
+	ksyms_add(&k, "f.llvm.1234", 11); /* clang's promoted local: built with LTO */
+	assert_true(k.lto);
+	assert_true(ksyms_has(&k, "f"));
 	ksyms_free(&k);
 }
 
@@ -145,6 +149,12 @@ static void test_build_dir(void **state)
 	assert_int_equal(k.cover, KSYMS_VMLINUX | KSYMS_MODULES);
 	assert_int_equal(k.modules, 2);
 	assert_non_null(strstr(k.desc, "+ 2 modules"));
+	ksyms_free(&k);
+	assert_false(k.lto);
+	put("build/.config", "# comment\nCONFIG_LTO_CLANG_THIN=y\n");
+	ksyms_free(&k);
+	assert_int_equal(ksyms_open_build(&k, p, &err), 0);
+	assert_true(k.lto); /* link-time optimisation: absence proves nothing */
 	ksyms_free(&k);
 	put("build/drivers/d.ko.xz", "compressed");
 	assert_int_equal(ksyms_open_build(&k, p, &err), 0);

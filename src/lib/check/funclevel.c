@@ -213,6 +213,11 @@ enum fl_verdict fl_decide(const struct fl_fix *fx, const struct ksyms *k, fl_bui
 			sb_addf(why, " is in %s", k->desc);
 			return FL_PRESENT;
 		}
+	if (k->lto) {
+		sb_addf(why, "%s is of a kernel built with link-time optimisation: a function may be inlined into other files and have no symbol",
+			k->desc);
+		return FL_UNDECIDED;
+	}
 	if (fx->outside) {
 		sb_adds(why, "the fix also changes lines outside every function");
 		return FL_UNDECIDED;

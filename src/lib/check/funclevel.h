@@ -7,7 +7,8 @@
  *   1. the fix changes no function (only macros, declarations, data)       -> undecided;
  *   2. some changed function has a symbol in the image                     -> present
  *      (the changed code is in this kernel: the stage says nothing against the CVE);
- *   3. some changed line is outside every function                         -> undecided;
+ *   3. the kernel was built with link-time optimisation (ksyms: lto), or
+ *      some changed line is outside every function                         -> undecided;
  *   4. a function that existed before the fix is static, inline or made by
  *      an unknown macro: it may be compiled in with no symbol of its own   -> undecided;
  *   5. the fix only adds functions (nothing of the vulnerable code named)  -> undecided;

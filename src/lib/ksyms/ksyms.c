@@ -29,6 +29,8 @@ void ksyms_free(struct ksyms *k)
 void ksyms_add(struct ksyms *k, const char *name, size_t len)
 {
 	char buf[KSYMS_NAME_MAX + 1];
+	if (!k->lto && len > 6 && memmem(name, len, ".llvm.", 6))
+		k->lto = true;
 	const char *dot = len > 1 ? memchr(name + 1, '.', len - 1) : NULL;
 	if (dot)
 		len = (size_t)(dot - name);
@@ -267,6 +269,23 @@ static int add_modules(struct ksyms *k, int dirfd, const char *what, struct kcve
 	return 0;
 }
 
+/* The kernel configuration rel below dirfd, if readable: does it enable clang's LTO
+ * (CONFIG_LTO_CLANG, _FULL or _THIN =y at the start of a line)? */
+static void config_lto(struct ksyms *k, int dirfd, const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (safe_read_at(dirfd, rel, &sb, KSYMS_MAP_MAX) == 0)
+		for (const char *p = sb_str(&sb); p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+			if (strncmp(p, "CONFIG_LTO_CLANG", 16) != 0)
+				continue;
+			size_t n = strcspn(p + 16, "=\n");
+			if ((n == 0 || (n == 5 && !strncmp(p + 16, "_FULL", 5)) ||
+			     (n == 5 && !strncmp(p + 16, "_THIN", 5))) && !strncmp(p + 16 + n, "=y", 2))
+				k->lto = true;
+		}
+	sb_release(&sb);
+}
+
 /* --- the three sources ---------------------------------------------------------------------- */
 
 /* Every open function ends here: 0 or -1 (kcve_err_set returns the exit code). */
@@ -291,6 +310,7 @@ int ksyms_open_build(struct ksyms *k, const char *builddir, struct kcve_err *err
 	}
 	k->cover = KSYMS_VMLINUX;
 	snprintf(k->desc, sizeof k->desc, "symbols of %s/vmlinux", builddir);
+	config_lto(k, dfd, ".config");
 	return finish(k, add_modules(k, dfd, builddir, err));
 }
 
@@ -329,6 +349,10 @@ int ksyms_open_running(struct ksyms *k, const char *root, const char *release,
 	if (rc == 0) {
 		k->cover = KSYMS_VMLINUX;
 		snprintf(k->desc, sizeof k->desc, "%.400s", what);
+		char cfg[300];
+		snprintf(cfg, sizeof cfg, "boot/config-%s", release);
+		if (safe_name(release))
+			config_lto(k, rootfd, cfg);
 		int mfd = modules_dir(rootfd, release);
 		char mwhat[600];
 		snprintf(mwhat, sizeof mwhat, "%s%slib/modules/%s", root ? root : "/", root ? "/" : "",
@@ -371,6 +395,11 @@ int ksyms_open_system_map(struct ksyms *k, const char *path, struct kcve_err *er
 	int rootfd = n > 0 && (size_t)n < sizeof top ? open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (rootfd < 0)
 		return finish(k, 0);
+	char cfg[300];
+	if (safe_name(base + 11) && strlen(base + 11) < 200) { /* boot/config-RELEASE beside it */
+		snprintf(cfg, sizeof cfg, "boot/config-%s", base + 11);
+		config_lto(k, rootfd, cfg);
+	}
 	int mfd = modules_dir(rootfd, base + 11);
 	close(rootfd);
 	if (mfd < 0)

@@ -13,6 +13,9 @@
  * its first '.' after the first character, so compiler clones ("f.constprop.0", "f.isra.0",
  * "f.cold") count as f.
  *
+ * Link-time optimisation may inline a non-static function into other files and drop its
+ * symbol, so ksyms says when the kernel was built with it (lto): then absence proves nothing.
+ *
  * Every input is hostile: regular files only, reached without symbolic links below the root,
  * reads capped (KSYMS_MAP_MAX, KSYMS_ELF_MAX), at most KSYMS_FILES_MAX module files. */
 #ifndef KCVE_KSYMS_KSYMS_H
@@ -39,6 +42,9 @@ struct ksyms {
 	unsigned cover;  /* enum ksyms_cover */
 	char desc[512];  /* the sources, for the evidence: "System.map F + 4023 modules in D" */
 	size_t modules;  /* module files read */
+	bool lto;        /* built with link-time optimisation: CONFIG_LTO_CLANG in the kernel's
+			  * configuration (build/.config, boot/config-RELEASE beside the map or in
+			  * the root), or clang's promoted-local names ("f.llvm.123") */
 };
 
 void ksyms_free(struct ksyms *k);

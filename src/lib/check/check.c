@@ -41,20 +41,27 @@ void ck_result_push_stage(struct ck_result *res, const char *name)
 	}
 }
 
+void ck_result_init(struct ck_result *res, const struct ck_set *s, const char *label,
+		    const char *release)
+{
+	memset(res, 0, sizeof *res);
+	snprintf(res->label, sizeof res->label, "%s", label);
+	if (release)
+		snprintf(res->release, sizeof res->release, "%s", release);
+	res->e = xcalloc(s->n + 1, sizeof *res->e);
+	res->n = s->n;
+	res->stages[0].name = "records";
+	res->stages[0].count = s->n;
+	res->nstages = 1;
+}
+
 void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,
 		    struct ck_result *out)
 {
-	memset(out, 0, sizeof *out);
-	snprintf(out->label, sizeof out->label, "%s", release);
-	snprintf(out->release, sizeof out->release, "%s", release);
+	ck_result_init(out, s, release, release);
 	out->reading = (unsigned char)rd;
 	struct kver v;
 	ck_kver_parse(&v, release);
-	out->e = xcalloc(s->n + 1, sizeof *out->e);
-	out->n = s->n;
-	out->stages[0].name = "records";
-	out->stages[0].count = s->n;
-	out->nstages = 1;
 	for (size_t i = 0; i < s->n; i++) {
 		struct ck_entry *e = &out->e[i];
 		struct ck_readings rs;

@@ -12,13 +12,15 @@
 #include "check/coverage.h"
 #include "check/recset.h"
 #include "codefix/fprint.h"
+#include "core/assert.h"
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 
 #define DB_MAGIC "KCVEDB\0\x02"
 #define DB_HDR 36   /* format 2; format 1 had 28 bytes (no build time) */
 #define DB_HDR_V1 28
-#define DB_FLAGS 31 /* every flag bit a format-2 image may set (format 1: 3) */
+#define DB_FLAGS 63 /* every flag bit a format-2 image may set (format 1: 3) */
 #define DB_MAX_RAW (1u << 30)
 
 /* ---- writer ------------------------------------------------------------------------------ */
@@ -113,6 +115,8 @@ uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *out)
 			flags |= 2;
 		put_uleb(out, s->nconds);
 		for (size_t i = 0; i < s->nconds; i++) {
+			/* the reader refuses a database whose paths are not strictly increasing */
+			KCVE_ASSERT(i == 0 || strcmp(s->conds[i - 1].path, s->conds[i].path) < 0);
 			put_str(out, s->conds[i].path);
 			put_str(out, s->conds[i].cond);
 			if (flags & 2)
@@ -142,9 +146,22 @@ uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *out)
 		put_uleb(out, (unsigned long long)ix.v[i].max_patch);
 	}
 	ck_cov_index_release(&ix);
+	/* the CNA's CVSS 3.1 vectors (CSAF scores), for the records that have one */
+	size_t nvec = 0;
+	for (size_t i = 0; i < s->n; i++)
+		nvec += s->v[i].cvss31 && *s->v[i].cvss31;
+	if (nvec) {
+		flags |= 16;
+		put_uleb(out, nvec);
+		for (size_t i = 0; i < s->n; i++)
+			if (s->v[i].cvss31 && *s->v[i].cvss31) {
+				put_uleb(out, i);
+				put_str(out, s->v[i].cvss31);
+			}
+	}
 	/* the fix fingerprints (codefix/fprint.h), one length-prefixed section */
 	if (s->fprints && s->fprints->n) {
-		flags |= 16;
+		flags |= 32;
 		struct strbuf fp = STRBUF_INIT;
 		cf_set_encode(s->fprints, &fp);
 		put_uleb(out, fp.len);
@@ -356,7 +373,7 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 	s->db_format = format;
 	if (format >= 2) {
 		uint64_t built = (uint64_t)get_u32(h + 28) | (uint64_t)get_u32(h + 32) << 32;
-		s->built = built > (uint64_t)1 << 62 ? 0 : (long long)built;
+		s->built = built > (uint64_t)CLOCK_MAX_SECONDS ? 0 : (long long)built; /* 0: unknown */
 	}
 	return ck_db_parse_payload(s, nrec, flags, err);
 }
@@ -385,6 +402,22 @@ static bool parse_tree_section(struct rd *d, struct ck_set *s)
 		memcpy(r.latest, latest, strlen(latest) + 1);
 		XGROW(s->branches.v, s->branches.n + 1, s->branches.alloc);
 		s->branches.v[s->branches.n++] = r;
+	}
+	return !d->bad;
+}
+
+/* Flag bit 4: uleb n, (uleb record index, str vector)... with strictly increasing indexes. */
+static bool parse_cvss_section(struct rd *d, struct ck_set *s)
+{
+	size_t n = get_count(d);
+	size_t last = 0;
+	for (size_t i = 0; i < n && !d->bad; i++) {
+		unsigned long long k = get_uleb(d);
+		const char *vec = get_str(d);
+		if (k >= s->n || (i && k <= last))
+			return false;
+		s->v[k].cvss31 = vec;
+		last = (size_t)k;
 	}
 	return !d->bad;
 }
@@ -440,7 +473,9 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 			return corrupt(err, name, "branch index damaged");
 		s->has_covix = true;
 	}
-	if (flags & 16) {
+	if ((flags & 16) && !parse_cvss_section(&d, s))
+		return corrupt(err, name, "CVSS section damaged");
+	if (flags & 32) {
 		size_t n = get_count(&d);
 		if (d.bad)
 			return corrupt(err, name, "fix fingerprints damaged");

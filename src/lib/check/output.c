@@ -95,6 +95,8 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 {
 	for (size_t k = 0; k < nres; k++) {
 		struct ck_result *R = &res[k];
+		if (o->deltas) /* what changed comes first */
+			ck_delta_print(f, &o->deltas[k], R->label, o->since);
 		fprintf(f, "Kernel %s: ", R->label);
 		print_stages(f, R);
 		if (R->code) {
@@ -317,6 +319,8 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 			json_array_append_new(cves, c);
 		}
 		json_object_set_new(jr, "cves", cves);
+		if (o->deltas)
+			json_object_set_new(jr, "delta", ck_delta_json(&o->deltas[k], o->since));
 		json_array_append_new(results, jr);
 	}
 	json_object_set_new(doc, "results", results);

@@ -15,11 +15,14 @@
 #include <stdio.h>
 
 #include "check/check.h"
+#include "check/delta.h"
 
 struct ck_out_opts {
 	bool all;       /* also list records not affected by version (JSON/VEX) */
 	bool fixed_in;  /* print the --fixed-in line(s) */
 	bool color;     /* terminal colours */
+	const struct ck_delta *deltas; /* check --since: one per result (shown first), or NULL */
+	const char *since;             /* OLD as given */
 };
 
 void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,

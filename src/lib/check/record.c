@@ -115,6 +115,10 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 				if (d >= 0 && d <= 10)
 					r->score10 = (unsigned)(d * 10 + 0.5);
 			}
+			const char *vec = jstr(c, "vectorString");
+			if (k == 1 && vec && !r->cvss31 && !strncmp(vec, "CVSS:3.1/", 9) &&
+			    strlen(vec) < 128)
+				r->cvss31 = xstrdup(vec);
 			if (sev && !r->severity[0]) {
 				free((char *)r->severity);
 				r->severity = xstrdup(sev);
@@ -228,6 +232,7 @@ void ck_record_release(struct ck_record *r)
 	if (r->owns_strings) {
 		free((char *)r->id);
 		free((char *)r->title);
+		free((char *)r->cvss31);
 		free((char *)r->severity);
 		for (size_t i = 0; i < r->nfiles; i++)
 			free((char *)r->files[i]);

@@ -51,6 +51,8 @@ struct ck_record {
 	const char *title;     /* "" when absent */
 	const char *severity;  /* "CRITICAL"/"HIGH"/"MEDIUM"/"LOW"/"" (from CVSS metrics) */
 	unsigned score10;      /* CVSS base score * 10, 0 = none */
+	const char *cvss31;    /* the CNA's CVSS 3.1 vector string, NULL or "" when none (CSAF
+				* scores need the vector, not only the score) */
 	long long published;   /* UTC seconds (cveMetadata.datePublished), 0 = unknown */
 	long long updated;     /* UTC seconds (cveMetadata.dateUpdated), 0 = unknown; not kept
 				* in a database (its newest value is: ck_set.newest_record) */

@@ -8,7 +8,7 @@
  *   u32          CRC-32 of the uncompressed payload followed by the 8 build-time bytes
  *   u32          flags (bit 0: a file-condition section follows the records; bit 1: each
  *                condition entry also carries a module name; bit 2: the tree section follows;
- *                bit 3: the branch index follows)
+ *                bit 3: the branch index follows; bit 4: the CVSS vector section follows)
  *   u64          build time, seconds since the epoch ($SOURCE_DATE_EPOCH when set)
  *   zlib stream  payload
  * Format 1 (still read) has no build time (a 28-byte header, CRC of the payload alone) and no
@@ -31,12 +31,14 @@
  * With flag bit 2 (always written by format 2), the tree section: uleb newest record date
  * (datePublished/dateUpdated, 0 = none), uleb committer time of the tree's git HEAD (0 = not
  * a git checkout), u8 has-branch-data, uleb n, (str branch, str moniker, str latest, u8 iseol,
- * uleb eol-day + 1)... — the tree's supported-branch data (store/branches.h), so that --db
+ * uleb eol-day + 1)... — the tree's supported-branch data (policy/branches.h), so that --db
  * gives the coverage warnings --tree gives.
  * With flag bit 3 (written since format 2 by this kcve; a format-2 file without it is read and
  * the index is computed), the branch index of check/coverage.h: uleb n, (uleb key, uleb
  * newest patch)... with strictly increasing non-zero keys.
- * With flag bit 4, the fix fingerprints (codefix/fprint.h gives their layout): uleb length, then
+ * With flag bit 4 (records with a CVSS 3.1 vector), the vector section: uleb n, (uleb record
+ * index, str vector)... with strictly increasing indexes.
+ * With flag bit 5, the fix fingerprints (codefix/fprint.h gives their layout): uleb length, then
  * that many bytes; a kcve older than fingerprints refuses such a file ("bad header": rebuild it
  * or update kcve), a file without them still loads.
  * Every length is bounds-checked on load: a corrupt file is a clean KCVE_E_PARSE error. */
@@ -51,7 +53,7 @@
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 
 /* Format version of the compact database (the last byte of its magic). */
 #define CK_DB_FORMAT 2

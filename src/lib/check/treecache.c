@@ -21,7 +21,7 @@
 #include "core/strmap.h"
 #include "core/xalloc.h"
 
-#define CACHE_MAGIC "KCVETC\0\x02"
+#define CACHE_MAGIC "KCVETC\0\x03" /* 3: the payload may carry CVSS vectors */
 #define CACHE_HDR 44
 #define CACHE_MAX (1u << 30)
 /* A directory changed less than this many seconds before the cache's listing was taken may

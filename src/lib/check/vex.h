@@ -9,7 +9,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "check/check.h"
+#include "check/delta.h"
 #include "check/recset.h"
 #include "core/error.h"
 
@@ -31,18 +34,58 @@ int ck_sbom_parse(struct ck_sbom *sb, const char *text, size_t len, const char *
 		  struct kcve_err *err);
 void ck_sbom_release(struct ck_sbom *sb);
 
+/* A revision of an earlier OpenVEX document (check --since OLD). */
+struct ck_vex_since {
+	json_t *prev;                  /* the previous document: --since-vex FILE, or the one OLD's
+				        * records give (ck_openvex_document on OLD's results) */
+	const struct ck_delta *deltas; /* one per result: rejected CVEs get withdrawn statements */
+	const char *label;             /* OLD as given */
+};
+
 struct ck_vex_opts {
 	bool all;                 /* also records that do not apply */
 	const char *product;      /* purl; without "@" the release is appended (NULL: default) */
 	const char *cpe;          /* CPE 2.3 prefix (part:vendor:product) or a full CPE (NULL: default) */
 	const char *author, *role; /* document author and role (NULL: placeholder / none) */
 	const struct ck_sbom *sbom; /* bind the statements to this SBOM component, or NULL */
+	const struct ck_vex_since *since; /* a revision of a previous document, or NULL */
 };
 
 #define CK_VEX_DEFAULT_PURL "pkg:generic/linux-kernel"
 #define CK_VEX_DEFAULT_CPE "cpe:2.3:o:linux:linux_kernel"
 #define CK_VEX_AUTHOR_PLACEHOLDER "UNSET (pass --author 'Organisation <contact>' before publishing)"
 
+/* Shared by the VEX writers (vex.c, csaf.c). */
+/* The kernel's identity for one result: purl, CPE 2.3 and the CycloneDX affects ref (the
+ * SBOM's BOM-Link when bound to a CycloneDX SBOM, else the purl). */
+struct ck_vex_ident {
+	char purl[256], cpe[256], ref[512];
+};
+void ck_vex_identity(const struct ck_result *R, const struct ck_vex_opts *o,
+		     struct ck_vex_ident *id);
+/* $SOURCE_DATE_EPOCH when set (reproducible documents), else the clock; UTC seconds. */
+long long ck_vex_now(void);
+/* "YYYY-MM-DDTHH:MM:SSZ" of secs; of ck_vex_now(). */
+void ck_vex_time_text(long long secs, char *out, size_t n);
+void ck_vex_timestamp(char *out, size_t n);
+/* A content-derived RFC 4122 URN: the same document gives the same id. */
+void ck_vex_content_uuid(json_t *doc, char out[46]);
+/* --author, or the placeholder with a warning on stderr. */
+const char *ck_vex_author(const struct ck_vex_opts *o);
+/* Print doc indented (and release it). */
+int ck_vex_dump(FILE *f, json_t *doc);
+/* https://www.cve.org/CVERecord?id=ID as a JSON string. */
+json_t *ck_vex_cve_url(const char *id);
+
+/* The OpenVEX document dated `when`. With o->since: the previous document's @id and first
+ * timestamp, its version + 1, last_updated, and a timestamp per statement that stays the
+ * previous one where the statement did not change; every statement made before is renewed
+ * (a CVE fixed since is stated "fixed", not dropped), and rejected CVEs get a withdrawn
+ * not_affected statement. */
+json_t *ck_openvex_document(const struct ck_set *s, struct ck_result *res, size_t nres,
+			    const struct ck_vex_opts *o, long long when);
+/* Read a previous OpenVEX document (--since-vex), checked for what a revision needs. */
+int ck_openvex_load(const char *path, json_t **out, struct kcve_err *err);
 int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		     const struct ck_vex_opts *o);
 int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,

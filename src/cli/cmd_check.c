@@ -546,6 +546,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			ck_result_release(R);
 		}
 	}
+#ifndef KCVE_NO_GIT
+	gaps |= ck_git_ancestry(in.gt) != 0; /* --strict: a shallow clone proves no absence */
+#endif
 	close_inputs(&in);
 	ck_cov_index_release(&covix);
 	print_results(&a, &set, res, nres);

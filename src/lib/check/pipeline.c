@@ -56,6 +56,13 @@ static void stage_code(const struct ck_pipeline *p, const struct ck_kernel *k,
 		(void)ck_run_code(p->set, res, k->code_source, &err);
 }
 
+/* functions: the changed code is not in the image (check/funclevel.h) */
+static void stage_functions(const struct ck_pipeline *p, const struct ck_kernel *k,
+			    struct ck_result *res)
+{
+	ck_run_functions(p->set, res, &k->funcs);
+}
+
 /* modules (--running): an annotation of the kept entries, not a verdict */
 static void stage_modules(const struct ck_pipeline *p, const struct ck_kernel *k,
 			  struct ck_result *res)
@@ -90,6 +97,7 @@ static const struct {
 	{"config", CK_STAGE_KERNEL, stage_config},
 	{"build", CK_STAGE_KERNEL, stage_build},
 	{"code", CK_STAGE_KERNEL, stage_code},
+	{"functions", CK_STAGE_KERNEL, stage_functions},
 	{"modules", CK_STAGE_KERNEL, stage_modules},
 	{"fixed-in", CK_STAGE_KERNEL, stage_fixed_in},
 };

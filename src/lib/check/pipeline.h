@@ -2,7 +2,7 @@
  * public API) runs its stages through ck_pipeline_run(), in the one order listed in the stage
  * table of check/pipeline.c:
  *
- *   version | git ─▶ coverage ─▶ config ─▶ build ─▶ code ─▶ modules ─▶ fixed-in
+ *   version | git ─▶ coverage ─▶ config ─▶ build ─▶ code ─▶ functions ─▶ modules ─▶ fixed-in
  *
  * A stage reads what the kernel description gives it and the result so far, and is skipped
  * when its input is absent (no configuration: no config stage).  Adding a stage: add its input
@@ -20,6 +20,7 @@
 #include "check/check.h"
 #include "check/coverage.h"
 #include "check/filestage.h"
+#include "check/funclevel.h"
 #include "check/recset.h"
 #include "check/running.h"
 #include "check/verdict.h"
@@ -56,6 +57,7 @@ struct ck_kernel {
 	enum ck_reading reading;     /* version verdict from the JSON, the .dyad or either */
 	struct ck_file_input config; /* .config, or a per-file verdict list */
 	struct ck_file_input build;  /* build directory */
+	struct ck_func_input funcs;  /* function level: the image's symbols (NULL: skipped) */
 	const struct ck_running *running; /* modules stage (NULL: skipped) */
 	struct ck_files *modmap;     /* exact file-to-module mapping for it (NULL: by name) */
 	bool fixed_in;               /* fixed-in stage */

@@ -16,6 +16,7 @@ const char *ck_outcome_name(enum ck_outcome o)
 	case CK_OUT_FIXED: return "fixed";
 	case CK_OUT_NOT_INTRODUCED: return "not_introduced";
 	case CK_OUT_NO_DATA: return "no_data";
+	case CK_OUT_MITIGATED: return "mitigated";
 	}
 	return "?";
 }
@@ -276,6 +277,7 @@ void ck_result_release(struct ck_result *res)
 		free(res->e[i].reason);
 		if (res->code)
 			free(res->code[i].ev);
+		free(res->e[i].mitigation_why);
 	}
 	free(res->code);
 	free(res->e);

@@ -93,14 +93,6 @@ void kbt_rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, c
 	free(src);
 }
 
-void kbt_free_rule_src(void *p)
-{
-	struct kb_rule_src *r = p;
-	free(r->object);
-	free(r->makefile);
-	free(r);
-}
-
 void kbt_apply_rule_sources(struct kb_tree *t)
 {
 	for (size_t i = 0; i < t->rule_srcs.count; i++) {

@@ -37,6 +37,17 @@ open(sys.argv[2], "w").write("#model_version:t\ncve,epss,percentile\nCVE-2024-10
 EOF
 "$KCVE" check --tree "$T/tree" --version 6.1.20 --kev "$T/kev.json" --epss "$T/epss.csv" --json \
 	> "$T/check.json" || fail "check --json"
+# the delta of `check --since OLD` in the shape ck_delta_json() writes (check/delta.h): the
+# report shows it first (the test writes it into the JSON: this tests the page, not --since)
+/usr/bin/python3 - "$T/check.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"][0]["delta"] = {"since": "records of 2024-06-01",
+    "added": [{"id": "CVE-2024-1050", "why": "new record"}],
+    "removed": [{"id": "CVE-2024-0999", "why": "rejected <since then>", "withdrawn": True}],
+    "changed": [{"id": "CVE-2024-1055", "why": "score changed"}]}
+json.dump(d, open(sys.argv[1], "w"))
+EOF
 "$KCVE" report --tree "$T/tree" --check-json "$T/check.json" --html "$T/report.html" || fail "report"
 
 /usr/bin/python3 - "$T/report.html" <<'EOF' || fail "report content"
@@ -58,6 +69,9 @@ ids = re.findall(r'<tr><td data-k="(\d+)">\d+</td><td><a href="https://www.cve.o
 assert [i for _, i in ids[:4]] == ["CVE-2024-1050", "CVE-2024-1055", "CVE-2024-1041", "CVE-2024-1040"], ids[:5]
 assert [int(r) for r, _ in ids] == list(range(1, len(ids) + 1))
 assert h.count('<span class="kev">KEV</span>') == 3 and "KEV</span> ransomware" in h
+assert h.index('class="delta"') < h.index('class="cves"')     # the delta first
+assert "What changed since records of 2024-06-01: 3 CVE(s)" in h
+assert '<tr class="removed"><td>removed (withdrawn)</td><td>CVE-2024-0999</td><td>rejected &lt;since then&gt;' in h
 assert "EPSS 0.900 (p99)" in h and "CVE-2024-1086" in h.split('class="untracked"')[1]
 assert "datePublished" in h and "without a date" not in h
 weeks = re.findall(r"<title>(\d{4}-\d\d-\d\d): (\d+)</title>", h)

@@ -290,6 +290,37 @@ static void triage_notes(struct strbuf *o, json_t *r)
 	sb_adds(o, "</p>\n");
 }
 
+/* `check --since OLD` (check/delta.h): what changed since the older records, first. */
+static void delta_section(struct strbuf *o, json_t *delta)
+{
+	static const char *const kinds[] = {"added", "removed", "changed"};
+	if (!json_is_object(delta))
+		return;
+	size_t n = 0;
+	for (int k = 0; k < 3; k++)
+		n += json_array_size(json_object_get(delta, kinds[k]));
+	sb_adds(o, "<h3>What changed since ");
+	esc(o, json_string_value(json_object_get(delta, "since")));
+	sb_addf(o, ": %zu CVE(s)</h3>\n", n);
+	if (!n)
+		return;
+	sb_adds(o, "<table class=\"delta\"><thead><tr><th>Change</th><th>CVE</th><th>Why</th>"
+		   "</tr></thead><tbody>\n");
+	for (int k = 0; k < 3; k++) {
+		size_t j;
+		json_t *x;
+		json_array_foreach(json_object_get(delta, kinds[k]), j, x) {
+			sb_addf(o, "<tr class=\"%s\"><td>%s%s</td><td>", kinds[k], kinds[k],
+				json_is_true(json_object_get(x, "withdrawn")) ? " (withdrawn)" : "");
+			esc(o, json_string_value(json_object_get(x, "id")));
+			sb_adds(o, "</td><td>");
+			esc(o, json_string_value(json_object_get(x, "why")));
+			sb_adds(o, "</td></tr>\n");
+		}
+	}
+	sb_adds(o, "</tbody></table>\n");
+}
+
 static void check_section(struct strbuf *o, const struct ck_set *set, const char *check_json,
 			  struct kcve_err *err, int *rc)
 {
@@ -325,6 +356,7 @@ static void check_section(struct strbuf *o, const struct ck_set *set, const char
 			esc(o, json_string_value(json_object_get(st, "name")));
 		}
 		sb_adds(o, "</p>\n");
+		delta_section(o, json_object_get(r, "delta"));
 		struct kv *sub = NULL;
 		size_t ns = 0, as = 0;
 		struct strmap sub_ix = STRMAP_INIT;
@@ -385,6 +417,8 @@ int ck_report_html(const struct ck_set *s, const char *check_json, const char *d
 		   "td,th{border:1px solid var(--grid);padding:2px 6px;text-align:left}\n"
 		   "th{cursor:pointer;background:var(--row)}tbody tr:nth-child(even){background:var(--row)}\n"
 		   ".stages{font-size:1.1em;font-weight:bold}\n"
+		   "tr.added td:first-child{color:#c0392b;font-weight:bold}"
+		   "tr.removed td:first-child{color:#27ae60;font-weight:bold}\n"
 		   ".kev{background:#c0392b;color:#fff;font-weight:bold;padding:0 4px;border-radius:3px}\n"
 		   "</style></head><body>\n");
 	sb_adds(o, "<h1>Linux kernel CVE report</h1>\n<p>");

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "core/version.h"
+#include "core/safefs.h"
 #include "core/xalloc.h"
 
 static int sev_rank(const char *s)
@@ -92,6 +93,7 @@ static void print_disagreements(FILE *f, const struct ck_set *s, const struct ck
 void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		    const struct ck_out_opts *o)
 {
+	struct strbuf title = STRBUF_INIT;
 	for (size_t k = 0; k < nres; k++) {
 		struct ck_result *R = &res[k];
 		if (o->deltas) /* what changed comes first */
@@ -106,6 +108,9 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 			rows[n].e = &R->e[i];
 			rows[n].r = &s->v[R->e[i].rec];
 			ck_record_subsystem(rows[n].r, rows[n].sub, sizeof rows[n].sub);
+			sb_reset(&title); /* from file names or the title: shown as text */
+			sb_add_display(&title, rows[n].sub);
+			snprintf(rows[n].sub, sizeof rows[n].sub, "%s", sb_str(&title));
 			rows[n].sev = sev_rank(rows[n].r->severity);
 			n++;
 		}
@@ -152,9 +157,11 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 					col = e->outcome == CK_OUT_AFFECTED ? "\033[31m" : "\033[33m";
 					end = "\033[0m";
 				}
+				sb_reset(&title); /* a db from elsewhere: its titles too */
+				sb_add_display(&title, rows[i].r->title);
 				fprintf(f, "  %-16s %-8s %4s %s%-8s%s%s %s%s", rows[i].r->id,
 					sev_names[rows[i].sev], score, col, ck_outcome_name(e->outcome), end,
-					e->disagree ? " ≠" : e->needs_git ? " ?" : "", rows[i].r->title,
+					e->disagree ? " ≠" : e->needs_git ? " ?" : "", sb_str(&title),
 					e->module == CK_MOD_LOADED ? " [module loaded]"
 					: e->module == CK_MOD_NOT_LOADED ? " [module not loaded]" : "");
 				if (e->fixed_in[0])
@@ -188,6 +195,7 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 		if (k + 1 < nres)
 			fputc('\n', f);
 	}
+	sb_release(&title);
 }
 
 void ck_print_ids(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres)

@@ -98,8 +98,12 @@ static void print_markers(FILE *f, const struct ck_entry *e)
 		fputs(" [module loaded]", f);
 	else if (e->module == CK_MOD_NOT_LOADED)
 		fputs(" [module not loaded]", f);
-	if (e->mitigation == CK_MIT_BLACKLIST)
-		fprintf(f, " [blacklisted, still loadable: %s]", e->mitigation_why);
+	if (e->mitigation == CK_MIT_BLACKLIST) { /* quotes modprobe.d text of the image */
+		struct strbuf w = STRBUF_INIT;
+		sb_add_display(&w, e->mitigation_why);
+		fprintf(f, " [blacklisted, still loadable: %s]", sb_str(&w));
+		sb_release(&w);
+	}
 	if (e->fixed_in[0])
 		fprintf(f, " (fixed in %s)", e->fixed_in);
 }

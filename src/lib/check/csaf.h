@@ -4,7 +4,7 @@
  * kernel component of an --sbom, whose BOM-Link becomes an sbom_url). Each record listed (as
  * for OpenVEX: every record that applies by version, all of them with --all) is one
  * vulnerability with the status of every kernel, mapped by the one table of csaf.c
- * (ck_csaf_map); the CNA's CVSS 3.1 score for the affected kernels; a vendor_fix remediation
+ * (ck_csaf_map); the CNA's CVSS 3.1 vector, scored by record/cvss.h, for the affected kernels; a vendor_fix remediation
  * naming the first release on the kernel's branch that fixes it (entries need fixed_in:
  * ck_compute_fixed_in), else none_available; the fix commits and the CVE record as references.
  *
@@ -39,10 +39,6 @@ struct ck_csaf_since {
 	const char *label; /* OLD as given */
 	long long old_time;
 };
-
-/* CVSS 3.1 base score (times 10) of a vector, -1 when it is not a complete 3.1 base vector.
- * Computed, not copied from the record, so that a document's score always matches its vector. */
-int ck_cvss31_base10(const char *vector);
 
 int ck_print_csaf(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		  const struct ck_vex_opts *o, const struct ck_csaf_since *since);

@@ -124,6 +124,14 @@ static void test_delta(void **state)
 	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(j, "removed"), 0),
 						 "withdrawn")));
 	json_decref(j);
+	/* G's file no longer compiled (as a config stage would say): removed, saying so */
+	struct ck_delta nc;
+	nrr.e[4].outcome = CK_OUT_NOT_COMPILED;
+	nrr.e[4].reason = xstrdup("fs/a.c: CONFIG_A is not set");
+	ck_delta_compute(&os, &orr, &ns, &nrr, NULL, &nc);
+	assert_true(has(&nc, CK_DELTA_REMOVED, "CVE-2024-7", "no longer compiled: fs/a.c: CONFIG_A"));
+	assert_int_equal(nc.count[CK_DELTA_REMOVED], 3);
+	ck_delta_release(&nc);
 	/* nothing changed: an empty delta */
 	struct ck_delta same;
 	ck_delta_compute(&ns, &nrr, &ns, &nrr, NULL, &same);

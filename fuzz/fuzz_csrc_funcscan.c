@@ -1,7 +1,7 @@
 /* libFuzzer target: the C function boundary scanner (csrc/funcscan.h) on any bytes.
  * Invariants: functions in file order, not overlapping, decl <= name <= body <= end, within
  * the file's lines; funcscan_at agrees with a linear search; funcscan_range counts exactly the
- * overlapping functions and reports a gap when one exists. */
+ * overlapping functions and reports a gap when a line with code is in no function. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool out, gap = false;
 		for (size_t i = 0; i < fs.n; i++)
 			expect += fs.fn[i].decl_line <= last && fs.fn[i].end_line >= first;
-		for (unsigned l = first; l <= last; l++)
-			gap |= linear_at(&fs, l) == NULL;
+		for (unsigned l = first; l <= last; l++) /* outside: a code line in no function */
+			gap |= linear_at(&fs, l) == NULL &&
+			       (l > fs.nlines || (l < fs.ncode && fs.code[l]));
 		if (funcscan_range(&fs, first, last, idx, 8, &out) != expect || out != gap)
 			abort();
 	}

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 #include "store/create.h"
 #include "store/ops.h"
 

@@ -7,7 +7,7 @@
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 #include "store/ops.h"
 
 static const struct cli_option branches_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};

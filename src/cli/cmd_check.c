@@ -1,11 +1,7 @@
 /* kcve check: which CVE records apply to a kernel (version, git tree, .config, build, running). */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include "check/batch.h"
 #include "check/check.h"
@@ -13,17 +9,18 @@
 #include "check/gitdates.h"
 #include "check/gitscan.h"
 #include "check/output.h"
+#include "check/pipeline.h"
 #include "check/recset.h"
+#include "check/running.h"
 #include "check/treecache.h"
 #include "check/upgrade.h"
 #include "check/verdict.h"
 #include "check/vex.h"
 #include "cli.h"
 #include "core/error.h"
-#include "core/fileio.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 
 enum {
 	O_TREE = CLI_LONG, O_DB, O_VERSION, O_GIT, O_REF, O_GIT_CACHE, O_NO_GIT_CACHE, O_CONFIG,
@@ -126,132 +123,166 @@ static void die_err(const struct kcve_err *e)
 	kcve_die(e->code ? e->code : KCVE_E_GENERIC, "%s", e->msg);
 }
 
-/* Read a one-line file (trimmed) into sb; false if missing. */
-static bool read_line_file(const char *path, struct strbuf *sb)
-{
-	sb_reset(sb);
-	if (read_file(path, sb) < 0)
-		return false;
-	sb_rtrim(sb);
-	return true;
-}
-
-struct running {
-	char release[64];     /* normalised */
-	char uname_r[128];
-	char *config;         /* path of the config to use, NULL if none */
-	bool config_gz;
-	char **modules;
-	size_t nmodules;
+/* Everything the options say. */
+struct check_args {
+	const char *tree, *db, *gitdir, *ref, *git_cache, *config, *source, *arch, *build, *root;
+	const char *batch, *fixed_from, *fixed_by, *sbom_path;
+	bool running, json, openvex, cdx, ids, fixed_in, all, fail, no_git_cache, no_cache, strict;
+	long max_age;
+	enum ck_reading reading;
+	char **versions;
+	size_t nversions, valloc;
+	struct ck_vex_opts vo;
 };
 
-static void running_probe(struct running *rn, const char *root)
+static void add_version(struct check_args *a, const char *v)
 {
-	memset(rn, 0, sizeof *rn);
-	struct strbuf sb = STRBUF_INIT;
-	char path[4096];
-	const char *r = root ? root : "";
-	/* uname -r: from the root's proc or the system call.  With --root nothing of this machine is
-	 * read: a missing file is an error, never a fallback to the host kernel. */
-	snprintf(path, sizeof path, "%s/proc/sys/kernel/osrelease", r);
-	if (root) {
-		struct stat st;
-		if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
-			kcve_die(KCVE_E_NOTFOUND, "--root %s: not a directory; give the root of the system image to check",
-				 root);
-		if (!read_line_file(path, &sb) || !sb.len || strchr(sb.buf, '\n'))
-			kcve_die(KCVE_E_NOTFOUND,
-				 "--root %s: %s is missing or not one line; it must hold the image's kernel release "
-				 "(uname -r), or pass --version instead of --running",
-				 root, path);
-		snprintf(rn->uname_r, sizeof rn->uname_r, "%s", sb.buf);
-	} else {
-		struct utsname u;
-		if (uname(&u) < 0)
-			kcve_die(KCVE_E_IO, "uname() failed; pass --version instead of --running");
-		snprintf(rn->uname_r, sizeof rn->uname_r, "%s", u.release);
-	}
-	snprintf(path, sizeof path, "%s/proc/version", r);
-	struct kcve_err err = {0};
-	if (read_line_file(path, &sb) && ck_version_from_proc(sb.buf, rn->release, sizeof rn->release)) {
-		/* distro kernel: the upstream release comes from /proc/version */
-	} else if (ck_version_normalize(rn->uname_r, rn->release, sizeof rn->release, &err) != 0) {
-		kcve_die(KCVE_E_USAGE,
-			 "cannot tell the upstream release of the running kernel '%s' (%s/proc/version has no "
-			 "distribution release text); pass --version X.Y.Z",
-			 rn->uname_r, r);
-	}
-	snprintf(path, sizeof path, "%s/proc/config.gz", r);
-	if (path_exists(path)) {
-		rn->config = xstrdup(path);
-		rn->config_gz = true;
-	} else {
-		snprintf(path, sizeof path, "%s/boot/config-%s", r, rn->uname_r);
-		if (path_exists(path))
-			rn->config = xstrdup(path);
-		else
-			fprintf(stderr,
-				"kcve: warning: neither %s/proc/config.gz nor %s exists; the configuration "
-				"stage is skipped (load the configs module or pass --config FILE)\n",
-				r, path);
-	}
-	snprintf(path, sizeof path, "%s/proc/modules", r);
-	sb_reset(&sb);
-	if (read_file(path, &sb) == 0) {
-		size_t alloc = 0;
-		char *p = sb.buf;
-		while (p && *p) {
-			char *eol = strchr(p, '\n');
-			size_t n = strcspn(p, " \n");
-			if (n) {
-				XGROW(rn->modules, rn->nmodules + 1, alloc);
-				rn->modules[rn->nmodules++] = xstrndup(p, n);
-			}
-			p = eol ? eol + 1 : NULL;
+	XGROW(a->versions, a->nversions + 1, a->valloc);
+	a->versions[a->nversions++] = xstrdup(v);
+}
+
+static void free_versions(struct check_args *a)
+{
+	for (size_t i = 0; i < a->nversions; i++)
+		free(a->versions[i]);
+	free(a->versions);
+}
+
+static void parse_args(struct cli_parser *p, struct check_args *a)
+{
+	for (int c; (c = cli_next(p)) != -1;) {
+		const char *v = p->arg;
+		switch (c) {
+		case O_TREE: a->tree = v; break;
+		case O_DB: a->db = v; break;
+		case O_VERSION: {
+			char *copy = xstrdup(v), *save = NULL;
+			for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+				add_version(a, t);
+			free(copy);
+			break;
+		}
+		case O_GIT:
+#ifdef KCVE_NO_GIT
+			cli_usage_error(p, "--git %s: this kcve-embedded build has no git support; "
+					   "run 'kcve check --git' with the full kcve", v);
+#endif
+			a->gitdir = v;
+			break;
+		case O_REF: a->ref = v; break;
+		case O_GIT_CACHE: a->git_cache = v; break;
+		case O_NO_GIT_CACHE: a->no_git_cache = true; break;
+		case O_NO_CACHE: a->no_cache = true; break;
+		case O_BATCH: a->batch = v; break;
+		case O_CONFIG: a->config = v; break;
+		case O_SOURCE: a->source = v; break;
+		case O_ARCH: a->arch = v; break;
+		case O_BUILD: a->build = v; break;
+		case O_ROOT: a->root = v; break;
+		case O_RUNNING: a->running = true; break;
+		case O_JSON: a->json = true; break;
+		case O_OPENVEX: a->openvex = true; break;
+		case O_CYCLONEDX: a->cdx = true; break;
+		case O_IDS: a->ids = true; break;
+		case O_FIXED_IN: a->fixed_in = true; break;
+		case O_ALL: a->all = true; break;
+		case O_FAIL_IF_AFFECTED: a->fail = true; break;
+		case O_STRICT: a->strict = true; break;
+		case O_MAX_AGE:
+			a->max_age = !strcmp(v, "off") ? -1 : cli_num(p, "--max-age", v, 0, 36500);
+			break;
+		case O_PRODUCT: a->vo.product = v; break;
+		case O_CPE: a->vo.cpe = v; break;
+		case O_SBOM: a->sbom_path = v; break;
+		case O_AUTHOR: a->vo.author = v; break;
+		case O_ROLE: a->vo.role = v; break;
+		case O_FIXED_BETWEEN: a->fixed_from = v; break;
+		case O_FIXED_BY: a->fixed_by = v; break;
+		case O_READING:
+			if (!ck_reading_parse(v, &a->reading))
+				cli_usage_error(p, "--reading %s: give json, dyad or either", v);
+			break;
 		}
 	}
-	sb_release(&sb);
 }
 
-static bool module_loaded(const struct running *rn, const char *name)
+/* Options that do not go together (after the parser is done). */
+static void check_usage(const struct cli_parser *p, struct check_args *a)
 {
-	for (size_t i = 0; i < rn->nmodules; i++)
-		if (strcmp(rn->modules[i], name) == 0)
-			return true;
-	return false;
+	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->ids > 1)
+		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --ids");
+	if (a->ref && !a->gitdir)
+		cli_usage_error(p, "--ref needs --git TREE");
+	if ((a->git_cache || a->no_git_cache) && !a->gitdir)
+		cli_usage_error(p, "%s needs --git TREE",
+				a->git_cache ? "--git-cache" : "--no-git-cache");
+	if (a->git_cache && a->no_git_cache)
+		cli_usage_error(p, "--git-cache and --no-git-cache exclude each other");
+	if (a->batch && (a->nversions || a->gitdir || a->running || a->build || a->config ||
+			 a->json || a->openvex || a->cdx || a->ids || a->all))
+		cli_usage_error(p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
+				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
+				"--fail-if-affected, --strict, --max-age");
+	if (a->no_cache && a->db)
+		cli_usage_error(p, "--no-cache applies to a record tree, not to --db FILE");
+	if (a->source && !a->config && !a->running)
+		cli_usage_error(p, "--source needs --config FILE (or --running)");
+	if (a->root && a->root[0] == '\0')
+		a->root = NULL;
+	if ((a->vo.product || a->vo.cpe || a->sbom_path || a->vo.role) && !a->openvex && !a->cdx)
+		cli_usage_error(p, "--product, --cpe, --sbom and --role go with --openvex or "
+				"--cyclonedx");
+	if (a->sbom_path && (a->vo.product || a->vo.cpe))
+		cli_usage_error(p, "--sbom takes the kernel's identity from the SBOM; drop "
+				"--product/--cpe");
 }
 
-/* Is the file part of a loaded module?  Exact when the Kbuild evaluation (--source) or the
- * database (built with --source) knows which module each file links into (composites such
- * as nf_tables = nf_tables_api.o + nf_tables_core.o + ...).  Without that knowledge, guess from
- * the file's basename and its directory name, with '-' folded to '_' as the module loader
- * does ("drivers/net/tun.c" -> tun, net). */
-static bool file_in_loaded_module(const struct running *rn, const struct ck_files *cf,
-				  const struct ck_set *set, const char *file)
+/* The releases to check: --version, else the SBOM's, the running kernel's or the build's. */
+static void gather_versions(const struct cli_parser *p, struct check_args *a, struct ck_sbom *sbom,
+			    struct ck_running *rn)
 {
-	if (ck_files_have_modules(cf, set)) {
-		char mod[256];
-		return ck_files_module(cf, set, file, mod, sizeof mod) && module_loaded(rn, mod);
+	struct kcve_err err = {0};
+	if (a->sbom_path) {
+		if (ck_sbom_load(sbom, a->sbom_path, &err))
+			die_err(&err);
+		a->vo.sbom = sbom;
+		if (a->nversions > 1 || a->gitdir)
+			cli_usage_error(p, "--sbom binds one kernel: give at most one --version "
+					"and no --git");
+		if (a->nversions == 0 && !sbom->kversion)
+			kcve_die(KCVE_E_PARSE, "the kernel component of %s has no version; pass "
+				 "--version", a->sbom_path);
+		if (a->nversions == 0)
+			add_version(a, sbom->kversion);
 	}
-	char cand[2][128];
-	const char *slash = strrchr(file, '/');
-	const char *base = slash ? slash + 1 : file;
-	snprintf(cand[0], sizeof cand[0], "%.*s", (int)strcspn(base, "."), base);
-	cand[1][0] = '\0';
-	if (slash) {
-		const char *d = slash;
-		while (d > file && d[-1] != '/')
-			d--;
-		snprintf(cand[1], sizeof cand[1], "%.*s", (int)(slash - d), d);
+	for (size_t i = 0; i < a->nversions; i++) {
+		char norm[64];
+		if (ck_version_normalize(a->versions[i], norm, sizeof norm, &err) != 0)
+			die_err(&err);
+		free(a->versions[i]);
+		a->versions[i] = xstrdup(norm);
 	}
-	for (int c = 0; c < 2; c++) {
-		for (char *q = cand[c]; *q; q++)
-			if (*q == '-')
-				*q = '_';
-		if (cand[c][0] && module_loaded(rn, cand[c]))
-			return true;
+	if (a->running) {
+		if (ck_running_probe(rn, a->root, &err))
+			die_err(&err);
+		if (rn->warning)
+			fprintf(stderr, "kcve: warning: %s\n", rn->warning);
+		/* say what was read, so a user (and the QEMU boot test) can see the inputs used */
+		fprintf(stderr, "kcve: running kernel %s (release %s), configuration %s, %zu modules loaded\n",
+			rn->uname_r, rn->release, rn->config ? rn->config : "none", rn->nmodules);
+		if (a->nversions == 0)
+			add_version(a, rn->release);
+		if (!a->config && rn->config)
+			a->config = rn->config;
 	}
-	return false;
+	char norm[64];
+	if (a->build && a->nversions == 0 && !a->gitdir && ck_build_release(a->build, norm, sizeof norm))
+		add_version(a, norm);
+	if (a->nversions == 0 && !a->gitdir && !a->batch)
+		kcve_die(KCVE_E_USAGE, "nothing to check: give --version, --git, --running or --build "
+				       "(with include/config/kernel.release); see 'kcve check --help'");
+	if (a->gitdir && a->nversions > 1)
+		kcve_die(KCVE_E_USAGE, "--git checks one tree: give at most one --version with it");
 }
 
 /* The records: the compact database, or the tree (through its cache); exits on errors. */
@@ -285,18 +316,19 @@ static void load_set(struct kcve_global *g, const char *tree, const char *db, bo
 }
 
 /* --fixed-between / --fixed-by: two version runs and their difference (check/upgrade.h). */
-static void check_fixed(struct kcve_global *g, const char *tree, const char *db, const char *v1,
-			const char *v2, bool by, enum ck_reading rd, enum ck_fixed_format fmt)
+static void check_fixed(struct kcve_global *g, const struct check_args *a, const char *v1,
+			const char *v2, bool by)
 {
+	enum ck_fixed_format fmt = a->json ? CK_FIXED_JSON : a->ids ? CK_FIXED_IDS : CK_FIXED_TABLE;
 	struct kcve_err err = {0};
-	char a[64], b[64];
-	if (ck_version_normalize(v2, b, sizeof b, &err) != 0 ||
-	    (by ? ck_previous_release(b, a, sizeof a, &err)
-		: ck_version_normalize(v1, a, sizeof a, &err)) != 0)
+	char from[64], to[64];
+	if (ck_version_normalize(v2, to, sizeof to, &err) != 0 ||
+	    (by ? ck_previous_release(to, from, sizeof from, &err)
+		: ck_version_normalize(v1, from, sizeof from, &err)) != 0)
 		die_err(&err);
 	struct ck_set set;
-	load_set(g, tree, db, true, &set);
-	int rc = ck_print_fixed_between(stdout, &set, a, b, rd, fmt, &err);
+	load_set(g, a->tree, a->db, true, &set);
+	int rc = ck_print_fixed_between(stdout, &set, from, to, a->reading, fmt, &err);
 	ck_set_release(&set);
 	if (rc)
 		die_err(&err);
@@ -305,18 +337,16 @@ static void check_fixed(struct kcve_global *g, const char *tree, const char *db,
 }
 
 /* --batch: every kernel of the list, JSON Lines on stdout; frees the record set. */
-static int check_batch(struct ck_set *set, const char *list, const char *source,
-		       const char *arch, bool fixed_in, enum ck_reading reading, bool fail,
-		       bool strict, long max_age, struct kcve_global *g)
+static int check_batch(struct ck_set *set, const struct check_args *a, struct kcve_global *g)
 {
 	struct ck_coverage age;
 	long long now = (long long)store_now();
-	bool has_age = ck_coverage_age(set, now, max_age, &age);
-	struct ck_batch_opts bo = {.source = source, .arch = arch, .fixed_in = fixed_in,
-				   .reading = reading, .now = now, .age = has_age ? &age : NULL};
+	bool has_age = ck_coverage_age(set, now, a->max_age, &age);
+	struct ck_batch_opts bo = {.source = a->source, .arch = a->arch, .fixed_in = a->fixed_in,
+				   .reading = a->reading, .now = now, .age = has_age ? &age : NULL};
 	struct ck_batch_stats st;
 	struct kcve_err err = {0};
-	int rc = ck_batch_run(set, list, stdout, &bo, &st, &err);
+	int rc = ck_batch_run(set, a->batch, stdout, &bo, &st, &err);
 	ck_set_release(set);
 	if (rc)
 		die_err(&err);
@@ -332,342 +362,186 @@ static int check_batch(struct ck_set *set, const char *list, const char *source,
 			st.files, st.evaluated, st.affected, st.errors);
 	if (st.errors)
 		kcve_die(KCVE_E_PARSE, "%zu of the %zu kernels in %s could not be checked (their "
-			 "lines carry an \"error\"); fix those lines", st.errors, st.kernels, list);
-	if (fail && st.affected)
+			 "lines carry an \"error\"); fix those lines", st.errors, st.kernels, a->batch);
+	if (a->fail && st.affected)
 		return KCVE_E_VULNERABLE;
 	bool gaps = st.uncovered || (has_age && ck_coverage_strict(&age));
-	return strict && gaps ? KCVE_E_COVERAGE : 0;
+	return a->strict && gaps ? KCVE_E_COVERAGE : 0;
 }
 
-/* --running: is the record's code in a module, and is that module loaded?  Loaded when one of
- * its files links into a loaded module.  Not loaded when every file the configuration compiles
- * links into a module and none of them is loaded: the code is built but not in the kernel now
- * (the verdict stays, modules can be autoloaded).  Deciding "not loaded" needs the exact
- * file-to-module mapping (--source, or a database built with --source); the name guess only
- * ever says "loaded". */
-static enum ck_module module_state(const struct running *rn, struct ck_files *cf,
-				   const struct ck_set *set, const struct ck_record *r)
+/* The inputs opened once and applied to every checked kernel. */
+struct check_inputs {
+	struct ck_files *cf, *bf;
+	struct ck_git *gt;
+	char glabel[128];
+};
+
+static void open_inputs(struct kcve_global *g, const struct check_args *a, const struct ck_set *set,
+			const struct ck_running *rn, struct check_inputs *in)
 {
-	for (size_t f = 0; f < r->nfiles; f++)
-		if (file_in_loaded_module(rn, cf, set, r->files[f]))
-			return CK_MOD_LOADED;
-	if (!cf || !ck_files_have_modules(cf, set))
-		return CK_MOD_NONE;
-	bool in_module = false;
-	for (size_t f = 0; f < r->nfiles; f++) {
-		const char *why = NULL;
-		if (ck_files_verdict(cf, r->files[f], &why) != CK_FILE_COMPILED)
-			continue;
-		char mod[256];
-		if (!ck_files_module(cf, set, r->files[f], mod, sizeof mod))
-			return CK_MOD_NONE; /* built in */
-		in_module = true;
+	struct kcve_err err = {0};
+	memset(in, 0, sizeof *in);
+	if (a->config) {
+		bool gz = a->running && a->config == rn->config ? rn->config_gz : false;
+		size_t cl = strlen(a->config);
+		if (cl > 3 && strcmp(a->config + cl - 3, ".gz") == 0)
+			gz = true;
+		if (a->running && !a->source && !set->nconds && a->config == rn->config)
+			fprintf(stderr, "kcve: warning: no kernel source (--source) and the records carry no "
+					"file conditions (build the db with --source); configuration stage skipped\n");
+		else if (ck_files_open_config(&in->cf, a->config, gz, a->source, a->arch, set, &err) != 0)
+			die_err(&err);
 	}
-	return in_module ? CK_MOD_NOT_LOADED : CK_MOD_NONE;
+	if (a->build && ck_files_open_build(&in->bf, a->build, &err) != 0)
+		die_err(&err);
+#ifndef KCVE_NO_GIT
+	if (!a->gitdir)
+		return;
+	if (ck_git_open(&in->gt, a->gitdir, a->ref, a->git_cache, !a->no_git_cache, &err) != 0)
+		die_err(&err);
+	snprintf(in->glabel, sizeof in->glabel, "git:%s@%s", a->gitdir, a->ref ? a->ref : "HEAD");
+	if (g->verbose)
+		fprintf(stderr, "kcve: %zu commits (%zu read, %zu from the scan cache), %zu "
+			"upstream references in %s\n", ck_git_commit_count(in->gt),
+			ck_git_read_count(in->gt), ck_git_cached_count(in->gt),
+			ck_git_reference_count(in->gt), in->glabel);
+#else
+	(void)g;
+#endif
+}
+
+static void close_inputs(struct check_inputs *in)
+{
+#ifndef KCVE_NO_GIT
+	ck_git_close(in->gt);
+#endif
+	ck_files_close(in->cf);
+	ck_files_close(in->bf);
+}
+
+/* The kernel description of the i-th checked kernel (check/pipeline.h). */
+static struct ck_kernel kernel_of(const struct check_args *a, struct check_inputs *in,
+				  const struct ck_running *rn, size_t i)
+{
+	struct ck_kernel k = {.reading = a->reading, .fixed_in = a->fixed_in};
+	k.release = in->gt ? (a->nversions ? a->versions[0] : NULL) : a->versions[i];
+#ifndef KCVE_NO_GIT
+	k.git = in->gt;
+	k.git_run = ck_run_git;
+	k.git_label = in->glabel;
+#endif
+	if (in->cf)
+		k.config = (struct ck_file_input){"config", ck_files_verdict, in->cf};
+	if (in->bf)
+		k.build = (struct ck_file_input){"build", ck_files_verdict, in->bf};
+	if (a->running) {
+		k.running = rn;
+		k.modmap = in->cf;
+	}
+	return k;
+}
+
+static void print_results(const struct check_args *a, const struct ck_set *set,
+			  struct ck_result *res, size_t nres)
+{
+	struct ck_out_opts o = {.all = a->all, .fixed_in = a->fixed_in,
+				.color = cli_use_color(stdout)};
+	struct ck_vex_opts vo = a->vo;
+	vo.all = a->all;
+	if (a->json)
+		ck_print_json(stdout, set, res, nres, &o);
+	else if (a->openvex)
+		ck_print_openvex(stdout, set, res, nres, &vo);
+	else if (a->cdx)
+		ck_print_cyclonedx(stdout, set, res, nres, &vo);
+	else if (!a->ids)
+		ck_print_table(stdout, set, res, nres, &o);
+	if (fflush(stdout) != 0)
+		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
 }
 
 int cmd_check(int argc, char **argv, struct kcve_global *g)
 {
-	const char *tree = NULL, *db = NULL, *gitdir = NULL, *ref = NULL, *config = NULL;
-	const char *source = NULL, *arch = NULL, *build = NULL, *root = getenv("KCVE_ROOT");
-	bool running = false, json = false, openvex = false, cdx = false, ids = false;
-	bool fixed_in = false, all = false, fail = false, no_git_cache = false, no_cache = false;
-	bool strict = false;
-	long max_age = CK_COV_MAX_AGE;
-	const char *git_cache = NULL, *batch = NULL;
-	enum ck_reading reading = CK_READ_JSON;
-	const char *fixed_from = NULL, *fixed_by = NULL;
-	char **versions = NULL;
-	size_t nversions = 0, valloc = 0;
-	struct ck_vex_opts vo = {.author = getenv("KCVE_VEX_AUTHOR")};
-	const char *sbom_path = NULL;
+	struct check_args a = {.root = getenv("KCVE_ROOT"), .max_age = CK_COV_MAX_AGE,
+			       .reading = CK_READ_JSON, .vo = {.author = getenv("KCVE_VEX_AUTHOR")}};
 	struct ck_sbom sbom;
 	struct cli_parser p;
 	cli_begin(&p, &check_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		const char *v = p.arg;
-		switch (c) {
-		case O_TREE: tree = v; break;
-		case O_DB: db = v; break;
-		case O_VERSION: {
-			char *copy = xstrdup(v), *save = NULL;
-			for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-				XGROW(versions, nversions + 1, valloc);
-				versions[nversions++] = xstrdup(t);
-			}
-			free(copy);
-			break;
-		}
-		case O_GIT:
-#ifdef KCVE_NO_GIT
-			cli_usage_error(&p, "--git %s: this kcve-embedded build has no git support; "
-					    "run 'kcve check --git' with the full kcve", v);
-#endif
-			gitdir = v;
-			break;
-		case O_REF: ref = v; break;
-		case O_GIT_CACHE: git_cache = v; break;
-		case O_NO_GIT_CACHE: no_git_cache = true; break;
-		case O_NO_CACHE: no_cache = true; break;
-		case O_BATCH: batch = v; break;
-		case O_CONFIG: config = v; break;
-		case O_SOURCE: source = v; break;
-		case O_ARCH: arch = v; break;
-		case O_BUILD: build = v; break;
-		case O_ROOT: root = v; break;
-		case O_RUNNING: running = true; break;
-		case O_JSON: json = true; break;
-		case O_OPENVEX: openvex = true; break;
-		case O_CYCLONEDX: cdx = true; break;
-		case O_IDS: ids = true; break;
-		case O_FIXED_IN: fixed_in = true; break;
-		case O_ALL: all = true; break;
-		case O_FAIL_IF_AFFECTED: fail = true; break;
-		case O_STRICT: strict = true; break;
-		case O_MAX_AGE:
-			max_age = !strcmp(v, "off") ? -1 : cli_num(&p, "--max-age", v, 0, 36500);
-			break;
-		case O_PRODUCT: vo.product = v; break;
-		case O_CPE: vo.cpe = v; break;
-		case O_SBOM: sbom_path = v; break;
-		case O_AUTHOR: vo.author = v; break;
-		case O_ROLE: vo.role = v; break;
-		case O_FIXED_BETWEEN: fixed_from = v; break;
-		case O_FIXED_BY: fixed_by = v; break;
-		case O_READING:
-			if (!ck_reading_parse(v, &reading))
-				cli_usage_error(&p, "--reading %s: give json, dyad or either", v);
-			break;
-		}
-	}
+	parse_args(&p, &a);
 	char **ops;
 	int nops = cli_operands(&p, &ops);
-	if (fixed_from || fixed_by) {
-		if ((fixed_from && fixed_by) || nversions || (fixed_from && nops != 1) ||
-		    (fixed_by && nops))
+	if (a.fixed_from || a.fixed_by) {
+		if ((a.fixed_from && a.fixed_by) || a.nversions || (a.fixed_from && nops != 1) ||
+		    (a.fixed_by && nops))
 			cli_usage_error(&p, "give either --fixed-between V1 V2 or --fixed-by V (and no "
 					"--version)");
-		check_fixed(g, tree, db, fixed_from, fixed_from ? ops[0] : fixed_by, fixed_by != NULL,
-			    reading, json ? CK_FIXED_JSON : ids ? CK_FIXED_IDS : CK_FIXED_TABLE);
+		check_fixed(g, &a, a.fixed_from, a.fixed_from ? ops[0] : a.fixed_by, a.fixed_by != NULL);
 		cli_end(&p);
 		return 0;
 	}
 	if (nops) {
-		for (size_t i = 0; i < nversions; i++)
-			free(versions[i]);
-		free(versions);
+		free_versions(&a);
 		cli_end(&p);
 		cli_usage_error(&p, "unexpected argument '%s', inputs are options (--version V, "
 				    "--git DIR, ...)", ops[0]);
 	}
 	cli_end(&p);
-	if ((int)json + (int)openvex + (int)cdx + (int)ids > 1)
-		cli_usage_error(&p, "choose one of --json, --openvex, --cyclonedx, --ids");
-	if (ref && !gitdir)
-		cli_usage_error(&p, "--ref needs --git TREE");
-	if ((git_cache || no_git_cache) && !gitdir)
-		cli_usage_error(&p, "%s needs --git TREE",
-				git_cache ? "--git-cache" : "--no-git-cache");
-	if (git_cache && no_git_cache)
-		cli_usage_error(&p, "--git-cache and --no-git-cache exclude each other");
-	if (batch && (nversions || gitdir || running || build || config || json || openvex ||
-		      cdx || ids || all))
-		cli_usage_error(&p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
-				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
-				"--fail-if-affected, --strict, --max-age");
-	if (no_cache && db)
-		cli_usage_error(&p, "--no-cache applies to a record tree, not to --db FILE");
-	if (source && !config && !running)
-		cli_usage_error(&p, "--source needs --config FILE (or --running)");
-	if (root && root[0] == '\0')
-		root = NULL;
-	if ((vo.product || vo.cpe || sbom_path || vo.role) && !openvex && !cdx)
-		cli_usage_error(&p, "--product, --cpe, --sbom and --role go with --openvex or "
-				"--cyclonedx");
-	if (sbom_path && (vo.product || vo.cpe))
-		cli_usage_error(&p, "--sbom takes the kernel's identity from the SBOM; drop "
-				"--product/--cpe");
+	check_usage(&p, &a);
+	struct ck_running rn = {0};
+	gather_versions(&p, &a, &sbom, &rn);
 
-	/* normalise versions */
-	struct kcve_err err = {0};
-	if (sbom_path) {
-		if (ck_sbom_load(&sbom, sbom_path, &err))
-			die_err(&err);
-		vo.sbom = &sbom;
-		if (nversions > 1 || gitdir)
-			cli_usage_error(&p, "--sbom binds one kernel: give at most one --version "
-					"and no --git");
-		if (nversions == 0 && !sbom.kversion)
-			kcve_die(KCVE_E_PARSE, "the kernel component of %s has no version; pass "
-				 "--version", sbom_path);
-		if (nversions == 0) {
-			XGROW(versions, nversions + 1, valloc);
-			versions[nversions++] = xstrdup(sbom.kversion);
-		}
-	}
-	for (size_t i = 0; i < nversions; i++) {
-		char norm[64];
-		if (ck_version_normalize(versions[i], norm, sizeof norm, &err) != 0)
-			die_err(&err);
-		free(versions[i]);
-		versions[i] = xstrdup(norm);
-	}
-	struct running rn;
-	memset(&rn, 0, sizeof rn);
-	if (running) {
-		running_probe(&rn, root);
-		/* say what was read, so a user (and the QEMU boot test) can see the inputs used */
-		fprintf(stderr, "kcve: running kernel %s (release %s), configuration %s, %zu modules loaded\n",
-			rn.uname_r, rn.release, rn.config ? rn.config : "none", rn.nmodules);
-		if (nversions == 0) {
-			XGROW(versions, nversions + 1, valloc);
-			versions[nversions++] = xstrdup(rn.release);
-		}
-		if (!config && rn.config)
-			config = rn.config;
-	}
-	if (build && nversions == 0 && !gitdir) {
-		char p[4096];
-		struct strbuf sb = STRBUF_INIT;
-		snprintf(p, sizeof p, "%s/include/config/kernel.release", build);
-		char norm[64];
-		if (read_line_file(p, &sb) && ck_version_normalize(sb.buf, norm, sizeof norm, &err) == 0) {
-			XGROW(versions, nversions + 1, valloc);
-			versions[nversions++] = xstrdup(norm);
-		}
-		sb_release(&sb);
-	}
-	if (nversions == 0 && !gitdir && !batch)
-		kcve_die(KCVE_E_USAGE, "nothing to check: give --version, --git, --running or --build "
-				       "(with include/config/kernel.release); see 'kcve check --help'");
-	if (gitdir && nversions > 1)
-		kcve_die(KCVE_E_USAGE, "--git checks one tree: give at most one --version with it");
-
-	/* records */
 	struct ck_set set;
-	load_set(g, tree, db, !no_cache, &set);
+	load_set(g, a.tree, a.db, !a.no_cache, &set);
+	if (a.batch)
+		return check_batch(&set, &a, g);
 
-	if (batch)
-		return check_batch(&set, batch, source, arch, fixed_in, reading, fail, strict, max_age,
-				   g);
-
-	/* coverage: the newest release per branch the records name (one scan), the records' age */
+	/* what every kernel shares: the coverage index, the records' age, the opened inputs */
 	struct ck_cov_index covix;
 	ck_cov_index_build(&covix, &set);
-	long long now = (long long)store_now();
 	struct ck_coverage age;
-	bool has_age = ck_coverage_age(&set, now, max_age, &age);
-
-	/* file stages are opened once and applied to every checked kernel */
-	struct ck_files *cf = NULL, *bf = NULL;
-	if (config) {
-		bool gz = running && config == rn.config ? rn.config_gz : false;
-		size_t cl = strlen(config);
-		if (cl > 3 && strcmp(config + cl - 3, ".gz") == 0)
-			gz = true;
-		if (running && !source && !set.nconds && config == rn.config)
-			fprintf(stderr, "kcve: warning: no kernel source (--source) and the records carry no "
-					"file conditions (build the db with --source); configuration stage skipped\n");
-		else if (ck_files_open_config(&cf, config, gz, source, arch, &set, &err) != 0)
-			die_err(&err);
-	}
-	if (build && ck_files_open_build(&bf, build, &err) != 0)
-		die_err(&err);
-#ifndef KCVE_NO_GIT
-	struct ck_git *gt = NULL;
-	char glabel[128];
-	if (gitdir) {
-		if (ck_git_open(&gt, gitdir, ref, git_cache, !no_git_cache, &err) != 0)
-			die_err(&err);
-		snprintf(glabel, sizeof glabel, "git:%s@%s", gitdir, ref ? ref : "HEAD");
-		if (g->verbose)
-			fprintf(stderr, "kcve: %zu commits (%zu read, %zu from the scan cache), %zu "
-				"upstream references in %s\n", ck_git_commit_count(gt),
-				ck_git_read_count(gt), ck_git_cached_count(gt),
-				ck_git_reference_count(gt), glabel);
-	}
-#endif
+	struct ck_pipeline pl = {.set = &set, .cov = &covix, .now = (long long)store_now()};
+	if (ck_coverage_age(&set, pl.now, a.max_age, &age))
+		pl.age = &age;
+	struct check_inputs in;
+	open_inputs(g, &a, &set, &rn, &in);
 
 	/* One result per checked kernel.  --ids streams (print and free each result), so that
 	 * checking hundreds of releases in one run stays small. */
-	size_t nres = gitdir ? 1 : nversions;
-	set.compile_once = nres == 1 && !fixed_in;
+	size_t nres = a.gitdir ? 1 : a.nversions;
+	set.compile_once = nres == 1 && !a.fixed_in;
 	struct ck_result *res = xcalloc(nres, sizeof *res);
-	struct ck_out_opts o = {.all = all, .fixed_in = fixed_in, .color = cli_use_color(stdout)};
 	bool any = false, gaps = false;
-	if (has_age)
+	if (pl.age)
 		fprintf(stderr, "kcve: warning: %s\n", age.message);
 	for (size_t i = 0; i < nres; i++) {
 		struct ck_result *R = &res[i];
-#ifndef KCVE_NO_GIT
-		if (gt)
-			ck_run_git(&set, gt, glabel, nversions ? versions[0] : NULL, R);
-		else
-#endif
-			ck_run_version(&set, versions[i], reading, R);
-		if (R->release[0])
-			R->ncov = ck_coverage_of(&covix, &set, R->release, now, R->cov, CK_COV_MAX - 1);
-		for (size_t w = 0; w < R->ncov; w++)
+		struct ck_kernel k = kernel_of(&a, &in, &rn, i);
+		ck_pipeline_run(&pl, &k, R);
+		/* the release's warnings; the age (the last one) was said once, above */
+		for (size_t w = 0; w < R->ncov - (pl.age != NULL); w++)
 			fprintf(stderr, "kcve: warning: %s\n", R->cov[w].message);
-		if (has_age) /* said once on stderr, before the results; in every result's JSON */
-			R->cov[R->ncov++] = age;
 		for (size_t w = 0; w < R->ncov; w++)
 			gaps |= ck_coverage_strict(&R->cov[w]);
-		if (cf)
-			ck_run_files(&set, R, "config", ck_files_verdict, cf);
-		if (bf)
-			ck_run_files(&set, R, "build", ck_files_verdict, bf);
-		if (running)
-			for (size_t k = 0; k < R->n; k++) {
-				struct ck_entry *e = &R->e[k];
-				if (ck_outcome_kept(e->outcome))
-					e->module = module_state(&rn, cf, &set, &set.v[e->rec]);
-			}
-		if (fixed_in)
-			ck_compute_fixed_in(&set, R);
-		for (size_t k = 0; k < R->n; k++)
-			if (R->e[k].outcome == CK_OUT_AFFECTED)
-				any = true;
-		if (ids) {
+		for (size_t e = 0; e < R->n; e++)
+			any |= R->e[e].outcome == CK_OUT_AFFECTED;
+		if (a.ids) {
 			ck_print_ids(stdout, &set, R, 1);
 			ck_result_release(R);
 		}
 	}
-#ifndef KCVE_NO_GIT
-	ck_git_close(gt);
-#endif
-	ck_files_close(cf);
-	ck_files_close(bf);
+	close_inputs(&in);
 	ck_cov_index_release(&covix);
-
-	if (json)
-		ck_print_json(stdout, &set, res, nres, &o);
-	else if (openvex || cdx) {
-		vo.all = all;
-		if (openvex)
-			ck_print_openvex(stdout, &set, res, nres, &vo);
-		else
-			ck_print_cyclonedx(stdout, &set, res, nres, &vo);
-	}
-	else if (!ids)
-		ck_print_table(stdout, &set, res, nres, &o);
-	if (fflush(stdout) != 0)
-		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
+	print_results(&a, &set, res, nres);
 
 	for (size_t i = 0; i < nres; i++)
 		ck_result_release(&res[i]);
 	free(res);
 	ck_set_release(&set);
-	for (size_t i = 0; i < nversions; i++)
-		free(versions[i]);
-	free(versions);
-	for (size_t i = 0; i < rn.nmodules; i++)
-		free(rn.modules[i]);
-	free(rn.modules);
-	free(rn.config);
-	if (vo.sbom)
+	free_versions(&a);
+	ck_running_release(&rn);
+	if (a.vo.sbom)
 		ck_sbom_release(&sbom);
-	if (fail && any)
+	if (a.fail && any)
 		return KCVE_E_VULNERABLE;
-	return strict && gaps ? KCVE_E_COVERAGE : 0;
+	return a.strict && gaps ? KCVE_E_COVERAGE : 0;
 }

@@ -1,5 +1,5 @@
 /* kcve cvss: score a CVSS v3.1 vector, write a CVE's .cvss file, validate .cvss files
- * (anchor-spec §1.5, §5.10). */
+ * (docs/spec/tree.md ".cvss files"). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_records.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/strmap.h"
 
@@ -111,22 +112,6 @@ static void day_or_null(long long t, char out[24])
 		strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* The database's build time: $SOURCE_DATE_EPOCH when set (reproducible builds, tests), else
- * now. */
-static long long build_time(void)
-{
-	const char *e = getenv("SOURCE_DATE_EPOCH");
-	if (e && *e) {
-		char *end;
-		long long t = strtoll(e, &end, 10);
-		if (*end || t < 0)
-			kcve_die(KCVE_E_USAGE, "SOURCE_DATE_EPOCH='%s' is not a number of seconds since "
-				 "1970; unset it or give one", e);
-		return t;
-	}
-	return (long long)time(NULL);
-}
-
 int cmd_db(int argc, char **argv, struct kcve_global *g)
 {
 	struct db_args a = {0};
@@ -209,8 +194,9 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		ck_tree_head_time(root, &set.tree_head);
 #endif
 	free(root);
+	/* $SOURCE_DATE_EPOCH, else now; the header's 0 means "unknown", so 0 is stored as 1 */
 	if (rc == 0)
-		set.built = build_time();
+		set.built = clock_stamp() > 0 ? clock_stamp() : 1;
 	if (rc == 0 && source)
 		rc = ck_set_add_conditions(&set, source, &err);
 	if (rc == 0)

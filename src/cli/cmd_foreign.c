@@ -12,7 +12,7 @@
 #include "core/strmap.h"
 #include "core/xalloc.h"
 #include "maintainers/foreign.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 #include "store/tree.h"
 
 enum { O_SUPPORTED = CLI_LONG, O_KERNEL_ORG, O_JSON };

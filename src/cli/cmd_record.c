@@ -1,5 +1,5 @@
 /* kcve record: the CVE JSON 5.1.1 record, the announcement mbox and the .dyad of one CVE,
- * computed in-process from its fix commit(s) (anchor-spec §4). */
+ * computed in-process from its fix commit(s) (docs/spec/record.md). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -122,7 +123,7 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 	request_classify(&m, &o, &t);
 
 	char now[40], date[64];
-	time_t tt = time(NULL);
+	time_t tt = (time_t)clock_now();
 	struct tm tm;
 	gmtime_r(&tt, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);

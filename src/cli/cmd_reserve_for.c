@@ -7,7 +7,7 @@
 
 #include "cli_json.h"
 #include "cli_store.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 #include "store/ops.h"
 
 enum { O_REQUESTER = CLI_LONG, O_SUMMARY, O_YEAR, O_JSON };

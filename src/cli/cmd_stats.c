@@ -1,5 +1,5 @@
 /* kcve stats: CVEs per subsystem, per stable branch, and the time-to-fix histogram
- * (anchor-spec §5.8) of the published records. */
+ * (docs/spec/workflow.md "Summary and statistics") of the published records. */
 #include <git2.h>
 #include <jansson.h>
 #include <stdio.h>

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "core/clock.h"
 #include "core/error.h"
 
 struct command {
@@ -159,6 +160,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return KCVE_E_USAGE;
 	}
+	/* $KCVE_NOW and $SOURCE_DATE_EPOCH are checked once, for every command alike */
+	struct kcve_err clock_err = {0};
+	if (clock_init(&clock_err))
+		kcve_die(clock_err.code, "%s", clock_err.msg);
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
 		if (cmd_name_eq(rest[0], commands[c].name))
 			return commands[c].fn(nrest, rest, &g);

@@ -4,12 +4,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "check/check.h"
 #include "check/funclevel.h"
+#include "check/recset.h"
 #include "csrc/funcscan.h"
 
 static const char before[] = "#define LIMIT 1\n"            /* 1 */
@@ -150,11 +153,51 @@ static void test_text_form(void **state)
 	ksyms_free(&has);
 }
 
+/* The fingerprint lookup of the stage test: CVE-1 changes frob, CVE-2 the static helper,
+ * CVE-3 has no fingerprint. */
+static bool lookup(void *ctx, const struct ck_set *s, const struct ck_record *r, struct fl_fix *out)
+{
+	(void)ctx;
+	(void)s;
+	if (strcmp(r->id, "CVE-1") == 0)
+		fl_fix_add_text(out, "f.c", "frob:");
+	else if (strcmp(r->id, "CVE-2") == 0)
+		fl_fix_add_text(out, "f.c", "helper:s");
+	else
+		return false;
+	return true;
+}
+
+static void test_stage(void **state)
+{
+	(void)state;
+	struct ck_record recs[3] = {{.id = "CVE-1"}, {.id = "CVE-2"}, {.id = "CVE-3"}};
+	struct ck_set set = {.v = recs, .n = 3};
+	struct ck_entry e[3] = {{.rec = 0, .outcome = CK_OUT_AFFECTED, .stage = "version"},
+				{.rec = 1, .outcome = CK_OUT_AFFECTED, .stage = "version"},
+				{.rec = 2, .outcome = CK_OUT_AFFECTED, .stage = "version"}};
+	struct ck_result res = {.e = e, .n = 3};
+	struct ksyms none = image("0 T _text\n", KSYMS_VMLINUX | KSYMS_MODULES);
+	struct ck_func_input in = {.syms = &none, .fix_funcs = lookup};
+	ck_run_functions(&set, &res, &in);
+	assert_int_equal(e[0].outcome, CK_OUT_NOT_COMPILED);
+	assert_string_equal(e[0].stage, "functions");
+	assert_non_null(strstr(e[0].reason, "not affected: the changed code is not in this kernel: frob (f.c) not in test map"));
+	assert_int_equal(e[1].outcome, CK_OUT_AFFECTED); /* static: kept */
+	assert_int_equal(e[2].outcome, CK_OUT_AFFECTED); /* no fingerprint: kept */
+	assert_int_equal(res.nstages, 1);
+	assert_string_equal(res.stages[0].name, "functions");
+	assert_int_equal(res.stages[0].count, 2);
+	free(e[0].reason);
+	ksyms_free(&none);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_text_form),
+		cmocka_unit_test(test_stage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

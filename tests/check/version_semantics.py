@@ -44,7 +44,7 @@ def unpack_tree():
     return os.path.join(cache, "vulns")
 
 
-# ---- kernel version rules (anchor-spec 2.4), written independently of src/lib/core -------------
+# ---- kernel version rules (docs/spec/versions.md), written independently of src/lib/core -------------
 
 @functools.lru_cache(maxsize=None)
 def parse(v):

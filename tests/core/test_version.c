@@ -1,4 +1,4 @@
-/* Version parsing and ordering (anchor-spec §2.4 examples). */
+/* Version parsing and ordering (docs/spec/versions.md "Version strings" examples). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

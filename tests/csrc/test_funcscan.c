@@ -118,6 +118,17 @@ static void test_at_and_range(void **state)
 	assert_int_equal(funcscan_range(&fs, 1, 9, idx, 1, &out), 3); /* count beyond max */
 	assert_true(out);
 	funcscan_free(&fs);
+	/* comments and blank lines between functions are not "outside"; a #define is */
+	scan(&fs, "int a(void)\n{\n}\n/**\n * b - doc\n */\n\nint b(void)\n{\n}\n#define X 1\n");
+	assert_int_equal(funcscan_range(&fs, 2, 9, idx, 4, &out), 2);
+	assert_false(out);
+	assert_int_equal(funcscan_range(&fs, 4, 7, idx, 4, &out), 0); /* only the comment */
+	assert_false(out);
+	assert_int_equal(funcscan_range(&fs, 9, 11, idx, 4, &out), 1);
+	assert_true(out);
+	assert_int_equal(funcscan_range(&fs, 20, 21, idx, 4, &out), 0); /* past the end */
+	assert_true(out);
+	funcscan_free(&fs);
 }
 
 static void test_syscalls_and_macros(void **state)

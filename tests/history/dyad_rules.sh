@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# dyad rules (anchor-spec §3.3-3.7) on a small repository whose answers are worked out by
+# dyad rules (docs/spec/dyad.md) on a small repository whose answers are worked out by
 # hand: a backport of the introducer reverted on its branch (the revert is that branch's fix),
 # an introducer backported to an older branch that never got the fix (V:VG:0:0), pairing by
 # branch (P3) and mainline-to-mainline (P2), a fix that is a revert without Fixes: (the

@@ -3,7 +3,7 @@
 
 Generates a small repository twice with the same seed (ids must be identical: determinism), then
 re-derives every truth field with the git CLI instead of trusting the generator:
-  - release: the verhaal range rule (anchor-spec 2.2) re-implemented over `git rev-list A..B`;
+  - release: the verhaal range rule (docs/spec/versions.md) re-implemented over `git rev-list A..B`;
   - upstream / reverts / fixes: the message rules applied to `git log` output, short Fixes ids
     resolved with `git cat-file --batch-check` (ambiguous or missing ids stay raw);
   - scenario commits exist and the shapes the scenarios promise are there (backports, reverts).

@@ -1,4 +1,4 @@
-/* Trailer parsing (anchor-spec §2.2 step 5): upstream / reverts / fixes lines, indentation,
+/* Trailer parsing (docs/spec/versions.md step 5): upstream / reverts / fixes lines, indentation,
  * case, short ids and ids that are not hex at all. */
 #include <setjmp.h>
 #include <stdarg.h>

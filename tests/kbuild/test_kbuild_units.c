@@ -17,6 +17,7 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "kbuild/kbuild.h"
+#include "kbuild/kbuild_int.h"
 
 static char tmpdir[256];
 
@@ -695,6 +696,93 @@ static void test_explicit_rule_source(void **state)
 	kb_config_free(c);
 }
 
+/* ---- make functions (the evaluator's function table) ---- */
+
+/* Evaluate text in a fresh context without file system access; *uncertain and why say whether
+ * some expansion could not be evaluated.  Returns the expansion of $(r). */
+static char *make_eval(const char *text, bool *uncertain, char *why, size_t whysz)
+{
+	struct mk_vars globals, locals;
+	mk_vars_init(&globals, 16);
+	mk_vars_init(&locals, 64);
+	struct mk_ctx c;
+	mk_ctx_init(&c, &locals, &globals, NULL, "/nonexistent");
+	c.no_fs = true;
+	mk_eval_text(&c, text, strlen(text), "test/Makefile");
+	struct strbuf sb = STRBUF_INIT;
+	mk_expand_var(&c, "r", &sb);
+	*uncertain = c.uncertain;
+	snprintf(why, whysz, "%s", c.why);
+	mk_ctx_release(&c);
+	mk_vars_free(&locals);
+	mk_vars_free(&globals);
+	return sb_detach(&sb);
+}
+
+static void test_make_functions(void **state)
+{
+	(void)state;
+	/* GNU make's documented results */
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"r := $(subst ee,EE,feet on the street)", "fEEt on the strEEt"},
+		{"r := $(subst ,x,abc)", "abc"},
+		{"r := $(patsubst %.c,%.o,x.c.c bar.c baz)", "x.c.o bar.o baz"},
+		{"l := a.c b.c\nr := $(l:.c=.o) $(l:%.c=%.s)", "a.o b.o a.s b.s"},
+		{"r := $(strip   a   b  c  )", "a b c"},
+		{"r := $(findstring a,a b c)/$(findstring x,a b c)", "a/"},
+		{"r := $(filter %.c %.s,foo.c bar.c baz.s ugh.h)", "foo.c bar.c baz.s"},
+		{"r := $(filter-out %.c,foo.c ugh.h x)", "ugh.h x"},
+		{"r := $(sort foo bar lose foo)", "bar foo lose"},
+		{"r := $(word 2, foo bar baz)|$(wordlist 2,3,foo bar baz)|$(words foo bar baz)", "bar|bar baz|3"},
+		{"r := $(firstword foo bar)$(lastword foo bar)", "foobar"},
+		{"r := $(dir src/foo.c hacks)|$(notdir src/foo.c hacks)", "src/ ./|foo.c hacks"},
+		{"r := $(suffix src/foo.c src-1.0/bar.c hacks)|$(basename src/foo.c src-1.0/bar hacks)",
+		 ".c .c|src/foo src-1.0/bar hacks"},
+		{"r := $(addsuffix .c,foo bar) $(addprefix src/,foo bar)", "foo.c bar.c src/foo src/bar"},
+		{"r := $(join a b c,.c .o)|$(join a,.c .o)", "a.c b.o c|a.c .o"},
+		{"r := $(if $(empty),yes,no) $(if x ,yes) $(if ,yes)", "no yes "},
+		{"r := $(or $(empty),,b,c)|$(and a,b,c)|$(and a,,c)", "b|c|"},
+		{"r := $(foreach d,a b c,$(d)/)|$(foreach d,a b c,$(if $(filter b,$(d)),,$(d)))", "a/ b/ c/|a c"},
+		{"reverse = $(2) $(1)\nr := $(call reverse,a,b)", "b a"},
+		{"FOO = $PATH\nS := s\nr := $(value FOO) $(origin FOO) $(origin NOPE) $(flavor FOO) $(flavor S)",
+		 "$PATH file undefined recursive simple"},
+		{"$(eval EV := evald)\nr := $(EV)", "evald"},
+		{"r := $(abspath  a/b )$(realpath c)$(warning hi)$(info hi)", "a/bc"},
+	};
+	bool unc;
+	char why[200];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = make_eval(cases[i].text, &unc, why, sizeof(why));
+		if (strcmp(got, cases[i].want) || unc)
+			fail_msg("'%s': got '%s'%s%s, want '%s'", cases[i].text, got, unc ? ", uncertain: " : "",
+				 unc ? why : "", cases[i].want);
+		free(got);
+	}
+	/* what depends on the build machine, or is malformed, makes the expansion uncertain (r is
+	 * recursive so that the reason is the one of its own expansion) */
+	static const struct {
+		const char *text, *why;
+	} open[] = {
+		{"r = $(shell uname)", "$(shell ...) cannot be evaluated"},
+		{"r = $(error stop)", "$(error ...) cannot be evaluated"},
+		{"r = $(call cc-option,-O2)", "$(call cc-option) probes the compiler"},
+		{"r = $(call nowhere,x)", "$(call nowhere) is not defined here"},
+		{"r = $(word 1)", "$(word) with too few arguments"},
+		{"r = $(subst a,b)", "$(subst) with too few arguments"},
+		{"r = $(foreach x,y)", "$(foreach) with too few arguments"},
+		{"r = $(wildcard *.c)", "$(wildcard) not evaluated"},
+	};
+	for (size_t i = 0; i < sizeof(open) / sizeof(open[0]); i++) {
+		char *got = make_eval(open[i].text, &unc, why, sizeof(why));
+		if (!unc || !strstr(why, open[i].why))
+			fail_msg("'%s': %s (%s), want uncertain with '%s'", open[i].text,
+				 unc ? "uncertain" : "certain", why, open[i].why);
+		free(got);
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -723,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_makefiles),
 		cmocka_unit_test(test_build_dir),
 		cmocka_unit_test(test_explicit_rule_source),
+		cmocka_unit_test(test_make_functions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A local stand-in for CVE Services (https://cveawg.mitre.org/api/) for kcve's tests.
 
-Implements the endpoints kcve uses (landscape §3.2), with the status codes and error bodies
+Implements the endpoints kcve uses (docs/spec/workflow.md "Publish"), with the status codes and error bodies
 of the real service ({"error": CODE, "message": text}):
 
   POST cve-id?cve_year&amount&short_name[&batch_type]  200 {"cve_ids": [...], "meta": {"remaining_quota"}}

@@ -88,7 +88,7 @@ def add_published(root, cve, title):
 
 
 def reject(root, cve, title):
-    """What `kcve reject` does to the tree (anchor-spec §5.3), done by hand."""
+    """What `kcve reject` does to the tree (docs/spec/workflow.md "Reject"), done by hand."""
     year = cve.split("-")[1]
     src = os.path.join(root, "cve", "published", year)
     dst = os.path.join(root, "cve", "rejected", year)

@@ -1,5 +1,5 @@
 /* Issuance policy, default status, both affected products, CPE and references
- * (anchor-spec §4.4-§4.9, the bippy unit cases of §7.1). */
+ * (docs/spec/record.md "Issuance policy"-§4.9, the bippy unit cases of §7.1). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

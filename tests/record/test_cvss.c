@@ -1,4 +1,4 @@
-/* CVSS 3.1 vectors, scores and .cvss files (anchor-spec §1.5, §4.10, §7.2). */
+/* CVSS 3.1 vectors, scores and .cvss files (docs/spec/tree.md ".cvss files", §4.10, §7.2). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Description cleaning and truncation (anchor-spec §4.3, §7.1). */
+/* Description cleaning and truncation (docs/spec/record.md "Description", §7.1). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kcve verify / search / summary on (a hard-linked copy of) the real CNA record tree
 # ../shared/data/vulns-upto-2024.tar.xz. Expected answers are computed here independently
-# with find/grep/Python (incl. anchor-spec §7.1 rule 5 over every .json), never hard-coded.
+# with find/grep/Python (incl. docs/spec/record.md "Consistency rules" rule 5 over every .json), never hard-coded.
 set -euo pipefail
 : "${KCVE:?KCVE must point at the kcve binary}"
 TARBALL=${KCVE_SHARED:-/nonexistent}/data/vulns-upto-2024.tar.xz
@@ -67,7 +67,7 @@ for sha, owners in first.items():
     for i in range(1, len(owners)):
         out.append("%s: duplicate-fix: commit %s is also the fix of %s (%s)" % (
             owners[i][0], sha, owners[i - 1][0], owners[i - 1][1]))
-# anchor-spec §7.1 rule (5) inside each published .json: semver fix / intro versions must equal
+# docs/spec/record.md "Consistency rules" rule (5) inside each published .json: semver fix / intro versions must equal
 # the CPE versionEndExcluding / versionStartIncluding values
 def r5diff(cid, rule, wname, want, hname, have):
     if want != have:

@@ -15,7 +15,7 @@
 
 #include "core/fileio.h"
 #include "core/xalloc.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 #include "store/create.h"
 #include "store/journal.h"
 #include "store/ops.h"

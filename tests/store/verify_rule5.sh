@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcve verify, anchor-spec §7.1 rule (5): the fix / introduction versions told by a record's
+# kcve verify, docs/spec/record.md "Consistency rules" rule (5): the fix / introduction versions told by a record's
 # semver data must equal its CPE versionEndExcluding / versionStartIncluding values.
 # Hand-made records: two that satisfy every rule, two that break only rule (5) (their .sha1
 # differs from the .dyad fix only to keep them clear of the one-CVE-per-commit rule).

@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 
 #include "check/check.h"
+#include "check/pipeline.h"
 #include "check/recset.h"
 #include "check/verdict.h"
+#include "core/clock.h"
 #include "core/xalloc.h"
 
 _Static_assert((int)KCVE_STATUS_AFFECTED == (int)CK_OUT_AFFECTED &&
@@ -43,6 +45,8 @@ int kcve_records_open(const char *path, kcve_records **out, char *err, size_t er
 	struct kcve_err e = {0};
 	struct stat st;
 	*out = NULL;
+	if (clock_init(&e)) /* an invalid $KCVE_NOW / $SOURCE_DATE_EPOCH is an error here */
+		return fail(&e, err, errlen);
 	if (!path || stat(path, &st) != 0) {
 		kcve_err_set(&e, KCVE_E_NOTFOUND, "%s: no such record tree or database",
 			     path ? path : "(null)");
@@ -97,8 +101,9 @@ int kcve_check_version(kcve_records *r, const char *version, int all, kcve_cve_f
 		return fail(&e, err, errlen);
 	}
 	struct ck_result res;
-	ck_run_version(&r->set, norm, CK_READ_JSON, &res);
-	ck_compute_fixed_in(&r->set, &res);
+	struct ck_pipeline p = {.set = &r->set};
+	struct ck_kernel k = {.release = norm, .reading = CK_READ_JSON, .fixed_in = true};
+	ck_pipeline_run(&p, &k, &res);
 	int rc = 0;
 	for (size_t i = 0; i < res.n && rc == 0; i++) {
 		const struct ck_entry *en = &res.e[i];

@@ -10,6 +10,7 @@
 
 #include "check/check.h"
 #include "check/filestage.h"
+#include "check/pipeline.h"
 #include "check/verdict.h"
 #include "core/fileio.h"
 #include "core/strmap.h"
@@ -441,25 +442,28 @@ static char *fragment(const struct ck_set *s, const struct ck_result *r,
 	return sb_detach(&sb);
 }
 
-/* Evaluate the keys of one release: its version stage once, then each FILES input. */
+/* Evaluate the keys of one release: the pipeline's release stages once, then its kernel
+ * stages for each FILES input (check/pipeline.h).  The age warning is not in the results:
+ * fragment() adds it, and a kernel's "uncovered" counts only the release's own warnings. */
 static void evaluate_release(struct batch *b, size_t first, size_t end)
 {
 	size_t rel = (size_t)(b->keys[first] / (b->nfs + 1));
+	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now};
+	struct ck_kernel k = {.release = b->rels[rel], .reading = b->o->reading,
+			      .fixed_in = b->o->fixed_in};
 	struct ck_result base;
-	ck_run_version(b->s, b->rels[rel], b->o->reading, &base);
-	base.ncov = ck_coverage_of(&b->cov, b->s, b->rels[rel], b->o->now, base.cov,
-				   CK_COV_MAX - 1);
+	ck_pipeline_run_scope(&p, &k, &base, CK_STAGE_RELEASE);
 	for (size_t i = first; i < end; i++) {
 		int fs = (int)(b->keys[i] % (b->nfs + 1)) - 1;
 		struct ck_result r = base;
 		r.e = xmalloc((base.n + 1) * sizeof *r.e);
 		memcpy(r.e, base.e, base.n * sizeof *r.e);
-		if (fs >= 0) {
-			struct table_ctx t = {&b->map, b->fs[fs].verdict};
-			ck_run_files(b->s, &r, b->fs[fs].cf ? "config" : "files", table_verdict, &t);
-		}
-		if (b->o->fixed_in)
-			ck_compute_fixed_in(b->s, &r);
+		struct table_ctx t = {&b->map, fs >= 0 ? b->fs[fs].verdict : NULL};
+		k.config = (struct ck_file_input){0};
+		if (fs >= 0)
+			k.config = (struct ck_file_input){b->fs[fs].cf ? "config" : "files",
+							  table_verdict, &t};
+		ck_pipeline_run_scope(&p, &k, &r, CK_STAGE_KERNEL);
 		b->frag[i] = fragment(b->s, &r, b->o->age);
 		b->gap[i] = r.ncov > 0;
 		ck_result_release(&r);

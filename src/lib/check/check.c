@@ -25,7 +25,7 @@ bool ck_outcome_kept(enum ck_outcome o)
 	return o == CK_OUT_AFFECTED || o == CK_OUT_UNKNOWN || o == CK_OUT_NO_DATA;
 }
 
-static void push_stage(struct ck_result *res, const char *name)
+void ck_result_push_stage(struct ck_result *res, const char *name)
 {
 	if (res->nstages >= (int)(sizeof res->stages / sizeof res->stages[0]))
 		return;
@@ -41,20 +41,27 @@ static void push_stage(struct ck_result *res, const char *name)
 	}
 }
 
+void ck_result_init(struct ck_result *res, const struct ck_set *s, const char *label,
+		    const char *release)
+{
+	memset(res, 0, sizeof *res);
+	snprintf(res->label, sizeof res->label, "%s", label);
+	if (release)
+		snprintf(res->release, sizeof res->release, "%s", release);
+	res->e = xcalloc(s->n + 1, sizeof *res->e);
+	res->n = s->n;
+	res->stages[0].name = "records";
+	res->stages[0].count = s->n;
+	res->nstages = 1;
+}
+
 void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,
 		    struct ck_result *out)
 {
-	memset(out, 0, sizeof *out);
-	snprintf(out->label, sizeof out->label, "%s", release);
-	snprintf(out->release, sizeof out->release, "%s", release);
+	ck_result_init(out, s, release, release);
 	out->reading = (unsigned char)rd;
 	struct kver v;
 	ck_kver_parse(&v, release);
-	out->e = xcalloc(s->n + 1, sizeof *out->e);
-	out->n = s->n;
-	out->stages[0].name = "records";
-	out->stages[0].count = s->n;
-	out->nstages = 1;
 	for (size_t i = 0; i < s->n; i++) {
 		struct ck_entry *e = &out->e[i];
 		struct ck_readings rs;
@@ -89,7 +96,7 @@ void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,
 		/* e->reason stays NULL: ck_entry_reason() words version verdicts on demand, so that
 		 * checking hundreds of releases does not allocate a string per record. */
 	}
-	push_stage(out, "version");
+	ck_result_push_stage(out, "version");
 }
 
 static const char *vstatus_word(unsigned char v)
@@ -234,7 +241,7 @@ void ck_run_files(struct ck_set *s, struct ck_result *res, const char *name, ck_
 		free(e->reason);
 		e->reason = sb_detach(&sb);
 	}
-	push_stage(res, name);
+	ck_result_push_stage(res, name);
 }
 
 void ck_compute_fixed_in(struct ck_set *s, struct ck_result *res)

@@ -1,4 +1,5 @@
-/* The `kcve check` pipeline: one result per checked kernel, built in stages.
+/* The `kcve check` verdicts: one result per checked kernel, built in stages (the order and
+ * the list of stages: check/pipeline.h).
  *
  *   records ──version (or git)──▶ affected by version ──config──▶ ──build──▶ remaining
  *
@@ -73,6 +74,12 @@ struct ck_result {
 	size_t ncov;
 };
 
+/* A result with one entry per record of s (outcomes still to be set by the first stage) and
+ * the "records" stage count; release may be NULL (a git tree without --version). */
+void ck_result_init(struct ck_result *res, const struct ck_set *s, const char *label,
+		    const char *release);
+/* Count the entries still kept after the stage name (a stage calls it when done). */
+void ck_result_push_stage(struct ck_result *res, const char *name);
 /* Version stage: the reading rd of every record (check/verdict.h), the other reading kept for
  * comparison.  release must be normalised. */
 void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "core/xalloc.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 
 /* Branch key and patch number of a release string ("6.1.119" -> 6.1 and 119, "6.8-rc3" -> 6.8
  * and 0, "2.6.32.5" -> 2.6.32 and 5); false when it names no release ("0", "*", "6.1-queue").

@@ -11,6 +11,8 @@
 
 #include "check/coverage.h"
 #include "check/recset.h"
+#include "core/assert.h"
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 
@@ -112,6 +114,8 @@ uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *out)
 			flags |= 2;
 		put_uleb(out, s->nconds);
 		for (size_t i = 0; i < s->nconds; i++) {
+			/* the reader refuses a database whose paths are not strictly increasing */
+			KCVE_ASSERT(i == 0 || strcmp(s->conds[i - 1].path, s->conds[i].path) < 0);
 			put_str(out, s->conds[i].path);
 			put_str(out, s->conds[i].cond);
 			if (flags & 2)
@@ -359,7 +363,7 @@ int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name
 	s->db_format = format;
 	if (format >= 2) {
 		uint64_t built = (uint64_t)get_u32(h + 28) | (uint64_t)get_u32(h + 32) << 32;
-		s->built = built > (uint64_t)1 << 62 ? 0 : (long long)built;
+		s->built = built > (uint64_t)CLOCK_MAX_SECONDS ? 0 : (long long)built; /* 0: unknown */
 	}
 	return ck_db_parse_payload(s, nrec, flags, err);
 }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check/check.h"
+#include "check/recset.h"
 #include "csrc/funcscan.h"
 #include "core/xalloc.h"
 
@@ -231,4 +233,28 @@ enum fl_verdict fl_decide(const struct fl_fix *fx, const struct ksyms *k, fl_bui
 	}
 	sb_addf(why, " not in %s", k->desc);
 	return FL_ABSENT;
+}
+
+void ck_run_functions(const struct ck_set *s, struct ck_result *res, const struct ck_func_input *in)
+{
+	if (!in || !in->syms || !in->fix_funcs)
+		return;
+	for (size_t i = 0; i < res->n; i++) {
+		struct ck_entry *e = &res->e[i];
+		if (!ck_outcome_kept(e->outcome) || e->outcome == CK_OUT_NO_DATA)
+			continue;
+		struct fl_fix fx = {0};
+		if (in->fix_funcs(in->ctx, s, &s->v[e->rec], &fx)) {
+			struct strbuf why = STRBUF_INIT;
+			if (fl_decide(&fx, in->syms, in->builtin, in->ctx, &why) == FL_ABSENT) {
+				e->outcome = CK_OUT_NOT_COMPILED;
+				e->stage = "functions";
+				free(e->reason);
+				e->reason = sb_detach(&why);
+			}
+			sb_release(&why);
+		}
+		fl_fix_release(&fx);
+	}
+	ck_result_push_stage(res, "functions");
 }

@@ -80,4 +80,23 @@ typedef bool (*fl_builtin_fn)(void *ctx, const char *path);
 enum fl_verdict fl_decide(const struct fl_fix *fx, const struct ksyms *k, fl_builtin_fn builtin,
 			  void *ctx, struct strbuf *why);
 
+/* The stage's inputs (check/pipeline.h: struct ck_kernel's funcs).  fix_funcs fills out with
+ * the functions record r's fix changes (from its fingerprint) and returns false when there is
+ * no fingerprint for it. */
+struct ck_set;
+struct ck_record;
+struct ck_result;
+typedef bool (*ck_fix_funcs_fn)(void *ctx, const struct ck_set *s, const struct ck_record *r,
+				struct fl_fix *out);
+struct ck_func_input {
+	const struct ksyms *syms; /* NULL: no function-level stage */
+	ck_fix_funcs_fn fix_funcs;
+	fl_builtin_fn builtin;    /* may be NULL */
+	void *ctx;
+};
+/* The stage "functions": every kept entry whose fix's functions are all absent from the image
+ * becomes not compiled ("not affected: the changed code is not in this kernel", the evidence in
+ * its reason); present and undecided change nothing. */
+void ck_run_functions(const struct ck_set *s, struct ck_result *res, const struct ck_func_input *in);
+
 #endif

@@ -532,18 +532,10 @@ static enum presence presence_of(struct ck_git *g, const char *sha, unsigned cha
 void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
 		struct ck_result *out)
 {
-	memset(out, 0, sizeof *out);
-	snprintf(out->label, sizeof out->label, "%s", label);
-	if (release)
-		snprintf(out->release, sizeof out->release, "%s", release);
+	ck_result_init(out, s, label, release);
 	struct kver v;
 	if (release)
 		kver_parse(&v, release);
-	out->e = xcalloc(s->n + 1, sizeof *out->e);
-	out->n = s->n;
-	out->stages[0].name = "records";
-	out->stages[0].count = s->n;
-	out->nstages = 1;
 	for (size_t i = 0; i < s->n; i++) {
 		struct ck_record *r = &s->v[i];
 		struct ck_entry *e = &out->e[i];
@@ -619,13 +611,5 @@ void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const cha
 			}
 		}
 	}
-	/* stage count */
-	struct ck_stage_count *c = &out->stages[out->nstages++];
-	c->name = "git";
-	for (size_t i = 0; i < out->n; i++)
-		if (ck_outcome_kept(out->e[i].outcome)) {
-			c->count++;
-			if (out->e[i].outcome != CK_OUT_AFFECTED)
-				c->unknown++;
-		}
+	ck_result_push_stage(out, "git");
 }

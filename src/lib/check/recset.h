@@ -31,7 +31,7 @@
  * With flag bit 2 (always written by format 2), the tree section: uleb newest record date
  * (datePublished/dateUpdated, 0 = none), uleb committer time of the tree's git HEAD (0 = not
  * a git checkout), u8 has-branch-data, uleb n, (str branch, str moniker, str latest, u8 iseol,
- * uleb eol-day + 1)... — the tree's supported-branch data (store/branches.h), so that --db
+ * uleb eol-day + 1)... — the tree's supported-branch data (policy/branches.h), so that --db
  * gives the coverage warnings --tree gives.
  * With flag bit 3 (written since format 2 by this kcve; a format-2 file without it is read and
  * the index is computed), the branch index of check/coverage.h: uleb n, (uleb key, uleb
@@ -50,7 +50,7 @@
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 
 /* Format version of the compact database (the last byte of its magic). */
 #define CK_DB_FORMAT 2

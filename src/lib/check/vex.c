@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/sha256.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -19,8 +20,7 @@ static bool listed(const struct ck_entry *e, const struct ck_vex_opts *o)
 
 long long ck_vex_now(void)
 {
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	return sde ? strtoll(sde, NULL, 10) : (long long)time(NULL);
+	return clock_stamp(); /* $SOURCE_DATE_EPOCH (checked: 1970..9999), else now */
 }
 
 void ck_vex_time_text(long long secs, char *out, size_t n)

@@ -12,7 +12,24 @@
 #ifndef KCVE_CORE_ASSERT_H
 #define KCVE_CORE_ASSERT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 _Noreturn void kcve_assert_fail(const char *cond, const char *file, int line, const char *func);
+
+/* Marks a static function only assertions call (unused when they are off). */
+#define KCVE_ASSERT_HELPER __attribute__((unused))
+
+/* For assertions: is base[0..n) (elements of size bytes) in cmp order (ties allowed)? */
+static inline bool kcve_is_sorted(const void *base, size_t n, size_t size,
+				  int (*cmp)(const void *, const void *))
+{
+	const char *p = base;
+	for (size_t i = 1; i < n; i++)
+		if (cmp(p + (i - 1) * size, p + i * size) > 0)
+			return false;
+	return true;
+}
 
 #ifdef KCVE_ASSERTS
 #define KCVE_ASSERT(cond) \

@@ -1,4 +1,5 @@
 /* Link-free, name-checked, size-capped access below an open directory (see safefs.h). */
+#include "core/assert.h"
 #include "core/safefs.h"
 
 #include <errno.h>
@@ -201,6 +202,7 @@ int safe_read_at(int dirfd, const char *rel, struct strbuf *sb, size_t cap)
 		return -1;
 	}
 	size_t start = sb->len;
+	KCVE_ASSERT(S_ISREG(st.st_mode)); /* safe_open_read() opens regular files only */
 	sb_grow(sb, (size_t)st.st_size);
 	for (;;) {
 		if (sb->len - start > cap) {
@@ -222,6 +224,7 @@ int safe_read_at(int dirfd, const char *rel, struct strbuf *sb, size_t cap)
 			return n < 0 ? -1 : 0;
 		}
 		sb->len += (size_t)n;
+		KCVE_ASSERT(sb->len < sb->alloc);
 	}
 }
 

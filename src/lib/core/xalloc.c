@@ -1,3 +1,4 @@
+#include "core/assert.h"
 #include "core/xalloc.h"
 
 #include <stdint.h>
@@ -114,6 +115,7 @@ void *xarena_calloc(struct xarena *a, size_t nmemb, size_t size)
 		a->at = xbig_alloc(c, n > HUGE_SZ ? n : HUGE_SZ);
 		a->left = c->len;
 	}
+	KCVE_ASSERT(n <= a->left && ((uintptr_t)a->at & 15) == 0); /* in bounds, 16-aligned */
 	void *p = a->at;
 	a->at += n;
 	a->left -= n;

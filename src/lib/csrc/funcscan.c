@@ -207,8 +207,22 @@ static void on_brace(struct scan *s, char c, unsigned line)
 
 /* One token of the file, outside comments, literals and preprocessor lines; bol: it is the
  * first character of its line. */
+static void mark_code(struct funcscan *fs, unsigned line)
+{
+	if (line >= fs->ncode) {
+		size_t old = fs->ncode, n = old ? old : 64;
+		while (n <= line)
+			n *= 2;
+		fs->code = xrealloc(fs->code, n);
+		memset(fs->code + old, 0, n - old);
+		fs->ncode = (unsigned)n;
+	}
+	fs->code[line] = 1;
+}
+
 static void token(struct scan *s, enum tok kind, const char *text, unsigned line, bool bol)
 {
+	mark_code(s->fs, line);
 	if (s->depth > 0) { /* inside a block: only braces matter */
 		if (kind == T_PUNCT && (text[0] == '{' || text[0] == '}'))
 			on_brace(s, text[0], line);
@@ -441,7 +455,10 @@ static void lex_run(struct scan *s, struct lex *l)
 			continue;
 		} else if (c == '#' && line_start) {
 			char d[16];
+			unsigned first = l->line;
 			skip_pp_line(l, d, sizeof d);
+			for (unsigned i = first; i <= l->line; i++)
+				mark_code(s->fs, i);
 			pp_directive(s, d);
 		} else if (c == '/' && l->p + 1 < l->end && l->p[1] == '*') {
 			skip_block_comment(l);
@@ -479,6 +496,7 @@ void funcscan_free(struct funcscan *fs)
 	for (size_t i = 0; i < fs->n; i++)
 		free(fs->fn[i].name);
 	free(fs->fn);
+	free(fs->code);
 	memset(fs, 0, sizeof *fs);
 }
 
@@ -489,6 +507,7 @@ void funcscan_scan(struct funcscan *fs, const char *buf, size_t len)
 	s->fs = fs;
 	struct lex l = {buf, buf + len, 1, buf};
 	lex_run(s, &l);
+	fs->nlines = l.line;
 	if (s->in_func) /* unclosed at end of file */
 		fs->fn[fs->n - 1].end_line = l.line;
 	free(s);
@@ -509,6 +528,18 @@ const struct funcscan_fn *funcscan_at(const struct funcscan *fs, unsigned line)
 	return NULL;
 }
 
+/* Some line of [from, to] holds code (or lies past the end of the file). */
+static bool code_in(const struct funcscan *fs, unsigned from, unsigned to)
+{
+	for (unsigned l = from; l <= to; l++) {
+		if (l > fs->nlines || (l < fs->ncode && fs->code[l]))
+			return true;
+		if (l == ~0u)
+			break;
+	}
+	return false;
+}
+
 size_t funcscan_range(const struct funcscan *fs, unsigned first, unsigned last, size_t *idx,
 		      size_t max, bool *outside)
 {
@@ -519,7 +550,7 @@ size_t funcscan_range(const struct funcscan *fs, unsigned first, unsigned last, 
 		const struct funcscan_fn *f = &fs->fn[i];
 		if (f->end_line < first || f->decl_line > last)
 			continue;
-		if (f->decl_line > covered)
+		if (f->decl_line > covered && code_in(fs, covered, f->decl_line - 1))
 			out = true;
 		if (f->end_line >= covered)
 			covered = f->end_line + 1;
@@ -527,7 +558,7 @@ size_t funcscan_range(const struct funcscan *fs, unsigned first, unsigned last, 
 			idx[n] = i;
 		n++;
 	}
-	if (covered <= last || n == 0)
+	if (first <= last && covered <= last && code_in(fs, covered, last))
 		out = true;
 	if (outside)
 		*outside = out;

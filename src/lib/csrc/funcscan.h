@@ -56,6 +56,10 @@ struct funcscan {
 	struct funcscan_fn *fn; /* in file order, not overlapping (one line may end a function
 				 * and start the next: funcscan_at gives the first) */
 	size_t n, alloc;
+	unsigned char *code; /* code[line], line < ncode: the line holds C code or a
+			      * preprocessor line (not only comments and blanks) */
+	unsigned ncode;
+	unsigned nlines; /* lines in the file (the last line's number) */
 };
 
 /* Scan len bytes of C source (need not be NUL-terminated; NUL bytes are ordinary characters).
@@ -68,8 +72,9 @@ const struct funcscan_fn *funcscan_at(const struct funcscan *fs, unsigned line);
 
 /* The functions that lines [first, last] overlap, in file order: up to max indexes into fs->fn
  * are written to idx; returns how many overlap (may exceed max).  *outside (when not NULL) is
- * set when some line of the range lies outside every function (a hunk that also changes
- * declarations, data or macros). */
+ * set when some line of the range that holds code lies outside every function (a hunk that
+ * also changes declarations, data or macros; comments and blank lines between functions do
+ * not count).  Lines past the end of the file count as code. */
 size_t funcscan_range(const struct funcscan *fs, unsigned first, unsigned last, size_t *idx,
 		      size_t max, bool *outside);
 

@@ -1,4 +1,4 @@
-/* The dyad algorithm (anchor-spec §3.2-3.7): where was the fix applied, where did the
+/* The dyad algorithm (docs/spec/dyad.md): where was the fix applied, where did the
  * vulnerability come from, and which vulnerable point pairs with which fix on each branch.
  *
  * The tie-breaks are the anchor's and are load-bearing (the published .dyad files encode
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/assert.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
@@ -88,6 +89,15 @@ static int kcmp(struct history *h, const struct kern *a, const struct kern *b)
 	return kver_cmp_str(a->ver, b->ver);
 }
 
+/* Is l in kcmp order? (for the assertion after each sort) */
+KCVE_ASSERT_HELPER static bool ksorted(struct history *h, const struct kvec *l)
+{
+	for (size_t i = 1; i < l->n; i++)
+		if (kcmp(h, &l->v[i - 1], &l->v[i]) > 0)
+			return false;
+	return true;
+}
+
 /* Stable insertion sort (the lists are short; stability is what matters). */
 static void ksort(struct history *h, struct kvec *l)
 {
@@ -100,6 +110,7 @@ static void ksort(struct history *h, struct kvec *l)
 		}
 		l->v[j] = t;
 	}
+	KCVE_ASSERT(ksorted(h, l));
 }
 
 /* ---- state --------------------------------------------------------------------------- */
@@ -153,7 +164,7 @@ static void add_revert_pair(struct dstate *s, struct kern b, struct kern rv)
 	ppush(&s->revert_pairs, b, rv);
 }
 
-/* §3.3: the live occurrences of commit x (its stable backports and x itself), and the
+/* docs/spec/dyad.md "Where a commit lives": the live occurrences of commit x (its stable backports and x itself), and the
  * backports that were later reverted. Backports already in the fixed set are skipped, as
  * are backports that revert a stable-only commit. */
 static void found_in(struct dstate *s, const char *x, const struct kvec *fixed_set,

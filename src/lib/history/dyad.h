@@ -1,4 +1,4 @@
-/* Vulnerable:fixed pair computation with the kernel CNA's dyad algorithm (anchor-spec §3). */
+/* Vulnerable:fixed pair computation with the kernel CNA's dyad algorithm (docs/spec/dyad.md). */
 #ifndef KCVE_HISTORY_DYAD_H
 #define KCVE_HISTORY_DYAD_H
 
@@ -19,7 +19,7 @@ struct dyad_request {
 	const char *const *vulnerable; size_t nvulnerable;  /* explicit introducing commits */
 };
 
-/* Compute pairs with the anchor algorithm (anchor-spec §3.4). header (may be NULL) receives the
+/* Compute pairs with the anchor algorithm (docs/spec/dyad.md). header (may be NULL) receives the
  * '#' comment lines exactly as `kcve dyad` prints them. 0, or an error code with err filled. */
 int dyad_compute(struct history *h, const struct dyad_request *req, struct dyad_list *out,
 		 struct strbuf *header, struct kcve_err *err);

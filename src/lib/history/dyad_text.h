@@ -1,4 +1,4 @@
-/* The .dyad text format (anchor-spec §1.4): header comment lines, then one
+/* The .dyad text format (docs/spec/tree.md ".dyad files"): header comment lines, then one
  * "V:VG:F:FG" line per vulnerable/fixed pair; "0" stands for an unknown version/sha.
  * This header is the contract between the dyad engine and its consumers (records, tree
  * commands, check): they read and write pairs only through these types. */

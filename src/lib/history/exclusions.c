@@ -1,4 +1,4 @@
-/* The vulns tree's hand-maintained exception lists (anchor-spec §3.4):
+/* The vulns tree's hand-maintained exception lists (docs/spec/dyad.md):
  * scripts/not_fixes   - stable backports that look like a fix but are not;
  * scripts/not_reverts - commits whose later revert does not undo them.
  * One id per line (the first hex run of the line); '#' lines are comments. A missing file is

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/assert.h"
 #include "core/fileio.h"
 #include "core/sha.h"
 #include "core/xalloc.h"
@@ -354,6 +355,7 @@ const struct history_commit *history_commit(struct history *h, const char *sha40
 		lookup_failed(h, sha40);
 	}
 	sqlite3_reset(s);
+	KCVE_ASSERT(!e->present || e->c.release); /* history.h: never NULL for an indexed commit */
 	strmap_put(&h->memo, sha40, e);
 	return e->present ? &e->c : NULL;
 }

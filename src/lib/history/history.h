@@ -1,7 +1,7 @@
 /* The commit history of a linux-stable-shaped repository: one libgit2 handle plus one SQLite
  * index ("which release contains commit X, what does X fix, where was X backported").
  *
- * The index mirrors what the kernel CNA's verhaal database holds (anchor-spec §2.2): every
+ * The index mirrors what the kernel CNA's verhaal database holds (docs/spec/versions.md): every
  * commit reachable between consecutive release tags is stored with the release that first
  * contains it, its mainline flag, the upstream id named by a stable backport, the commit it
  * reverts and its Fixes: targets. Dyad computation (dyad.h) only reads through this API. */

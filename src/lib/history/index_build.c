@@ -14,8 +14,10 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include "core/assert.h"
 #include "core/sha.h"
 #include "core/strbuf.h"
+#include "core/testhooks.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
 #include "history/trailers.h"
@@ -611,6 +613,7 @@ static int stored_cmp(const void *a, const void *b)
 /* Is (from, to) among the n stored ranges? s must be sorted with stored_cmp. */
 static bool in_sorted(const struct stored_range *s, size_t n, const char *from, const char *to)
 {
+	KCVE_ASSERT(kcve_is_sorted(s, n, sizeof(*s), stored_cmp));
 	struct stored_range key;
 	snprintf(key.from, sizeof(key.from), "%s", from);
 	snprintf(key.to, sizeof(key.to), "%s", to);
@@ -783,7 +786,7 @@ int index_update(struct history *h, const struct range_list *ranges, const char 
 		if (!range_in(&ranges->v[i], stored, nstored))
 			todo[ntodo++] = (int)i;
 	b.ranges_todo = ntodo;
-	if (ntodo && fresh && !nstored && ntodo == ranges->n && !getenv("KCVE_INDEX_PER_RANGE")) {
+	if (ntodo && fresh && !nstored && ntodo == ranges->n && !getenv(KCVE_HOOK_INDEX_PER_RANGE)) {
 		/* a full build: one pass over the history (index_walk.c), same rows */
 		rc = index_build_onepass(h, ranges, b.ins, b.rins, b.gins, b.progress, &b.commits, err);
 		b.ranges_done = ntodo;

@@ -1,4 +1,4 @@
-/* Which revwalk ranges the index covers (anchor-spec §2.2), discovered from the tags that
+/* Which revwalk ranges the index covers (docs/spec/versions.md), discovered from the tags that
  * exist instead of guessing names:
  *  - mainline: between consecutive final releases vX.Y / v2.6.N in version order (this covers
  *    the cross-major jumps 2.6.39..3.0, 3.19..4.0, ...); the oldest final release takes

@@ -1,4 +1,4 @@
-/* Commit-message trailers the index stores (anchor-spec §2.2 step 5), parsed by hand because
+/* Commit-message trailers the index stores (docs/spec/versions.md "Trailers read from each commit message"), parsed by hand because
  * the indexer runs this on every commit of the history:
  *  - upstream: first line containing "upstream" (any case) that carries a run of >= 40 hex
  *    digits; that run ("commit <sha> upstream." and "[ Upstream commit <sha> ]").  A subject

@@ -88,19 +88,17 @@ int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err
 		const char *res = cond;
 		char *dir = kbt_dirname(files[i]);
 		struct kb_dir *d = strmap_get(&s->dirs, dir);
-		const char *inc = NULL;
+		const struct kb_include *inc = NULL;
 		if (!res && d) {
 			kbt_scan_includes(s, dir);
 			inc = strmap_get(&s->includes, files[i]);
 		}
 		char *incres = NULL;
 		if (inc) {
-			/* "dir/y.c\t<state>\t..." : an unconditional #include inherits y.c's condition */
-			const char *tab = strchr(inc, '\t');
-			char *io = tab ? xstrndup(inc, (size_t)(tab - inc)) : xstrdup(inc);
-			io[strlen(io) - 1] = 'o';
+			/* an unconditional #include inherits the includer's condition */
+			char *io = kbt_object_of(inc->includer);
 			const char *ic = strmap_get(&s->objconds, io);
-			incres = xstrdup(tab && atoi(tab + 1) == 1 ? (ic ? ic : "n") : "unknown");
+			incres = xstrdup(inc->state == 1 ? (ic ? ic : "n") : "unknown");
 			free(io);
 			res = incres;
 		}

@@ -28,6 +28,25 @@ struct kb_dir {
 	char *cond;        /* symbolic mode: condition for reaching it */
 };
 
+/* Where a word of an object list was listed (tree.c's list hook), for reasons; the first
+ * listing wins, but an enabled one replaces a disabled one. */
+struct kb_note {
+	bool enabled; /* under a name that builds (-y, -m, -objs), not obj-, foo-, -n */
+	char *var;    /* the list's name: "obj-y", "subdir-", "ext4-y" */
+	char *lhs;    /* as written: "obj-$(CONFIG_EXT4_FS)" */
+	char *where;  /* "fs/Makefile:53" */
+};
+struct kb_note *kbt_note_dup(const struct kb_note *n);
+void kbt_free_note(void *p);
+
+/* `#include "x.c"` of a sibling .c (includes.c). */
+struct kb_include {
+	char *includer; /* "dir/y.c" */
+	int state;      /* 1 active under the config, 0 not, -1 undecided */
+	char *why;      /* the directive deciding it ("#ifdef CONFIG_X #else"), "" when active */
+};
+void kbt_free_include(void *p);
+
 /* An object of a directory's lists compiled from a source elsewhere by an explicit rule
  * (rulesrc.c): `$(obj)/relo_core.o: $(srctree)/tools/lib/bpf/relo_core.c FORCE`. */
 struct kb_rule_src {
@@ -48,12 +67,13 @@ struct kb_tree {
 	struct strmap objs;       /* "fs/ext4/inode.o" -> struct kb_obj */
 	struct strmap composites; /* composite objects -> struct kb_obj (reason only) */
 	struct strmap dirs;       /* "fs/ext4" ("" = root) -> struct kb_dir */
-	struct strmap notes;      /* word path -> "+|-<var> <lhs> <file>:<line>" */
+	struct strmap notes;      /* word path -> struct kb_note */
 	struct strmap mentions;   /* .o named by other variables -> "$(var) of dir" */
 	struct strmap custom_dirs; /* dirs built by an explicit $(build)= recipe -> makefile */
 	struct strmap clean_dirs;  /* dirs listed by a literal `subdir-` (make clean only) -> makefile */
 	struct strmap recipe_dirs; /* dirs whose recipe objects recipes.c added -> condition ("y") */
-	struct strmap includes;   /* per-dir scan: "dir/x.c" -> "dir/y.c" (#include "x.c") */
+	struct strmap includes;   /* "dir/x.c" -> struct kb_include (#include "x.c" in dir/y.c) */
+	struct strset scanned_dirs; /* directories whose .c files were scanned for includes */
 	struct strmap symconds;   /* symbolic: "dir\tvar\tword" -> condition */
 	struct strmap objconds;   /* symbolic: object path -> condition */
 	struct strmap rule_srcs;  /* source compiled by another directory's rule -> struct kb_rule_src */
@@ -132,7 +152,7 @@ struct kbt_pp_line {
  * false at the end of the text. */
 bool kbt_pp_next(const char **p, const char *dir, struct kbt_pp_line *out);
 
-/* verdict.c: `#include "x.c"` scan of a directory (t->includes) */
+/* includes.c: `#include "x.c"` scan of a directory (t->includes), once */
 void kbt_scan_includes(struct kb_tree *t, const char *dir);
 
 /* symbolic.c: symbolic ("every symbol y") evaluation bookkeeping */

@@ -298,23 +298,11 @@ static void wildcard(struct mk_ctx *c, struct strbuf *out, const char *text)
 	}
 }
 
-static void call_function(struct mk_ctx *c, const char *fn, size_t fnn, const char *s, size_t n,
+/* The make functions kcve evaluates (the table is below the handlers). */
+struct mk_fn;
+static const struct mk_fn *find_function(const char *name, size_t n);
+static void call_function(struct mk_ctx *c, const struct mk_fn *f, const char *s, size_t n,
 			  struct strbuf *out);
-
-static bool is_function(const char *name, size_t n)
-{
-	static const char *const fns[] = {
-		"subst", "patsubst", "strip", "findstring", "filter", "filter-out", "sort", "word",
-		"wordlist", "words", "firstword", "lastword", "dir", "notdir", "suffix", "basename",
-		"addsuffix", "addprefix", "join", "wildcard", "realpath", "abspath", "if", "or", "and",
-		"foreach", "call", "value", "origin", "flavor", "error", "warning", "info", "shell",
-		"eval", "file", "intcmp", "let", "guile",
-	};
-	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
-		if (strlen(fns[i]) == n && memcmp(fns[i], name, n) == 0)
-			return true;
-	return false;
-}
 
 void mk_expand_var(struct mk_ctx *c, const char *name, struct strbuf *out)
 {
@@ -358,11 +346,12 @@ static void reference(struct mk_ctx *c, const char *s, size_t n, struct strbuf *
 	size_t k = 0;
 	while (k < n && ((s[k] >= 'a' && s[k] <= 'z') || s[k] == '-'))
 		k++;
-	if (k > 0 && k < n && is_space(s[k]) && is_function(s, k)) {
+	const struct mk_fn *f = k > 0 && k < n && is_space(s[k]) ? find_function(s, k) : NULL;
+	if (f) {
 		size_t a = k;
 		while (a < n && is_space(s[a]))
 			a++;
-		call_function(c, s, k, s + a, n - a, out);
+		call_function(c, f, s + a, n - a, out);
 		return;
 	}
 	/* substitution reference $(var:a=b) */
@@ -447,289 +436,409 @@ void mk_expand(struct mk_ctx *c, const char *s, size_t n, struct strbuf *out)
 	c->depth--;
 }
 
-static void call_function(struct mk_ctx *c, const char *fn, size_t fnn, const char *s, size_t n,
-			  struct strbuf *out)
-{
-	char name[16];
-	snprintf(name, sizeof(name), "%.*s", (int)fnn, fn);
-	struct args a;
-	char *x = NULL, *y = NULL, *z = NULL;
-	size_t wn;
-	bool first = true;
+/* ---- make functions: one handler each, argument counts in the table ---- */
 
-	if (!strcmp(name, "subst")) {
-		split_args(s, n, 3, &a);
-		if (a.count < 3)
-			goto bad;
-		x = expand_dup(c, a.p[0], a.n[0]);
-		y = expand_dup(c, a.p[1], a.n[1]);
-		z = expand_dup(c, a.p[2], a.n[2]);
-		size_t xl = strlen(x);
-		if (!xl) {
-			sb_adds(out, z);
-			goto done;
+/* A handler gets the arguments split at top-level commas (at most the table's max_args, the
+ * last keeping further commas; at least min_args), unexpanded: each expands what it uses. */
+typedef void (*mk_fn_handler)(struct mk_ctx *c, const char *name, const struct args *a,
+			      struct strbuf *out);
+
+struct mk_fn {
+	const char *name;
+	int min_args, max_args;
+	mk_fn_handler handler;
+};
+
+static char *arg(struct mk_ctx *c, const struct args *a, int i)
+{
+	return expand_dup(c, a->p[i], a->n[i]);
+}
+
+/* argument i expanded, its words joined by single blanks */
+static char *stripped_arg(struct mk_ctx *c, const struct args *a, int i)
+{
+	char *v = arg(c, a, i);
+	struct strbuf t = STRBUF_INIT;
+	strip_into(&t, v);
+	free(v);
+	return sb_detach(&t);
+}
+
+static void fn_subst(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = arg(c, a, 0), *y = arg(c, a, 1), *z = arg(c, a, 2);
+	size_t xl = strlen(x);
+	if (!xl)
+		sb_adds(out, z);
+	for (const char *p = z, *q; xl && *p; p = q + xl) {
+		q = strstr(p, x);
+		if (!q) {
+			sb_adds(out, p);
+			break;
 		}
-		for (const char *p = z, *q; *p; p = q + xl) {
-			q = strstr(p, x);
-			if (!q) {
-				sb_adds(out, p);
-				break;
-			}
-			sb_add(out, p, (size_t)(q - p));
-			sb_adds(out, y);
-		}
-	} else if (!strcmp(name, "patsubst")) {
-		split_args(s, n, 3, &a);
-		if (a.count < 3)
-			goto bad;
-		x = expand_dup(c, a.p[0], a.n[0]);
-		y = expand_dup(c, a.p[1], a.n[1]);
-		z = expand_dup(c, a.p[2], a.n[2]);
-		struct strbuf t = STRBUF_INIT;
-		strip_into(&t, x);
-		free(x);
-		x = sb_detach(&t);
-		strip_into(&t, y);
-		free(y);
-		y = sb_detach(&t);
-		patsubst_words(out, x, y, z);
-	} else if (!strcmp(name, "strip")) {
-		x = expand_dup(c, s, n);
-		strip_into(out, x);
-	} else if (!strcmp(name, "findstring")) {
-		split_args(s, n, 2, &a);
-		if (a.count < 2)
-			goto bad;
-		x = expand_dup(c, a.p[0], a.n[0]);
-		y = expand_dup(c, a.p[1], a.n[1]);
-		if (strstr(y, x))
-			sb_adds(out, x);
-	} else if (!strcmp(name, "filter") || !strcmp(name, "filter-out")) {
-		split_args(s, n, 2, &a);
-		if (a.count < 2)
-			goto bad;
-		bool keep = !strcmp(name, "filter");
-		x = expand_dup(c, a.p[0], a.n[0]);
-		y = expand_dup(c, a.p[1], a.n[1]);
-		for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn)
-			if (any_pat_match(x, w, wn) == keep)
-				add_word(out, &first, w, wn);
-	} else if (!strcmp(name, "sort")) {
-		x = expand_dup(c, s, n);
-		sort_words(out, x);
-	} else if (!strcmp(name, "word") || !strcmp(name, "wordlist")) {
-		bool list = !strcmp(name, "wordlist");
-		split_args(s, n, list ? 3 : 2, &a);
-		if (a.count < (list ? 3 : 2))
-			goto bad;
-		x = expand_dup(c, a.p[0], a.n[0]);
-		long from = atol(x), to = from;
-		if (list) {
-			y = expand_dup(c, a.p[1], a.n[1]);
-			to = atol(y);
-		}
-		z = expand_dup(c, a.p[list ? 2 : 1], a.n[list ? 2 : 1]);
-		long i = 0;
-		for (const char *w = z; (w = mk_next_word(w, &wn)); w += wn)
-			if (++i >= from && i <= to)
-				add_word(out, &first, w, wn);
-	} else if (!strcmp(name, "words")) {
-		x = expand_dup(c, s, n);
-		long i = 0;
-		for (const char *w = x; (w = mk_next_word(w, &wn)); w += wn)
-			i++;
-		sb_addf(out, "%ld", i);
-	} else if (!strcmp(name, "firstword") || !strcmp(name, "lastword")) {
-		x = expand_dup(c, s, n);
-		const char *last = NULL;
-		size_t lastn = 0;
-		for (const char *w = x; (w = mk_next_word(w, &wn)); w += wn) {
-			last = w;
-			lastn = wn;
-			if (name[0] == 'f')
-				break;
-		}
-		if (last)
-			sb_add(out, last, lastn);
-	} else if (!strcmp(name, "dir") || !strcmp(name, "notdir") || !strcmp(name, "suffix") ||
-		   !strcmp(name, "basename")) {
-		x = expand_dup(c, s, n);
-		path_words(out, x, name[0] == 'd' ? 'd' : name[0] == 'n' ? 'n' : name[0] == 's' ? 's' : 'b');
-	} else if (!strcmp(name, "addsuffix") || !strcmp(name, "addprefix")) {
-		split_args(s, n, 2, &a);
-		if (a.count < 2)
-			goto bad;
-		x = expand_dup(c, a.p[0], a.n[0]);
-		y = expand_dup(c, a.p[1], a.n[1]);
-		bool pre = name[3] == 'p';
-		for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn) {
-			if (!first)
-				sb_addc(out, ' ');
-			first = false;
-			if (pre)
-				sb_adds(out, x);
-			sb_add(out, w, wn);
-			if (!pre)
-				sb_adds(out, x);
-		}
-	} else if (!strcmp(name, "join")) {
-		split_args(s, n, 2, &a);
-		if (a.count < 2)
-			goto bad;
-		x = expand_dup(c, a.p[0], a.n[0]);
-		y = expand_dup(c, a.p[1], a.n[1]);
-		const char *p = x, *q = y;
-		size_t pn = 0, qn = 0;
-		for (;;) {
-			const char *pw = p ? mk_next_word(p, &pn) : NULL;
-			const char *qw = q ? mk_next_word(q, &qn) : NULL;
-			if (!pw && !qw)
-				break;
-			if (!first)
-				sb_addc(out, ' ');
-			first = false;
-			if (pw) {
-				sb_add(out, pw, pn);
-				p = pw + pn;
-			} else {
-				p = NULL;
-			}
-			if (qw) {
-				sb_add(out, qw, qn);
-				q = qw + qn;
-			} else {
-				q = NULL;
-			}
-		}
-	} else if (!strcmp(name, "wildcard")) {
-		x = expand_dup(c, s, n);
-		wildcard(c, out, x);
-	} else if (!strcmp(name, "realpath") || !strcmp(name, "abspath")) {
-		x = expand_dup(c, s, n);
-		strip_into(out, x);
-	} else if (!strcmp(name, "if")) {
-		split_args(s, n, 3, &a);
-		x = expand_dup(c, a.p[0], a.n[0]);
-		struct strbuf t = STRBUF_INIT;
-		strip_into(&t, x);
-		bool cond = t.len > 0;
-		sb_release(&t);
-		if (cond && a.count > 1)
-			mk_expand(c, a.p[1], a.n[1], out);
-		else if (!cond && a.count > 2)
-			mk_expand(c, a.p[2], a.n[2], out);
-	} else if (!strcmp(name, "or") || !strcmp(name, "and")) {
-		split_args(s, n, 16, &a);
-		bool is_and = name[0] == 'a';
-		char *last = NULL;
-		for (int i = 0; i < a.count; i++) {
-			free(last);
-			char *v = expand_dup(c, a.p[i], a.n[i]);
-			struct strbuf t = STRBUF_INIT;
-			strip_into(&t, v);
-			free(v);
-			last = sb_detach(&t);
-			if (is_and ? !*last : *last != '\0')
-				break;
-		}
-		if (last && (*last || is_and))
-			sb_adds(out, last);
-		free(last);
-	} else if (!strcmp(name, "foreach")) {
-		split_args(s, n, 3, &a);
-		if (a.count < 3)
-			goto bad;
-		char *vn = expand_dup(c, a.p[0], a.n[0]);
-		struct strbuf t = STRBUF_INIT;
-		strip_into(&t, vn);
-		free(vn);
-		x = sb_detach(&t);
-		y = expand_dup(c, a.p[1], a.n[1]);
-		struct saved_var sv;
-		save_var(c, x, &sv);
-		for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn) {
-			char *word = xstrndup(w, wn);
-			set_local(c, x, word);
-			free(word);
-			size_t before = out->len;
-			if (!first)
-				sb_addc(out, ' ');
-			mk_expand(c, a.p[2], a.n[2], out);
-			if (out->len == before + (first ? 0 : 1)) { /* empty result adds no blank */
-				out->len = before;
-				out->buf[before] = '\0';
-			} else {
-				first = false;
-			}
-		}
-		restore_var(c, x, &sv);
-	} else if (!strcmp(name, "call")) {
-		split_args(s, n, 10, &a);
-		char *fname = expand_dup(c, a.p[0], a.n[0]);
-		struct strbuf t = STRBUF_INIT;
-		strip_into(&t, fname);
-		free(fname);
-		x = sb_detach(&t);
-		if (!strncmp(x, "cc-", 3) || !strncmp(x, "ld-", 3) || !strncmp(x, "as-", 3) ||
-		    !strncmp(x, "rustc-", 6) || !strcmp(x, "try-run") || !strncmp(x, "__cc-", 5)) {
-			/* compiler/assembler/linker probes: their answer depends on the build machine;
-			 * not expanding their arguments also keeps flag lists from being re-expanded */
-			mk_mark_uncertain(c, "$(call %s) probes the compiler", x);
-			goto done;
-		}
-		if (!mk_vars_get(c->locals, x, strlen(x)) && !mk_vars_get(c->globals, x, strlen(x))) {
-			/* compiler/linker probes (cc-option, ld-option, ...) and other helpers kcve does
-			 * not define: the result depends on the build machine */
-			mk_mark_uncertain(c, "$(call %s) is not defined here (compiler or tool probe?)", x);
-			goto done;
-		}
-		char *vals[10];
-		for (int i = 1; i < 10; i++)
-			vals[i] = i < a.count ? expand_dup(c, a.p[i], a.n[i]) : xstrdup("");
-		struct saved_var sv[10];
-		char num[4];
-		for (int i = 0; i < 10; i++) {
-			snprintf(num, sizeof(num), "%d", i);
-			save_var(c, num, &sv[i]);
-			set_local(c, num, i ? vals[i] : x);
-		}
-		mk_expand_var(c, x, out);
-		for (int i = 0; i < 10; i++) {
-			snprintf(num, sizeof(num), "%d", i);
-			restore_var(c, num, &sv[i]);
-			if (i)
-				free(vals[i]);
-		}
-	} else if (!strcmp(name, "value")) {
-		x = expand_dup(c, s, n);
-		struct mk_var *v = mk_vars_get(c->locals, x, strlen(x));
-		if (!v)
-			v = mk_vars_get(c->globals, x, strlen(x));
-		if (v)
-			sb_adds(out, v->value);
-	} else if (!strcmp(name, "origin") || !strcmp(name, "flavor")) {
-		x = expand_dup(c, s, n);
-		struct mk_var *v = mk_vars_get(c->locals, x, strlen(x));
-		if (!v)
-			v = mk_vars_get(c->globals, x, strlen(x));
-		if (name[0] == 'o')
-			sb_adds(out, v ? "file" : "undefined");
-		else
-			sb_adds(out, !v ? "undefined" : v->recursive ? "recursive" : "simple");
-	} else if (!strcmp(name, "warning") || !strcmp(name, "info")) {
-		/* messages only */
-	} else if (!strcmp(name, "eval")) {
-		x = expand_dup(c, s, n);
-		mk_eval_text(c, x, strlen(x), c->cur_file ? c->cur_file : "$(eval)");
-	} else {
-		/* shell, error, file, intcmp, let, guile: depend on the build machine or abort make */
-		mk_mark_uncertain(c, "$(%s ...) cannot be evaluated without running make", name);
+		sb_add(out, p, (size_t)(q - p));
+		sb_adds(out, y);
 	}
-	goto done;
-bad:
-	mk_mark_uncertain(c, "$(%s) with too few arguments", name);
-done:
 	free(x);
 	free(y);
 	free(z);
+}
+
+static void fn_patsubst(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = stripped_arg(c, a, 0), *y = stripped_arg(c, a, 1), *z = arg(c, a, 2);
+	patsubst_words(out, x, y, z);
+	free(x);
+	free(y);
+	free(z);
+}
+
+static void fn_strip(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name; /* strip, and realpath/abspath: kcve's paths are already canonical */
+	char *x = arg(c, a, 0);
+	strip_into(out, x);
+	free(x);
+}
+
+static void fn_findstring(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = arg(c, a, 0), *y = arg(c, a, 1);
+	if (strstr(y, x))
+		sb_adds(out, x);
+	free(x);
+	free(y);
+}
+
+static void fn_filter(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	bool keep = !strcmp(name, "filter"); /* else filter-out */
+	char *x = arg(c, a, 0), *y = arg(c, a, 1);
+	size_t wn;
+	bool first = true;
+	for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn)
+		if (any_pat_match(x, w, wn) == keep)
+			add_word(out, &first, w, wn);
+	free(x);
+	free(y);
+}
+
+static void fn_sort(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = arg(c, a, 0);
+	sort_words(out, x);
+	free(x);
+}
+
+/* word N,text and wordlist FROM,TO,text */
+static void fn_word(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	bool list = !strcmp(name, "wordlist");
+	char *x = arg(c, a, 0), *y = NULL;
+	long from = atol(x), to = from;
+	if (list) {
+		y = arg(c, a, 1);
+		to = atol(y);
+	}
+	char *z = arg(c, a, list ? 2 : 1);
+	long i = 0;
+	size_t wn;
+	bool first = true;
+	for (const char *w = z; (w = mk_next_word(w, &wn)); w += wn)
+		if (++i >= from && i <= to)
+			add_word(out, &first, w, wn);
+	free(x);
+	free(y);
+	free(z);
+}
+
+static void fn_words(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = arg(c, a, 0);
+	long i = 0;
+	size_t wn;
+	for (const char *w = x; (w = mk_next_word(w, &wn)); w += wn)
+		i++;
+	sb_addf(out, "%ld", i);
+	free(x);
+}
+
+/* firstword and lastword */
+static void fn_endword(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	char *x = arg(c, a, 0);
+	const char *last = NULL;
+	size_t lastn = 0, wn;
+	for (const char *w = x; (w = mk_next_word(w, &wn)); w += wn) {
+		last = w;
+		lastn = wn;
+		if (name[0] == 'f')
+			break;
+	}
+	if (last)
+		sb_add(out, last, lastn);
+	free(x);
+}
+
+/* dir, notdir, suffix, basename */
+static void fn_path(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	char *x = arg(c, a, 0);
+	path_words(out, x, name[0] == 'd' ? 'd' : name[0] == 'n' ? 'n' : name[0] == 's' ? 's' : 'b');
+	free(x);
+}
+
+/* addsuffix and addprefix */
+static void fn_addfix(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	char *x = arg(c, a, 0), *y = arg(c, a, 1);
+	bool pre = name[3] == 'p';
+	size_t wn;
+	bool first = true;
+	for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn) {
+		if (!first)
+			sb_addc(out, ' ');
+		first = false;
+		if (pre)
+			sb_adds(out, x);
+		sb_add(out, w, wn);
+		if (!pre)
+			sb_adds(out, x);
+	}
+	free(x);
+	free(y);
+}
+
+/* the next word of *p appended to out; *p becomes NULL after the last */
+static bool join_next(const char **p, struct strbuf *out)
+{
+	size_t n = 0;
+	const char *w = *p ? mk_next_word(*p, &n) : NULL;
+	if (w)
+		sb_add(out, w, n);
+	*p = w ? w + n : NULL;
+	return w != NULL;
+}
+
+static void fn_join(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = arg(c, a, 0), *y = arg(c, a, 1);
+	const char *p = x, *q = y;
+	bool first = true;
+	for (;;) {
+		size_t before = out->len;
+		if (!first)
+			sb_addc(out, ' ');
+		bool any = join_next(&p, out);
+		any = join_next(&q, out) || any;
+		if (!any) {
+			out->len = before;
+			out->buf[before] = '\0';
+			break;
+		}
+		first = false;
+	}
+	free(x);
+	free(y);
+}
+
+static void fn_wildcard(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = arg(c, a, 0);
+	wildcard(c, out, x);
+	free(x);
+}
+
+static void fn_if(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = stripped_arg(c, a, 0);
+	bool cond = *x != '\0';
+	free(x);
+	if (cond && a->count > 1)
+		mk_expand(c, a->p[1], a->n[1], out);
+	else if (!cond && a->count > 2)
+		mk_expand(c, a->p[2], a->n[2], out);
+}
+
+/* or: the first non-empty argument; and: the last if none is empty */
+static void fn_andor(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	bool is_and = name[0] == 'a';
+	char *last = NULL;
+	for (int i = 0; i < a->count; i++) {
+		free(last);
+		last = stripped_arg(c, a, i);
+		if (is_and ? !*last : *last != '\0')
+			break;
+	}
+	if (last && (*last || is_and))
+		sb_adds(out, last);
+	free(last);
+}
+
+static void fn_foreach(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = stripped_arg(c, a, 0), *y = arg(c, a, 1);
+	struct saved_var sv;
+	save_var(c, x, &sv);
+	size_t wn;
+	bool first = true;
+	for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn) {
+		char *word = xstrndup(w, wn);
+		set_local(c, x, word);
+		free(word);
+		size_t before = out->len;
+		if (!first)
+			sb_addc(out, ' ');
+		mk_expand(c, a->p[2], a->n[2], out);
+		if (out->len == before + (first ? 0 : 1)) { /* empty result adds no blank */
+			out->len = before;
+			out->buf[before] = '\0';
+		} else {
+			first = false;
+		}
+	}
+	restore_var(c, x, &sv);
+	free(x);
+	free(y);
+}
+
+/* $(call fn,args): $(0) .. $(9) set around the expansion of fn */
+static void call_user(struct mk_ctx *c, const char *fn, const struct args *a, struct strbuf *out)
+{
+	char *vals[10];
+	for (int i = 1; i < 10; i++)
+		vals[i] = i < a->count ? arg(c, a, i) : xstrdup("");
+	struct saved_var sv[10];
+	char num[4];
+	for (int i = 0; i < 10; i++) {
+		snprintf(num, sizeof(num), "%d", i);
+		save_var(c, num, &sv[i]);
+		set_local(c, num, i ? vals[i] : fn);
+	}
+	mk_expand_var(c, fn, out);
+	for (int i = 0; i < 10; i++) {
+		snprintf(num, sizeof(num), "%d", i);
+		restore_var(c, num, &sv[i]);
+		if (i)
+			free(vals[i]);
+	}
+}
+
+static void fn_call(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = stripped_arg(c, a, 0);
+	if (!strncmp(x, "cc-", 3) || !strncmp(x, "ld-", 3) || !strncmp(x, "as-", 3) ||
+	    !strncmp(x, "rustc-", 6) || !strcmp(x, "try-run") || !strncmp(x, "__cc-", 5)) {
+		/* compiler/assembler/linker probes: their answer depends on the build machine;
+		 * not expanding their arguments also keeps flag lists from being re-expanded */
+		mk_mark_uncertain(c, "$(call %s) probes the compiler", x);
+	} else if (!mk_vars_get(c->locals, x, strlen(x)) && !mk_vars_get(c->globals, x, strlen(x))) {
+		/* compiler/linker probes (cc-option, ld-option, ...) and other helpers kcve does
+		 * not define: the result depends on the build machine */
+		mk_mark_uncertain(c, "$(call %s) is not defined here (compiler or tool probe?)", x);
+	} else {
+		call_user(c, x, a, out);
+	}
+	free(x);
+}
+
+static struct mk_var *lookup(struct mk_ctx *c, const char *name)
+{
+	struct mk_var *v = mk_vars_get(c->locals, name, strlen(name));
+	return v ? v : mk_vars_get(c->globals, name, strlen(name));
+}
+
+static void fn_value(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name;
+	char *x = arg(c, a, 0);
+	struct mk_var *v = lookup(c, x);
+	if (v)
+		sb_adds(out, v->value);
+	free(x);
+}
+
+/* origin and flavor */
+static void fn_origin(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	char *x = arg(c, a, 0);
+	struct mk_var *v = lookup(c, x);
+	if (name[0] == 'o')
+		sb_adds(out, v ? "file" : "undefined");
+	else
+		sb_adds(out, !v ? "undefined" : v->recursive ? "recursive" : "simple");
+	free(x);
+}
+
+static void fn_message(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)c, (void)name, (void)a, (void)out; /* warning, info: messages only */
+}
+
+static void fn_eval(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)name, (void)out;
+	char *x = arg(c, a, 0);
+	mk_eval_text(c, x, strlen(x), c->cur_file ? c->cur_file : "$(eval)");
+	free(x);
+}
+
+/* shell, error, file, intcmp, let, guile: depend on the build machine or abort make */
+static void fn_unsupported(struct mk_ctx *c, const char *name, const struct args *a, struct strbuf *out)
+{
+	(void)a, (void)out;
+	mk_mark_uncertain(c, "$(%s ...) cannot be evaluated without running make", name);
+}
+
+static const struct mk_fn functions[] = {
+	{"subst", 3, 3, fn_subst},          {"patsubst", 3, 3, fn_patsubst},
+	{"strip", 1, 1, fn_strip},          {"findstring", 2, 2, fn_findstring},
+	{"filter", 2, 2, fn_filter},        {"filter-out", 2, 2, fn_filter},
+	{"sort", 1, 1, fn_sort},            {"word", 2, 2, fn_word},
+	{"wordlist", 3, 3, fn_word},        {"words", 1, 1, fn_words},
+	{"firstword", 1, 1, fn_endword},    {"lastword", 1, 1, fn_endword},
+	{"dir", 1, 1, fn_path},             {"notdir", 1, 1, fn_path},
+	{"suffix", 1, 1, fn_path},          {"basename", 1, 1, fn_path},
+	{"addsuffix", 2, 2, fn_addfix},     {"addprefix", 2, 2, fn_addfix},
+	{"join", 2, 2, fn_join},            {"wildcard", 1, 1, fn_wildcard},
+	{"realpath", 1, 1, fn_strip},       {"abspath", 1, 1, fn_strip},
+	{"if", 1, 3, fn_if},                {"or", 1, 16, fn_andor},
+	{"and", 1, 16, fn_andor},           {"foreach", 3, 3, fn_foreach},
+	{"call", 1, 10, fn_call},           {"value", 1, 1, fn_value},
+	{"origin", 1, 1, fn_origin},        {"flavor", 1, 1, fn_origin},
+	{"warning", 1, 1, fn_message},      {"info", 1, 1, fn_message},
+	{"eval", 1, 1, fn_eval},            {"error", 1, 1, fn_unsupported},
+	{"shell", 1, 1, fn_unsupported},    {"file", 1, 1, fn_unsupported},
+	{"intcmp", 1, 1, fn_unsupported},   {"let", 1, 1, fn_unsupported},
+	{"guile", 1, 1, fn_unsupported},
+};
+
+static const struct mk_fn *find_function(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
+		if (strlen(functions[i].name) == n && memcmp(functions[i].name, name, n) == 0)
+			return &functions[i];
+	return NULL;
+}
+
+static void call_function(struct mk_ctx *c, const struct mk_fn *f, const char *s, size_t n,
+			  struct strbuf *out)
+{
+	struct args a;
+	split_args(s, n, f->max_args, &a);
+	if (a.count < f->min_args)
+		mk_mark_uncertain(c, "$(%s) with too few arguments", f->name);
+	else
+		f->handler(c, f->name, &a, out);
 }

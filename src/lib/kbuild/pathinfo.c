@@ -179,18 +179,15 @@ static char *path_cond(struct kb_tree *s, const char *norm, int depth)
 	char *res = NULL;
 	if (d) {
 		kbt_scan_includes(s, dir);
-		const char *inc = strmap_get(&s->includes, norm);
+		const struct kb_include *inc = strmap_get(&s->includes, norm);
 		if (inc && depth < 8) {
-			/* "dir/y.c\t<state>\t...": compiled where the includer is and the #include's
-			 * preprocessor blocks are taken */
-			const char *tab = strchr(inc, '\t');
-			char *includer = tab ? xstrndup(inc, (size_t)(tab - inc)) : xstrdup(inc);
-			char *ic = path_cond(s, includer, depth + 1);
-			char *pc = include_cond(s, includer, norm);
+			/* compiled where the includer is and the #include's preprocessor blocks are
+			 * taken */
+			char *ic = path_cond(s, inc->includer, depth + 1);
+			char *pc = include_cond(s, inc->includer, norm);
 			res = strcmp(ic, "n") ? cond_and2(ic, pc) : xstrdup("n");
 			free(ic);
 			free(pc);
-			free(includer);
 		} else if (d->uncertain) {
 			/* open only where the directory is reached; elsewhere "not descended" */
 			res = d->cond && strcmp(d->cond, "y") ? mk_strf("(%s) && unknown", d->cond)

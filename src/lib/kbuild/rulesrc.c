@@ -118,9 +118,9 @@ void kbt_apply_rule_sources(struct kb_tree *t)
 			kbt_add_object(t, srcobj, sb_str(&reason), o->kind);
 			sb_release(&reason);
 		}
-		const char *note = strmap_get(&t->notes, r->object);
+		const struct kb_note *note = strmap_get(&t->notes, r->object);
 		if (note && !strmap_get(&t->notes, srcobj))
-			strmap_put(&t->notes, srcobj, xstrdup(note));
+			strmap_put(&t->notes, srcobj, kbt_note_dup(note));
 		free(srcobj);
 	}
 }

@@ -30,6 +30,27 @@ static void free_obj(void *p)
 	free(o);
 }
 
+struct kb_note *kbt_note_dup(const struct kb_note *n)
+{
+	struct kb_note *d = xcalloc(1, sizeof(*d));
+	d->enabled = n->enabled;
+	d->var = xstrdup(n->var);
+	d->lhs = xstrdup(n->lhs);
+	d->where = xstrdup(n->where);
+	return d;
+}
+
+void kbt_free_note(void *p)
+{
+	struct kb_note *n = p;
+	if (!n)
+		return;
+	free(n->var);
+	free(n->lhs);
+	free(n->where);
+	free(n);
+}
+
 static void free_dir(void *p)
 {
 	struct kb_dir *d = p;
@@ -112,19 +133,18 @@ static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, c
 		char *path = kbt_listed_path(hd->dir, w, wn);
 		if (!path)
 			continue;
-		struct strbuf note = STRBUF_INIT;
-		sb_addf(&note, "%s %s %s:%u", name, lhs_raw, rel ? rel : "?", line);
 		/* first listing wins, but an enabled listing replaces a disabled one */
-		char *old = strmap_get(&t->notes, path);
+		struct kb_note *old = strmap_get(&t->notes, path);
 		bool enabled = kbt_ends_with(name, strlen(name), "-y") || kbt_ends_with(name, strlen(name), "-m") ||
 			       kbt_ends_with(name, strlen(name), "-objs");
-		if (!old || (enabled && old[0] == '-')) {
-			char *v = xmalloc(note.len + 2);
-			v[0] = enabled ? '+' : '-';
-			memcpy(v + 1, sb_str(&note), note.len + 1);
-			free(strmap_put(&t->notes, path, v));
+		if (!old || (enabled && !old->enabled)) {
+			struct kb_note *n = xcalloc(1, sizeof(*n));
+			n->enabled = enabled;
+			n->var = xstrdup(name);
+			n->lhs = xstrdup(lhs_raw);
+			n->where = mk_strf("%s:%u", rel ? rel : "?", line);
+			kbt_free_note(strmap_put(&t->notes, path, n));
 		}
-		sb_release(&note);
 		free(path);
 	}
 	free(lsyms);
@@ -407,6 +427,97 @@ void kbt_dirctx_close(struct kbt_dirctx *x)
 	mk_vars_free(&x->locals);
 }
 
+/* The object and directory lists of one makefile, expanded (in this order: the first
+ * undecidable one gives the directory's reason). */
+struct dir_lists {
+	char *obj_y, *obj_m, *lib_y, *lib_m, *sub_y, *sub_m, *extra, *always, *always_m;
+};
+
+static void expand_lists(struct mk_ctx *c, struct dir_lists *l, bool *unc, struct strbuf *why)
+{
+	l->obj_y = expand_list(c, "obj-y", unc, why);
+	l->obj_m = expand_list(c, "obj-m", unc, why);
+	l->lib_y = expand_list(c, "lib-y", unc, why);
+	l->lib_m = expand_list(c, "lib-m", unc, why);
+	l->sub_y = expand_list(c, "subdir-y", unc, why);
+	l->sub_m = expand_list(c, "subdir-m", unc, why);
+	l->extra = expand_list(c, "extra-y", unc, why);
+	l->always = expand_list(c, "always-y", unc, why);
+	l->always_m = expand_list(c, "always-m", unc, why);
+}
+
+static void free_lists(struct dir_lists *l)
+{
+	char *v[] = {l->obj_y, l->obj_m, l->lib_y, l->lib_m, l->sub_y, l->sub_m, l->extra, l->always, l->always_m};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		free(v[i]);
+}
+
+/* Queue the subdirectories: obj-y ones keep the directory's built-in state, obj-m and
+ * subdir-y/m ones are not built-in. */
+static void descend(struct kb_tree *t, const char *dir, const struct kb_dir *d, const struct dir_lists *l)
+{
+	const char *rel = *dir ? dir : ".";
+	size_t wn;
+	struct strbuf reason = STRBUF_INIT;
+	for (const char *w = l->obj_y; (w = mk_next_word(w, &wn)); w += wn)
+		if (kbt_ends_with(w, wn, "/")) {
+			char *p = kbt_normalize(dir, w, wn - 1);
+			if (!p)
+				continue;
+			sb_reset(&reason);
+			sb_addf(&reason, "obj-y of %s", rel);
+			queue_dir(t, p, d->builtin, sb_str(&reason));
+			free(p);
+		}
+	const char *nonbuiltin[] = {l->obj_m, l->sub_y, l->sub_m};
+	for (size_t k = 0; k < 3; k++)
+		for (const char *w = nonbuiltin[k]; (w = mk_next_word(w, &wn)); w += wn) {
+			if (k == 0 && !kbt_ends_with(w, wn, "/"))
+				continue;
+			char *p = kbt_normalize(dir, w, kbt_ends_with(w, wn, "/") ? wn - 1 : wn);
+			if (!p)
+				continue;
+			sb_reset(&reason);
+			sb_addf(&reason, "%s of %s", k == 0 ? "obj-m" : k == 1 ? "subdir-y" : "subdir-m", rel);
+			queue_dir(t, p, false, sb_str(&reason));
+			free(p);
+		}
+	sb_release(&reason);
+}
+
+/* Collect the objects: obj-y (built-in directories only), obj-m minus obj-y (with
+ * CONFIG_MODULES), lib-y/lib-m, extra-y/always-y/always-m. */
+static void collect_objects(struct kb_tree *t, struct mk_ctx *c, const char *dir, const struct kb_dir *d,
+			    const struct dir_lists *l, bool *unc, struct strbuf *why)
+{
+	bool modules = t->symbolic || (kb_config_get(t->cfg, "MODULES") &&
+					  !strcmp(kb_config_get(t->cfg, "MODULES"), "y"));
+	size_t wn;
+	if (d->builtin)
+		for (const char *w = l->obj_y; (w = mk_next_word(w, &wn)); w += wn)
+			if (!kbt_ends_with(w, wn, "/"))
+				add_real(t, c, dir, w, wn, KBT_BUILTIN, unc, why);
+	if (modules)
+		for (const char *w = l->obj_m; (w = mk_next_word(w, &wn)); w += wn)
+			if (!kbt_ends_with(w, wn, "/") && !word_in(l->obj_y, w, wn))
+				add_real(t, c, dir, w, wn, KBT_MODULE, unc, why);
+	const char *libs[] = {l->lib_y, l->lib_m};
+	for (size_t k = 0; k < 2; k++)
+		for (const char *w = libs[k]; (w = mk_next_word(w, &wn)); w += wn)
+			if (!word_in(l->obj_y, w, wn))
+				add_real(t, c, dir, w, wn, KBT_LIB, unc, why);
+	const char *extras[] = {l->extra, l->always, l->always_m};
+	for (size_t k = 0; k < 3; k++)
+		for (const char *w = extras[k]; (w = mk_next_word(w, &wn)); w += wn)
+			if (kbt_ends_with(w, wn, ".o")) {
+				char *p = kbt_normalize(dir, w, wn);
+				if (p)
+					kbt_add_object(t, p, k == 0 ? "extra-y target" : "always-y target", KBT_EXTRA);
+				free(p);
+			}
+}
+
 static void eval_dir(struct kb_tree *t, const char *dir)
 {
 	struct kb_dir *d = strmap_get(&t->dirs, dir);
@@ -422,90 +533,23 @@ static void eval_dir(struct kb_tree *t, const char *dir)
 	free(d->makefile);
 	d->makefile = mf_rel;
 	struct mk_ctx *c = &x.c;
-	const char *rel = *dir ? dir : ".";
-
 	bool unc = false;
 	struct strbuf why = STRBUF_INIT;
-	char *obj_y = expand_list(c, "obj-y", &unc, &why);
-	char *obj_m = expand_list(c, "obj-m", &unc, &why);
-	char *lib_y = expand_list(c, "lib-y", &unc, &why);
-	char *lib_m = expand_list(c, "lib-m", &unc, &why);
-	char *sub_y = expand_list(c, "subdir-y", &unc, &why);
-	char *sub_m = expand_list(c, "subdir-m", &unc, &why);
-	char *extra = expand_list(c, "extra-y", &unc, &why);
-	char *always = expand_list(c, "always-y", &unc, &why);
-	char *always_m = expand_list(c, "always-m", &unc, &why);
-	bool modules = t->symbolic || (kb_config_get(t->cfg, "MODULES") &&
-					  !strcmp(kb_config_get(t->cfg, "MODULES"), "y"));
-	size_t wn;
-	struct strbuf reason = STRBUF_INIT;
-	/* descend */
-	for (const char *w = obj_y; (w = mk_next_word(w, &wn)); w += wn)
-		if (kbt_ends_with(w, wn, "/")) {
-			char *p = kbt_normalize(dir, w, wn - 1);
-			if (!p)
-				continue;
-			sb_reset(&reason);
-			sb_addf(&reason, "obj-y of %s", rel);
-			queue_dir(t, p, d->builtin, sb_str(&reason));
-			free(p);
-		}
-	const char *nonbuiltin[] = {obj_m, sub_y, sub_m};
-	for (size_t k = 0; k < 3; k++)
-		for (const char *w = nonbuiltin[k]; (w = mk_next_word(w, &wn)); w += wn) {
-			if (k == 0 && !kbt_ends_with(w, wn, "/"))
-				continue;
-			char *p = kbt_normalize(dir, w, kbt_ends_with(w, wn, "/") ? wn - 1 : wn);
-			if (!p)
-				continue;
-			sb_reset(&reason);
-			sb_addf(&reason, "%s of %s", k == 0 ? "obj-m" : k == 1 ? "subdir-y" : "subdir-m", rel);
-			queue_dir(t, p, false, sb_str(&reason));
-			free(p);
-		}
-	/* objects */
-	if (d->builtin)
-		for (const char *w = obj_y; (w = mk_next_word(w, &wn)); w += wn)
-			if (!kbt_ends_with(w, wn, "/"))
-				add_real(t, c, dir, w, wn, KBT_BUILTIN, &unc, &why);
-	if (modules)
-		for (const char *w = obj_m; (w = mk_next_word(w, &wn)); w += wn)
-			if (!kbt_ends_with(w, wn, "/") && !word_in(obj_y, w, wn))
-				add_real(t, c, dir, w, wn, KBT_MODULE, &unc, &why);
-	const char *libs[] = {lib_y, lib_m};
-	for (size_t k = 0; k < 2; k++)
-		for (const char *w = libs[k]; (w = mk_next_word(w, &wn)); w += wn)
-			if (!word_in(obj_y, w, wn))
-				add_real(t, c, dir, w, wn, KBT_LIB, &unc, &why);
-	const char *extras[] = {extra, always, always_m};
-	for (size_t k = 0; k < 3; k++)
-		for (const char *w = extras[k]; (w = mk_next_word(w, &wn)); w += wn)
-			if (kbt_ends_with(w, wn, ".o")) {
-				char *p = kbt_normalize(dir, w, wn);
-				if (p)
-					kbt_add_object(t, p, k == 0 ? "extra-y target" : "always-y target", KBT_EXTRA);
-				free(p);
-			}
+	struct dir_lists l;
+	expand_lists(c, &l, &unc, &why);
+	descend(t, dir, d, &l);
+	collect_objects(t, c, dir, d, &l, &unc, &why);
 	kbt_scan_build_rules(t, c, mf_rel, dir);
 	if (!t->symbolic)
 		scan_mentions(t, c, dir);
 	else
-		kbt_symbolic_collect(t, c, dir, d, obj_y, obj_m, lib_y, lib_m, extra, always);
+		kbt_symbolic_collect(t, c, dir, d, l.obj_y, l.obj_m, l.lib_y, l.lib_m, l.extra, l.always);
 	if (unc) {
 		d->uncertain = true;
 		d->why_uncertain = sb_detach(&why);
 	}
 	sb_release(&why);
-	sb_release(&reason);
-	free(obj_y);
-	free(obj_m);
-	free(lib_y);
-	free(lib_m);
-	free(sub_y);
-	free(sub_m);
-	free(extra);
-	free(always);
-	free(always_m);
+	free_lists(&l);
 	kbt_dirctx_close(&x);
 }
 
@@ -705,12 +749,13 @@ void kb_tree_close(struct kb_tree *t)
 	strmap_free(&t->objs, free_obj);
 	strmap_free(&t->composites, free_obj);
 	strmap_free(&t->dirs, free_dir);
-	strmap_free(&t->notes, free);
+	strmap_free(&t->notes, kbt_free_note);
 	strmap_free(&t->mentions, free);
 	strmap_free(&t->custom_dirs, free);
 	strmap_free(&t->clean_dirs, free);
 	strmap_free(&t->recipe_dirs, free);
-	strmap_free(&t->includes, free);
+	strmap_free(&t->includes, kbt_free_include);
+	strset_clear(&t->scanned_dirs);
 	strmap_free(&t->symconds, free);
 	strmap_free(&t->objconds, free);
 	strmap_free(&t->rule_srcs, kbt_free_rule_src);

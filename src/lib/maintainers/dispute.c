@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/sha.h"
@@ -125,7 +126,7 @@ static int audit_append(struct cve_tree *t, const struct dispute_request *rq,
                         const char *outcome, struct kcve_err *err)
 {
 	char when[32];
-	time_t now = time(NULL);
+	time_t now = (time_t)clock_now();
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);

@@ -63,7 +63,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ctx)
 		else {
 			time_t t = curl_getdate(s, NULL);
 			if (t != (time_t)-1) {
-				time_t now = time(NULL);
+				time_t now = (time_t)clock_real();
 				r->retry_after_s = t > now ? (long)(t - now) : 0;
 			}
 		}

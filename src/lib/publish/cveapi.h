@@ -1,4 +1,4 @@
-/* Client for the CVE Services REST API (landscape §3.2, anchor-spec §5.5): the calls cvelib's
+/* Client for the CVE Services REST API (docs/spec/workflow.md "Publish"): the calls cvelib's
  * `cve` tool makes for the kernel CNA, over libcurl.
  *
  * Every request carries CVE-API-ORG/USER/KEY headers. Retries: network errors, 5xx and 429

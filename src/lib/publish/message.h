@@ -1,4 +1,4 @@
-/* Turning a stored mbox (the tree's .mbox / .mbox.rejected, anchor-spec §4.12, §5.3) into the
+/* Turning a stored mbox (the tree's .mbox / .mbox.rejected, docs/spec/record.md "The announcement mbox", docs/spec/workflow.md "Reject") into the
  * message that goes on the wire: the mbox "From " separator line is dropped, Date and
  * Message-Id are added (the git send-email hook of the anchor does the same), In-Reply-To is
  * filled for rejections, and lines end in CRLF.
@@ -14,7 +14,7 @@
 
 #include "core/strbuf.h"
 
-/* "<YYYYMMDDSS-CVE-YYYY-NNNNN-xxxx@host>" (anchor-spec §5.6: date as year-month-day-seconds,
+/* "<YYYYMMDDSS-CVE-YYYY-NNNNN-xxxx@host>" (docs/spec/workflow.md "Publish": date as year-month-day-seconds,
  * 4 random hex digits). */
 void message_make_id(char *out, size_t n, const char *cve, time_t now, const char *host);
 /* RFC 5322 date in UTC: "Thu, 03 Dec 2026 09:30:00 +0000". */

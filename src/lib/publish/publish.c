@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -15,7 +16,7 @@
 #include "publish/smtp.h"
 
 /* What cve.org is told when kcve rejects a published record (the wording the kernel CNA
- * uses, anchor-spec §5.3). */
+ * uses, docs/spec/workflow.md "Reject"). */
 #define REJECT_REASON "This CVE ID has been rejected or withdrawn by its CVE Numbering Authority."
 
 struct run {
@@ -75,7 +76,7 @@ static char *cve_file(const struct cve_entry *e, const char *ext, struct strbuf 
 	return p;
 }
 
-/* Message-Id host: configured, else the local part of the sender ("@gregkh", §5.6). */
+/* Message-Id host: configured, else the local part of the sender ("@gregkh", docs/spec/workflow.md "Publish"). */
 static void id_host(const struct run *r, const char *mbox, char *out, size_t n)
 {
 	if (r->cfg->msgid_host) {
@@ -134,7 +135,7 @@ static int mail_step(struct run *r, const struct cve_entry *e, struct pubstate *
 		if (r->o->show) {
 			char date_now[64];
 			struct strbuf msg = STRBUF_INIT;
-			message_date(date_now, sizeof(date_now), time(NULL));
+			message_date(date_now, sizeof(date_now), (time_t)clock_real());
 			message_build(&msg, mbox.buf, mbox.len, *id ? id : "<minted when sent>",
 				      *date ? date : date_now, irt);
 			fprintf(r->o->out, "%s\n", msg.buf);
@@ -147,7 +148,7 @@ static int mail_step(struct run *r, const struct cve_entry *e, struct pubstate *
 			/* mint the id and record it before the message exists, so a crash can only
 			 * ever rebuild this very message, never a second one */
 			char host[128];
-			time_t now = time(NULL);
+			time_t now = (time_t)clock_real(); /* ids must be unique: never a fixed clock */
 			id_host(r, mbox.buf, host, sizeof(host));
 			message_make_id(id, idsz, e->id, now, host);
 			message_date(date, datesz, now);

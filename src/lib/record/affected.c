@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/assert.h"
 #include "core/strmap.h"
 #include "core/version.h"
 #include "core/xalloc.h"
@@ -165,7 +166,7 @@ static void stable_sort_points(struct point *p, size_t n)
 	}
 }
 
-/* The explicit mainline points and the gaps between them (§4.7 steps 1 and 2). */
+/* The explicit mainline points and the gaps between them (docs/spec/record.md "Product 2", steps 1 and 2). */
 static void explicit_points(const struct strset *A, const struct strset *Fm, const char *def,
 			    struct strset *seen, struct vrange_list *out)
 {
@@ -443,6 +444,8 @@ void affected_mbox_refs(const struct dyad_list *pairs, const char *const *extra,
 		}
 		vu[j] = tmp;
 	}
+	for (size_t i = 1; i < n; i++)
+		KCVE_ASSERT(kver_cmp_str(vu[i - 1].ver, vu[i].ver) <= 0);
 	for (size_t i = 0; i < n; i++) {
 		/* the anchor pushes these without a duplicate check against each other only */
 		XGROW(out->v, out->n + 1, out->alloc);

@@ -1,5 +1,5 @@
-/* The version data of a record, derived from the vulnerable:fixed pairs (anchor-spec §4.4,
- * §4.6-§4.9): issuance policy, the two `affected` products (git ranges with defaultStatus
+/* The version data of a record, derived from the vulnerable:fixed pairs (docs/spec/record.md "Issuance policy",
+ * "Product 1", "Product 2", "cpeApplicability", "References"): issuance policy, the two `affected` products (git ranges with defaultStatus
  * "unaffected"; semver ranges with a computed defaultStatus), cpeApplicability matches and
  * the reference URLs. Pure functions of the pairs, so they are unit-testable without git. */
 #ifndef KCVE_RECORD_AFFECTED_H

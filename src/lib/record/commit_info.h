@@ -1,4 +1,4 @@
-/* What a record takes from the main fix commit (anchor-spec §4.2): the subject (git's
+/* What a record takes from the main fix commit (docs/spec/record.md "Inputs"): the subject (git's
  * "summary": first paragraph, whitespace squashed), the raw message, and the files it touches
  * in the order `git show --pretty=format: --name-only <sha>` lists them. */
 #ifndef KCVE_RECORD_COMMIT_INFO_H

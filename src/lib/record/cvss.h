@@ -1,5 +1,5 @@
-/* CVSS v3.1 base vectors: parsing, canonical form, score and severity (anchor-spec §4.10,
- * §5.10), with the specification's Roundup so scores match the CNA's to the digit. */
+/* CVSS v3.1 base vectors: parsing, canonical form, score and severity (docs/spec/record.md "Metrics",
+ * "Metrics"), with the specification's Roundup so scores match the CNA's to the digit. */
 #ifndef KCVE_RECORD_CVSS_H
 #define KCVE_RECORD_CVSS_H
 

@@ -1,4 +1,4 @@
-/* The .cvss file beside a CVE (anchor-spec §1.5): header lines "<CNA uuid> <vector>", then an
+/* The .cvss file beside a CVE (docs/spec/tree.md ".cvss files"): header lines "<CNA uuid> <vector>", then an
  * optional rationale after the first blank line, either per metric ("AV:L - why", wrapped at
  * 72 columns with 4-space continuation lines, in vector order) or legacy prose paragraphs.
  * Parsing, validation and rendering follow the CNA's cvss tool so a parsed file re-renders

@@ -1,4 +1,4 @@
-/* The CVE description text (anchor-spec §4.3): a fixed prefix line, the fix commit's subject
+/* The CVE description text (docs/spec/record.md "Description"): a fixed prefix line, the fix commit's subject
  * and body with every trailer line ("Signed-off-by:", "Fixes:", "Link:", ... from the CNA's
  * trailer-tag list) removed, or the contents of a .message file; and the truncated copy the
  * JSON record carries (3,982 bytes + "---truncated---"). */

@@ -1,5 +1,5 @@
 /* A streaming JSON writer that produces exactly what serde_json's PrettyFormatter with a
- * 3-space indent writes (anchor-spec §4.11), so kcve's records are byte-identical to the
+ * 3-space indent writes (docs/spec/record.md "Serialization"), so kcve's records are byte-identical to the
  * kernel CNA's: one element per line, "key": value, empty containers as [] / {}, raw UTF-8,
  * escapes only for '"', '\\' and control characters, floats with a mandatory fraction.
  *

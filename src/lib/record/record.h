@@ -1,5 +1,5 @@
 /* A CVE record: the CVE JSON 5.1.1 document and the announcement mbox the kernel CNA's bippy
- * writes for one CVE (anchor-spec §4), plus the .dyad text of its vulnerable:fixed pairs.
+ * writes for one CVE (docs/spec/record.md), plus the .dyad text of its vulnerable:fixed pairs.
  *
  * record_build() is the whole pipeline: resolve the fix commits, compute pairs in-process with
  * the dyad engine, apply the issuance policy, clean the description and render all outputs

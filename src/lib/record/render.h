@@ -1,6 +1,6 @@
 /* Rendering of a record's files from already-computed inputs (no git, no history), so the
- * byte layout can be tested on its own: the CVE JSON 5.1.1 document (anchor-spec §4.5,
- * §4.11) and the announcement mbox (§4.12). */
+ * byte layout can be tested on its own: the CVE JSON 5.1.1 document (docs/spec/record.md "JSON layout",
+ * "Serialization") and the announcement mbox ("The announcement mbox"). */
 #ifndef KCVE_RECORD_RENDER_H
 #define KCVE_RECORD_RENDER_H
 

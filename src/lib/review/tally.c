@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/assert.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 
@@ -13,6 +14,7 @@ static int reviewer_index(struct tally *t, const char *name)
 	for (size_t i = 0; i < t->nreviewers; i++)
 		if (strcmp(t->reviewers[i], name) == 0)
 			return (int)i;
+	KCVE_ASSERT(t->nreviewers <= TALLY_MAX_REVIEWERS);
 	if (t->nreviewers == TALLY_MAX_REVIEWERS)
 		return -1;
 	t->reviewers[t->nreviewers] = xstrdup(name);

@@ -12,7 +12,7 @@
 #include "history/history.h"
 #include "record/identity.h"
 #include "record/record.h"
-#include "store/branches.h"
+#include "policy/branches.h"
 #include "store/ops.h"
 #include "store/store_internal.h"
 #include "store/tree_internal.h"

@@ -1,4 +1,4 @@
-/* Assigning a CVE to a fix commit (anchor-spec §5.1) with the CNA's process rules:
+/* Assigning a CVE to a fix commit (docs/spec/workflow.md "Create") with the CNA's process rules:
  *  - the fix must be in a released tag ("no CVEs for unfixed issues")       KCVE_E_UNFIXED
  *  - a commit (or the mainline commit it backports) gets one CVE only,
  *    rejected ones included                                                KCVE_E_DUPLICATE

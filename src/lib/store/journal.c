@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/assert.h"
 #include "core/safefs.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
@@ -37,6 +38,8 @@ bool journal_staged_name_ok(const char *rel)
 
 void journal_seal(struct strbuf *body)
 {
+	KCVE_ASSERT(body->len >= strlen(JOURNAL_MAGIC) &&
+		    memcmp(body->buf, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) == 0);
 	sb_adds(body, "end\n");
 	sb_addf(body, "sum %016" PRIx64 "\n", (uint64_t)fnv1a64(FNV1A64_INIT, body->buf, body->len));
 }

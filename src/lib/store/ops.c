@@ -11,7 +11,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/assert.h"
+#include "core/clock.h"
 #include "core/fileio.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "record/identity.h"
 #include "store/store_internal.h"
@@ -50,6 +53,7 @@ size_t store_cve_files(const struct cve_entry *e, char ***out)
 			v[k] = v[k - 1];
 			v[k - 1] = tmp;
 		}
+	KCVE_ASSERT(kcve_is_sorted(v, n, sizeof *v, cmp_str));
 	*out = v;
 	return n;
 }
@@ -104,6 +108,7 @@ static int stage_file(struct txn *x, enum cve_state s, int year, const char *cve
 static int write_one(struct cve_tree *t, enum cve_state s, int year, const char *cve,
 		     const char *ext, const char *data, size_t len, struct kcve_err *err)
 {
+	KCVE_ASSERT(t->lockdepth > 0); /* the caller holds the lock */
 	struct txn x;
 	int rc = txn_begin(&x, t, err);
 	if (!rc) {
@@ -269,7 +274,7 @@ static void trim_in_place(char *s)
 	memmove(s, s + k, n - k + 1);
 }
 
-/* The .mbox.rejected reply (anchor-spec §5.3). */
+/* The .mbox.rejected reply (docs/spec/workflow.md "Reject"). */
 void store_render_rejection(const char *cve, const char *orig_mbox, const struct kcve_identity *who,
 			    struct strbuf *out)
 {
@@ -294,10 +299,7 @@ void store_render_rejection(const char *cve, const char *orig_mbox, const struct
 
 static void utc_date(char out[32])
 {
-	time_t now = time(NULL);
-	const char *fixed = getenv("KCVE_NOW"); /* tests: a fixed clock */
-	if (fixed && *fixed)
-		now = (time_t)atoll(fixed);
+	time_t now = (time_t)clock_now();
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(out, 32, "%Y-%m-%d", &tm);

@@ -15,14 +15,14 @@ struct history;
 struct kcve_identity;
 
 /* Move a published CVE to rejected/: its files move along, a .mbox.rejected announcement
- * (In-Reply-To the original announcement, anchor-spec §5.3) is written, and the reason is kept
+ * (In-Reply-To the original announcement, docs/spec/workflow.md "Reject") is written, and the reason is kept
  * in the id's own file (CVE-ID, "Rejected YYYY-MM-DD: reason" appended; cve/README: "the text
  * in the identifier should explain the reasons"). A reserved id is rejected without mail. */
 int store_reject(struct cve_tree *t, const char *cve, const char *reason,
 		 const struct kcve_identity *who, struct kcve_err *err);
 /* Regenerate .dyad/.json/.mbox of one published CVE from its .sha1/.vulnerable/...;
  * *changed set when a file was rewritten (only if something besides the generator-version,
- * header or sender-address lines changed, anchor-spec §5.2). */
+ * header or sender-address lines changed, docs/spec/workflow.md "Update"). */
 int store_update_one(struct cve_tree *t, struct history *h, const char *cve, bool *changed,
 		     struct kcve_err *err);
 /* Same, with a report of which files changed (e.g. "dyad json mbox"), and an optional
@@ -73,7 +73,7 @@ int store_hold(struct cve_tree *t, int year, const char *requester, const char *
 /* Which of a CVE's generated files a comparison is about. */
 enum store_file_kind { STORE_DYAD, STORE_JSON, STORE_MBOX };
 /* True if old and new differ in a line that is not a generator-version, '#' header or
- * sender-address line (anchor-spec §5.2). */
+ * sender-address line (docs/spec/workflow.md "Update"). */
 bool store_meaningful_change(enum store_file_kind kind, const char *old, const char *new_);
 
 /* Give a reserved (or rejected) id back: it becomes a placeholder under returned/. */

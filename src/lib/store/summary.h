@@ -1,5 +1,5 @@
 /* Counting the tree: per-year table (kcve summary) and per-subsystem / per-branch /
- * time-to-fix statistics (kcve stats, anchor-spec §5.8). */
+ * time-to-fix statistics (kcve stats, docs/spec/workflow.md "Summary and statistics"). */
 #ifndef KCVE_STORE_SUMMARY_H
 #define KCVE_STORE_SUMMARY_H
 

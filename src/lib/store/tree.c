@@ -16,11 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/assert.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/sha.h"
 #include "core/strbuf.h"
+#include "core/testhooks.h"
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
 
@@ -573,7 +575,7 @@ int tree_lock(struct cve_tree *t, struct kcve_err *err)
 		return KCVE_E_IO;
 	}
 	/* Writers queue for a while (two creates in a row are normal), then give up cleanly. */
-	const char *ts = getenv("KCVE_LOCK_TIMEOUT");
+	const char *ts = getenv(KCVE_HOOK_LOCK_TIMEOUT);
 	long timeout_ms = ts && *ts ? atol(ts) * 1000 : 60000;
 	if (t->lock_wait)
 		timeout_ms = -1;
@@ -598,6 +600,7 @@ int tree_lock(struct cve_tree *t, struct kcve_err *err)
 		return KCVE_E_LOCK;
 	}
 	free(lp);
+	KCVE_ASSERT(t->lockfd < 0); /* not locked: no descriptor to leak */
 	t->lockfd = fd;
 	t->lockdepth = 1;
 	/* A previous writer may have died mid-operation: finish (or drop) its work first. A
@@ -617,6 +620,7 @@ void tree_unlock(struct cve_tree *t)
 		return;
 	if (--t->lockdepth > 0)
 		return;
+	KCVE_ASSERT(t->lockfd >= 0); /* depth 1 -> 0: this call owns the descriptor */
 	flock(t->lockfd, LOCK_UN);
 	close(t->lockfd);
 	t->lockfd = -1;

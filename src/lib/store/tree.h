@@ -1,4 +1,4 @@
-/* The vulns-compatible CVE record tree (anchor-spec §1): cve/{reserved,published,rejected,
+/* The vulns-compatible CVE record tree (docs/spec/tree.md): cve/{reserved,published,rejected,
  * returned}/YEAR/CVE-YYYY-NNNNN[.ext]. This is the read side plus the per-tree writer lock;
  * every mutation of the tree goes through ops.h.
  *

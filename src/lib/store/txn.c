@@ -11,8 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/assert.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
+#include "core/testhooks.h"
 #include "core/xalloc.h"
 #include "store/journal.h"
 #include "store/tree_internal.h"
@@ -26,7 +28,7 @@ static long crash_countdown = -2;
 static void crash_point(void)
 {
 	if (crash_countdown == -2) {
-		const char *s = getenv("KCVE_TEST_CRASH_STEP");
+		const char *s = getenv(KCVE_HOOK_CRASH_STEP);
 		crash_countdown = s && *s ? atol(s) : -1;
 	}
 	if (crash_countdown < 0)
@@ -66,6 +68,7 @@ static void clear_dir_files(const char *dir)
 
 int txn_begin(struct txn *x, struct cve_tree *t, struct kcve_err *err)
 {
+	KCVE_ASSERT(t->lockdepth > 0 && t->lockfd >= 0); /* writers hold the tree lock */
 	memset(x, 0, sizeof(*x));
 	x->t = t;
 	char *name = slot_name("txn", t->txn_slot);
@@ -99,6 +102,7 @@ static bool step_name_ok(struct txn *x, const char *rel)
 int txn_put(struct txn *x, const char *dest_rel, const void *data, size_t len,
 	    struct kcve_err *err)
 {
+	KCVE_ASSERT(x->stage_dir && x->t->lockdepth > 0); /* begun, not aborted, lock held */
 	if (!step_name_ok(x, dest_rel)) {
 		char *shown = safe_printable(dest_rel);
 		kcve_err_set(err, KCVE_E_TREE, "refusing to write a file whose name has a control "
@@ -131,6 +135,7 @@ int txn_put(struct txn *x, const char *dest_rel, const void *data, size_t len,
 
 void txn_move(struct txn *x, const char *src_rel, const char *dest_rel)
 {
+	KCVE_ASSERT(x->stage_dir && x->t->lockdepth > 0);
 	if (!step_name_ok(x, src_rel) || !step_name_ok(x, dest_rel))
 		return;
 	sb_addf(&x->ops, "move %s %s\n", src_rel, dest_rel);
@@ -139,6 +144,7 @@ void txn_move(struct txn *x, const char *src_rel, const char *dest_rel)
 
 void txn_del(struct txn *x, const char *rel)
 {
+	KCVE_ASSERT(x->stage_dir && x->t->lockdepth > 0);
 	if (!step_name_ok(x, rel))
 		return;
 	sb_addf(&x->ops, "del %s\n", rel);
@@ -219,6 +225,7 @@ static int apply_journal(struct cve_tree *t, const struct journal *j, struct kcv
 int txn_commit(struct txn *x, struct kcve_err *err)
 {
 	struct cve_tree *t = x->t;
+	KCVE_ASSERT(x->stage_dir && t->lockdepth > 0 && t->lockfd >= 0);
 	if (x->bad_name) {
 		char *shown = safe_printable(x->bad_name);
 		kcve_err_set(err, KCVE_E_TREE, "refusing a file name with a control character, '/' "
@@ -339,6 +346,7 @@ static int replay_journal(struct cve_tree *t, const char *name, struct kcve_err 
 
 int txn_recover(struct cve_tree *t, struct kcve_err *err)
 {
+	KCVE_ASSERT(t->lockdepth > 0); /* only tree_lock() replays, with the lock taken */
 	char *meta = tree_meta_path(t, NULL);
 	DIR *d = dir_open(meta);
 	if (!d) {

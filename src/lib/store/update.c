@@ -1,4 +1,4 @@
-/* Regenerating a published CVE's .dyad/.json/.mbox after new releases (anchor-spec §5.2).
+/* Regenerating a published CVE's .dyad/.json/.mbox after new releases (docs/spec/workflow.md "Update").
  *
  * A file is rewritten only when something other than generator-version, header or
  * sender-address lines changed, otherwise every refresh would rewrite all records (a new tool

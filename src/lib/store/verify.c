@@ -1,5 +1,5 @@
 /* kcve verify: whole-tree consistency (file presence per state, id/year placement, .sha1
- * syntax, one CVE per commit, the .dyad <-> .json cross-file rules (1)-(4) of anchor-spec §7.1
+ * syntax, one CVE per commit, the .dyad <-> .json cross-file rules (1)-(4) of docs/spec/record.md "Consistency rules"
  * and its rule (5), the semver/CPE cross-product check inside each .json).
  * Every problem is one line "<CVE or path>: <rule>: <evidence>". */
 #include "store/verify.h"
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/assert.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/sha.h"
@@ -88,6 +89,8 @@ static void sset_norm(struct sset *s)
 		s->v[w++] = s->v[r];
 	}
 	s->n = w;
+	for (size_t i = 1; i < s->n; i++) /* sorted and unique: lookups bsearch it */
+		KCVE_ASSERT(strcmp(s->v[i - 1], s->v[i]) < 0);
 }
 
 static void sset_free(struct sset *s)
@@ -150,7 +153,7 @@ static bool sset_has(const struct sset *s, const char *key)
 	return false;
 }
 
-/* §7.1 (3) every stable->stable fixed pair has an affected semver range (V, F);
+/* consistency rule (3) every stable->stable fixed pair has an affected semver range (V, F);
  * (4) every unfixed stable pair on a branch with no fix has an affected semver range
  * starting at V. */
 static void check_semver(struct vctx *v, const char *id, json_t *cna, const struct dyad_list *pairs)
@@ -259,7 +262,7 @@ static void add_cpe_range(const char *start, const char *end, void *ctx)
 		sset_add(ctx, start, end);
 }
 
-/* §7.1 (5), within the .json alone: the fix and introduction versions told by the semver data
+/* consistency rule (5), within the .json alone: the fix and introduction versions told by the semver data
  * must be the CPE versionEndExcluding / versionStartIncluding values. Fix versions: every
  * non-git unaffected entry other than "0", plus the lessThan of semver affected ranges of an
  * unaffected-default product when the bound has at least as many dots as the start (so a
@@ -338,7 +341,7 @@ static void check_json(struct vctx *v, const struct cve_entry *e, const struct d
 		json_decref(root);
 		return;
 	}
-	/* §7.1 (1): git ranges with lessThan == {(vsha or 1da177e4, fsha)} of fixed pairs */
+	/* consistency rule (1): git ranges with lessThan == {(vsha or 1da177e4, fsha)} of fixed pairs */
 	struct sset want = {0}, have = {0};
 	for (size_t i = 0; i < pairs->n; i++) {
 		const struct dyad_pair *d = &pairs->v[i];
@@ -362,7 +365,7 @@ static void check_json(struct vctx *v, const struct cve_entry *e, const struct d
 	sset_compare(v, e->id, "dyad-json-git-ranges", &want, &have);
 	sset_free(&want);
 	sset_free(&have);
-	/* §7.1 (2): CPE ranges with start and end == {(V,F)} of real (non-same-version) pairs */
+	/* consistency rule (2): CPE ranges with start and end == {(V,F)} of real (non-same-version) pairs */
 	memset(&want, 0, sizeof(want));
 	memset(&have, 0, sizeof(have));
 	for (size_t i = 0; i < pairs->n; i++) {

@@ -1,4 +1,4 @@
-/* Which kernel branches are still supported: data, not code (landscape §5, seed: "no CVEs
+/* Which kernel branches are still supported: data, not code (docs/spec/workflow.md "Supported branches", seed: "no CVEs
  * for kernel versions the stable/LTS team does not support").
  *
  * Two files in the record tree, both optional (without them the rule is not enforced):
@@ -8,8 +8,8 @@
  *                         date makes a branch unsupported, a future one keeps it supported
  * A branch newer than every listed mainline branch (the next release in development) counts
  * as supported. */
-#ifndef KCVE_STORE_BRANCHES_H
-#define KCVE_STORE_BRANCHES_H
+#ifndef KCVE_POLICY_BRANCHES_H
+#define KCVE_POLICY_BRANCHES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,11 +41,11 @@ int branches_from_releases_json(const char *json, struct strbuf *out, size_t *nb
 /* Load both files of a tree (missing files are fine). */
 int branch_policy_load(struct branch_policy *bp, const char *tree_root, struct kcve_err *err);
 void branch_policy_release(struct branch_policy *bp);
-/* now = seconds since the epoch ($KCVE_NOW in tests). */
+/* now = seconds since the epoch (clock_now()). */
 bool branch_policy_supported(const struct branch_policy *bp, const char *branch, time_t now);
 /* "7.1, 6.18, 6.12, ..." of the supported branches. */
 void branch_policy_list(const struct branch_policy *bp, time_t now, struct strbuf *out);
-/* The clock kcve uses for policy decisions ($KCVE_NOW overrides, for tests). */
+/* clock_now() as a time_t (core/clock.h: $KCVE_NOW overrides it, for tests). */
 time_t store_now(void);
 
 #endif

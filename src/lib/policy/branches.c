@@ -1,5 +1,5 @@
 /* Supported-branch data: import from releases.json, load, decide (see branches.h). */
-#include "store/branches.h"
+#include "policy/branches.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -7,16 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 
 time_t store_now(void)
 {
-	const char *s = getenv("KCVE_NOW");
-	if (s && *s)
-		return (time_t)atoll(s);
-	return time(NULL);
+	return (time_t)clock_now();
 }
 
 /* Days since 1970-01-01 of a YYYY-MM-DD date, -1 if malformed (civil-from-days inverse). */

@@ -1,0 +1,206 @@
+/* The running system and a build directory's release (see check/running.h). */
+#include "check/running.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "check/verdict.h"
+#include "core/fileio.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+
+/* Read a one-line file (trimmed) into sb; false if missing. */
+static bool read_line_file(const char *path, struct strbuf *sb)
+{
+	sb_reset(sb);
+	if (read_file(path, sb) < 0)
+		return false;
+	sb_rtrim(sb);
+	return true;
+}
+
+/* uname -r: from the root's proc or the system call. */
+static int probe_uname(struct ck_running *rn, const char *root, struct strbuf *sb,
+		       struct kcve_err *err)
+{
+	char path[4096];
+	if (!root) {
+		struct utsname u;
+		if (uname(&u) < 0)
+			return kcve_err_set(err, KCVE_E_IO, "uname() failed; pass --version instead of "
+					    "--running");
+		snprintf(rn->uname_r, sizeof rn->uname_r, "%s", u.release);
+		return 0;
+	}
+	snprintf(path, sizeof path, "%s/proc/sys/kernel/osrelease", root);
+	struct stat st;
+	if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
+		return kcve_err_set(err, KCVE_E_NOTFOUND, "--root %s: not a directory; give the root "
+				    "of the system image to check", root);
+	if (!read_line_file(path, sb) || !sb->len || strchr(sb->buf, '\n'))
+		return kcve_err_set(err, KCVE_E_NOTFOUND,
+				    "--root %s: %s is missing or not one line; it must hold the image's "
+				    "kernel release (uname -r), or pass --version instead of --running",
+				    root, path);
+	snprintf(rn->uname_r, sizeof rn->uname_r, "%s", sb->buf);
+	return 0;
+}
+
+/* /proc/config.gz, else /boot/config-RELEASE; neither is a warning (the stage is skipped). */
+static void probe_config(struct ck_running *rn, const char *r)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/proc/config.gz", r);
+	if (path_exists(path)) {
+		rn->config = xstrdup(path);
+		rn->config_gz = true;
+		return;
+	}
+	snprintf(path, sizeof path, "%s/boot/config-%s", r, rn->uname_r);
+	if (path_exists(path))
+		rn->config = xstrdup(path);
+	else {
+		struct strbuf w = STRBUF_INIT;
+		sb_addf(&w, "neither %s/proc/config.gz nor %s exists; the configuration stage is "
+			"skipped (load the configs module or pass --config FILE)", r, path);
+		rn->warning = sb_detach(&w);
+	}
+}
+
+static void probe_modules(struct ck_running *rn, const char *r, struct strbuf *sb)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/proc/modules", r);
+	sb_reset(sb);
+	if (read_file(path, sb) != 0)
+		return;
+	size_t alloc = 0;
+	for (char *p = sb->buf; p && *p;) {
+		char *eol = strchr(p, '\n');
+		size_t n = strcspn(p, " \n");
+		if (n) {
+			XGROW(rn->modules, rn->nmodules + 1, alloc);
+			rn->modules[rn->nmodules++] = xstrndup(p, n);
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+}
+
+int ck_running_probe(struct ck_running *rn, const char *root, struct kcve_err *err)
+{
+	memset(rn, 0, sizeof *rn);
+	struct strbuf sb = STRBUF_INIT;
+	char path[4096];
+	const char *r = root ? root : "";
+	int rc = probe_uname(rn, root, &sb, err);
+	if (rc) {
+		sb_release(&sb);
+		return rc;
+	}
+	snprintf(path, sizeof path, "%s/proc/version", r);
+	struct kcve_err verr = {0};
+	if (read_line_file(path, &sb) && ck_version_from_proc(sb.buf, rn->release, sizeof rn->release)) {
+		/* distro kernel: the upstream release comes from /proc/version */
+	} else if (ck_version_normalize(rn->uname_r, rn->release, sizeof rn->release, &verr) != 0) {
+		sb_release(&sb);
+		return kcve_err_set(err, KCVE_E_USAGE,
+				    "cannot tell the upstream release of the running kernel '%s' (%s/proc/"
+				    "version has no distribution release text); pass --version X.Y.Z",
+				    rn->uname_r, r);
+	}
+	probe_config(rn, r);
+	probe_modules(rn, r, &sb);
+	sb_release(&sb);
+	return 0;
+}
+
+void ck_running_release(struct ck_running *rn)
+{
+	for (size_t i = 0; i < rn->nmodules; i++)
+		free(rn->modules[i]);
+	free(rn->modules);
+	free(rn->config);
+	free(rn->warning);
+	memset(rn, 0, sizeof *rn);
+}
+
+static bool module_loaded(const struct ck_running *rn, const char *name)
+{
+	for (size_t i = 0; i < rn->nmodules; i++)
+		if (strcmp(rn->modules[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Is the file part of a loaded module?  Exact when the Kbuild evaluation (--source) or the
+ * database (built with --source) knows which module each file links into (composites such
+ * as nf_tables = nf_tables_api.o + nf_tables_core.o + ...).  Without that knowledge, guess from
+ * the file's basename and its directory name, with '-' folded to '_' as the module loader
+ * does ("drivers/net/tun.c" -> tun, net). */
+static bool file_in_loaded_module(const struct ck_running *rn, const struct ck_files *cf,
+				  const struct ck_set *set, const char *file)
+{
+	if (ck_files_have_modules(cf, set)) {
+		char mod[256];
+		return ck_files_module(cf, set, file, mod, sizeof mod) && module_loaded(rn, mod);
+	}
+	char cand[2][128];
+	const char *slash = strrchr(file, '/');
+	const char *base = slash ? slash + 1 : file;
+	snprintf(cand[0], sizeof cand[0], "%.*s", (int)strcspn(base, "."), base);
+	cand[1][0] = '\0';
+	if (slash) {
+		const char *d = slash;
+		while (d > file && d[-1] != '/')
+			d--;
+		snprintf(cand[1], sizeof cand[1], "%.*s", (int)(slash - d), d);
+	}
+	for (int c = 0; c < 2; c++) {
+		for (char *q = cand[c]; *q; q++)
+			if (*q == '-')
+				*q = '_';
+		if (cand[c][0] && module_loaded(rn, cand[c]))
+			return true;
+	}
+	return false;
+}
+
+/* Loaded when one of the record's files links into a loaded module.  Not loaded when every
+ * file the configuration compiles links into a module and none of them is loaded: the code is
+ * built but not in the kernel now (the verdict stays, modules can be autoloaded).  Deciding
+ * "not loaded" needs the exact file-to-module mapping (--source, or a database built with
+ * --source); the name guess only ever says "loaded". */
+enum ck_module ck_running_module_state(const struct ck_running *rn, struct ck_files *cf,
+				       const struct ck_set *set, const struct ck_record *r)
+{
+	for (size_t f = 0; f < r->nfiles; f++)
+		if (file_in_loaded_module(rn, cf, set, r->files[f]))
+			return CK_MOD_LOADED;
+	if (!cf || !ck_files_have_modules(cf, set))
+		return CK_MOD_NONE;
+	bool in_module = false;
+	for (size_t f = 0; f < r->nfiles; f++) {
+		const char *why = NULL;
+		if (ck_files_verdict(cf, r->files[f], &why) != CK_FILE_COMPILED)
+			continue;
+		char mod[256];
+		if (!ck_files_module(cf, set, r->files[f], mod, sizeof mod))
+			return CK_MOD_NONE; /* built in */
+		in_module = true;
+	}
+	return in_module ? CK_MOD_NOT_LOADED : CK_MOD_NONE;
+}
+
+bool ck_build_release(const char *builddir, char *out, size_t outsz)
+{
+	char p[4096];
+	struct strbuf sb = STRBUF_INIT;
+	struct kcve_err err = {0};
+	snprintf(p, sizeof p, "%s/include/config/kernel.release", builddir);
+	bool ok = read_line_file(p, &sb) && ck_version_normalize(sb.buf, out, outsz, &err) == 0;
+	sb_release(&sb);
+	return ok;
+}

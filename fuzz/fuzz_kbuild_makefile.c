@@ -1,7 +1,7 @@
 /* libFuzzer target: the Kbuild makefile reader (statements, conditionals, define, continuation
- * lines, variable expansion and make functions) followed by the list expansions the tree
- * evaluator does (obj-y, obj-m, lib-y, composite <name>-y/-objs).  The file system is not
- * touched (include and $(wildcard) are disabled with no_fs). */
+ * lines, variable expansion, make functions, rules with a recipe) followed by the list
+ * expansions the tree evaluator does (obj-y, obj-m, lib-y, composite <name>-y/-objs).  The file
+ * system is not touched (include and $(wildcard) are disabled with no_fs). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -10,6 +10,17 @@
 #include "kbuild/kbuild_int.h"
 
 static struct kb_config *cfg;
+
+/* rules with a recipe reach the tree evaluator's rule hook: expand both sides as it does */
+static void rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, const char *file,
+		      unsigned line)
+{
+	(void)file, (void)line;
+	struct strbuf sb = STRBUF_INIT;
+	mk_expand(c, targets, strlen(targets), &sb);
+	mk_expand(c, prereqs, strlen(prereqs), &sb);
+	sb_release(&sb);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -29,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mk_ctx c;
 	mk_ctx_init(&c, &locals, &globals, cfg, "/nonexistent");
 	c.no_fs = true;
+	c.rule_hook = rule_hook;
 	c.symbolic = size > 0 && data[0] == 's'; /* both modes */
 	mk_eval_text(&c, (const char *)data, size, "fuzz/Makefile");
 	static const char *const lists[] = {"obj-y", "obj-m", "lib-y", "subdir-y", "foo-y", "foo-objs"};

@@ -4,8 +4,9 @@
  * huge allocation.
  * Input: a 4-byte little-endian length L, then L bytes of .idx, then the .pack. The files are
  * written to a private directory; every id the index lists (up to 64) is read, typed and looked
- * up by prefix. Invariants: a read object has a git type 1-4; a found prefix is an id of the
- * index. */
+ * up by prefix, and its delta chain checked (packset_check). Invariants: a read object has a
+ * git type 1-4; a found prefix is an id of the index; a refused chain says why. Seeds with
+ * delta chains, cycles, self-deltas and bad offsets come from tests/hostile/mkpack.py. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (packset_read(ps, &pc, &id, &out, &t) == 0 && (t < 1 || t > 4))
 			abort();
 		if (packset_type(ps, &id, &t) == 0 && (t < 1 || t > 4))
+			abort();
+		/* the guard in front of libgit2: a verdict for every chain (cycles, deep chains) */
+		size_t sz;
+		const char *why = NULL;
+		int c = packset_check(ps, &id, &t, &sz, &why);
+		if ((c == 0 && (t < 1 || t > 4)) || (c < 0 && !why))
 			abort();
 		git_oid key;
 		memset(key.id, 0, sizeof(key.id));

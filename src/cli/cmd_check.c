@@ -13,6 +13,7 @@
 #include "check/recset.h"
 #include "check/since.h"
 #include "check/running.h"
+#include "check/triage.h"
 #include "check/treecache.h"
 #include "check/upgrade.h"
 #include "check/verdict.h"
@@ -28,7 +29,7 @@ enum {
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
 	O_NO_CACHE, O_BATCH, O_CSAF, O_SINCE, O_SINCE_VEX,
-	O_READING, O_FIXED_BETWEEN, O_FIXED_BY, O_STRICT, O_MAX_AGE,
+	O_READING, O_FIXED_BETWEEN, O_FIXED_BY, O_STRICT, O_MAX_AGE, O_KEV, O_EPSS,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -66,6 +67,8 @@ static const struct cli_option opts[] = {
 	{"fixed-by", O_FIXED_BY, true},
 	{"strict", O_STRICT, false},
 	{"max-age", O_MAX_AGE, true},
+	{"kev", O_KEV, true},
+	{"epss", O_EPSS, true},
 	{NULL, 0, false},
 };
 static const struct cli_command check_cmd = {
@@ -90,10 +93,17 @@ static const struct cli_command check_cmd = {
 	"                     its .*.cmd files; its include/config/kernel.release gives the\n"
 	"                     version when none is given\n"
 	"  --running          this machine: uname -r (+ /proc/version for distro kernels),\n"
-	"                     /proc/config.gz or /boot/config-RELEASE, /proc/modules\n"
-	"  --root DIR         with --running: read proc/ and boot/ under DIR (also $KCVE_ROOT)\n"
+	"                     /proc/config.gz or /boot/config-RELEASE, /proc/modules, and the\n"
+	"                     modprobe.d rules (code only in modules an 'install M /bin/false'\n"
+	"                     rule blocks is not affected: mitigated)\n"
+	"  --root DIR         with --running: read proc/, boot/, etc/modprobe.d... under DIR\n"
+	"                     (also $KCVE_ROOT)\n"
 	"  --batch FILE       a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]' line per kernel\n"
 	"                     (- = stdin); JSON Lines out, one per kernel (docs/check.md)\n"
+	"Ranking (docs/check.md): KEV first, then exposure, EPSS, CVSS, id:\n"
+	"  --kev FILE         CISA's known_exploited_vulnerabilities.json: mark listed CVEs (rank\n"
+	"                     first) and list its Linux kernel CVEs no record carries\n"
+	"  --epss FILE        FIRST's EPSS scores (cve,epss,percentile CSV, plain or gzip)\n"
 	"Records: --tree DIR (else global --tree, $KCVE_TREE, or found upward) or --db FILE.\n"
 	"  A tree's records are cached as a compact db in DIR/.kcve/check-cache (rebuilt when\n"
 	"  a record or kcve changes); --no-cache reads the records and leaves the cache alone\n"
@@ -136,7 +146,7 @@ static void die_err(const struct kcve_err *e)
 /* Everything the options say. */
 struct check_args {
 	const char *tree, *db, *gitdir, *ref, *git_cache, *config, *source, *arch, *build, *root;
-	const char *batch, *fixed_from, *fixed_by, *sbom_path;
+	const char *batch, *fixed_from, *fixed_by, *sbom_path, *kev, *epss;
 	bool running, json, openvex, cdx, ids, fixed_in, all, fail, no_git_cache, no_cache, strict;
 	bool csaf, fixes; /* fixes: compute each entry's branch fix */
 	const char *since, *since_vex;
@@ -213,6 +223,8 @@ static void parse_args(struct cli_parser *p, struct check_args *a)
 		case O_ROLE: a->vo.role = v; break;
 		case O_FIXED_BETWEEN: a->fixed_from = v; break;
 		case O_FIXED_BY: a->fixed_by = v; break;
+		case O_KEV: a->kev = v; break;
+		case O_EPSS: a->epss = v; break;
 		case O_READING:
 			if (!ck_reading_parse(v, &a->reading))
 				cli_usage_error(p, "--reading %s: give json, dyad or either", v);
@@ -241,7 +253,7 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 			 a->json || a->openvex || a->cdx || a->csaf || a->ids || a->all))
 		cli_usage_error(p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
 				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
-				"--fail-if-affected, --strict, --max-age");
+				"--fail-if-affected, --strict, --max-age, --kev, --epss");
 	if (a->no_cache && a->db)
 		cli_usage_error(p, "--no-cache applies to a record tree, not to --db FILE");
 	if (a->source && !a->config && !a->running)
@@ -360,16 +372,19 @@ static void check_fixed(struct kcve_global *g, const struct check_args *a, const
 }
 
 /* --batch: every kernel of the list, JSON Lines on stdout; frees the record set. */
-static int check_batch(struct ck_set *set, const struct check_args *a, struct kcve_global *g)
+static int check_batch(struct ck_set *set, const struct check_args *a, struct ck_triage *tri,
+		       struct kcve_global *g)
 {
 	struct ck_coverage age;
 	long long now = (long long)store_now();
 	bool has_age = ck_coverage_age(set, now, a->max_age, &age);
 	struct ck_batch_opts bo = {.source = a->source, .arch = a->arch, .fixed_in = a->fixed_in,
-				   .reading = a->reading, .now = now, .age = has_age ? &age : NULL};
+				   .reading = a->reading, .now = now, .age = has_age ? &age : NULL,
+				   .triage = a->kev || a->epss ? tri : NULL};
 	struct ck_batch_stats st;
 	struct kcve_err err = {0};
 	int rc = ck_batch_run(set, a->batch, stdout, &bo, &st, &err);
+	ck_triage_release(tri);
 	ck_set_release(set);
 	if (rc)
 		die_err(&err);
@@ -397,7 +412,14 @@ struct check_inputs {
 	struct ck_files *cf, *bf;
 	struct ck_git *gt;
 	char glabel[128];
+	struct ck_modprobe *mp; /* --running: the modprobe.d rules */
 };
+
+static void warn_line(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "kcve: warning: %s\n", msg);
+}
 
 static void open_inputs(struct kcve_global *g, const struct check_args *a, const struct ck_set *set,
 			const struct ck_running *rn, struct check_inputs *in)
@@ -416,6 +438,8 @@ static void open_inputs(struct kcve_global *g, const struct check_args *a, const
 			die_err(&err);
 	}
 	if (a->build && ck_files_open_build(&in->bf, a->build, &err) != 0)
+		die_err(&err);
+	if (a->running && ck_modprobe_load(&in->mp, a->root, rn->uname_r, warn_line, NULL, &err) != 0)
 		die_err(&err);
 #ifndef KCVE_NO_GIT
 	if (!a->gitdir)
@@ -440,6 +464,7 @@ static void close_inputs(struct check_inputs *in)
 #endif
 	ck_files_close(in->cf);
 	ck_files_close(in->bf);
+	ck_modprobe_free(in->mp);
 }
 
 /* The kernel description of the i-th checked kernel (check/pipeline.h). */
@@ -460,6 +485,7 @@ static struct ck_kernel kernel_of(const struct check_args *a, struct check_input
 	if (a->running) {
 		k.running = rn;
 		k.modmap = in->cf;
+		k.modprobe = in->mp;
 	}
 	return k;
 }
@@ -525,14 +551,19 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 
 	struct ck_set set;
 	load_set(g, a.tree, a.db, !a.no_cache, &set);
+	struct ck_triage tri;
+	struct kcve_err err = {0};
+	if (ck_triage_open(&tri, &set, a.kev, a.epss, &err) != 0)
+		die_err(&err);
 	if (a.batch)
-		return check_batch(&set, &a, g);
+		return check_batch(&set, &a, &tri, g);
 
 	/* what every kernel shares: the coverage index, the records' age, the opened inputs */
 	struct ck_cov_index covix;
 	ck_cov_index_build(&covix, &set);
 	struct ck_coverage age;
-	struct ck_pipeline pl = {.set = &set, .cov = &covix, .now = (long long)store_now()};
+	struct ck_pipeline pl = {.set = &set, .cov = &covix, .now = (long long)store_now(),
+				 .triage = a.kev || a.epss ? &tri : NULL};
 	if (ck_coverage_age(&set, pl.now, a.max_age, &age))
 		pl.age = &age;
 	struct check_inputs in;
@@ -543,7 +574,6 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	size_t nres = a.gitdir ? 1 : a.nversions;
 	set.compile_once = nres == 1 && !a.fixes;
 	struct ck_since since;
-	struct kcve_err err = {0};
 	if (a.since && ck_since_open(&since, a.since, a.since_vex, &err))
 		die_err(&err);
 	struct ck_result *res = xcalloc(nres, sizeof *res);
@@ -568,6 +598,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 			ck_result_release(R);
 		}
 	}
+#ifndef KCVE_NO_GIT
+	gaps |= ck_git_ancestry(in.gt) != 0; /* --strict: a shallow clone proves no absence */
+#endif
 	close_inputs(&in);
 	ck_cov_index_release(&covix);
 	print_results(&a, &set, res, nres, a.since ? &since : NULL);
@@ -577,6 +610,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	for (size_t i = 0; i < nres; i++)
 		ck_result_release(&res[i]);
 	free(res);
+	ck_triage_release(&tri);
 	ck_set_release(&set);
 	free_versions(&a);
 	ck_running_release(&rn);

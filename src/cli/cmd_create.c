@@ -69,6 +69,52 @@ static int create_one(struct cve_tree *t, struct history *h, struct store_create
 	return 0;
 }
 
+/* create --batch FILE ('-': stdin): one create per commit line (store_batch_sha), going on after
+ * a failure; the first failure's code is the result. */
+static int create_batch(struct cve_tree *t, struct history *h, struct store_create_opts *o,
+			const char *batch, struct created *js)
+{
+	int rc = 0;
+	struct strbuf in = STRBUF_INIT;
+	if (read_file(!strcmp(batch, "-") ? "/dev/stdin" : batch, &in) < 0) {
+		kcve_error("cannot read the batch file, %s, check the path", batch);
+		rc = KCVE_E_IO;
+	}
+	size_t ok = 0, failed = 0, ntaken = 0;
+	char **taken = NULL; /* a dry run's ids, each given out once */
+	char *save = NULL;
+	for (char *line = rc ? NULL : strtok_r(in.buf ? in.buf : (char *)"", "\n", &save);
+	     line; line = strtok_r(NULL, "\n", &save)) {
+		char sha[41];
+		if (!store_batch_sha(line, sha))
+			continue;
+		o->sha = sha;
+		o->taken = (const char *const *)taken;
+		o->ntaken = ntaken;
+		char got[32] = "";
+		int r = create_one(t, h, o, got, js);
+		if (!r && o->dry_run) {
+			taken = xrealloc(taken, (ntaken + 1) * sizeof(*taken));
+			taken[ntaken++] = xstrdup(got);
+		}
+		if (r) {
+			failed++;
+			if (!rc)
+				rc = r;
+		} else {
+			ok++;
+		}
+	}
+	if (!in.buf || rc != KCVE_E_IO)
+		fprintf(stderr, "%zu %s, %zu failed\n", ok, o->dry_run ? "would be created" : "created",
+			failed);
+	sb_release(&in);
+	for (size_t k = 0; k < ntaken; k++)
+		free(taken[k]);
+	free(taken);
+	return rc;
+}
+
 int cmd_create(int argc, char **argv, struct kcve_global *g)
 {
 	struct store_create_opts o = {0};
@@ -120,43 +166,7 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 		o.cve = npos > 1 ? pos[1] : NULL;
 		rc = create_one(t, h, &o, NULL, js);
 	} else {
-		struct strbuf in = STRBUF_INIT;
-		if (read_file(!strcmp(batch, "-") ? "/dev/stdin" : batch, &in) < 0) {
-			kcve_error("cannot read the batch file, %s, check the path", batch);
-			rc = KCVE_E_IO;
-		}
-		size_t ok = 0, failed = 0, ntaken = 0;
-		char **taken = NULL; /* a dry run's ids, each given out once */
-		char *save = NULL;
-		for (char *line = rc ? NULL : strtok_r(in.buf ? in.buf : (char *)"", "\n", &save);
-		     line; line = strtok_r(NULL, "\n", &save)) {
-			char sha[41];
-			if (!store_batch_sha(line, sha))
-				continue;
-			o.sha = sha;
-			o.taken = (const char *const *)taken;
-			o.ntaken = ntaken;
-			char got[32] = "";
-			int r = create_one(t, h, &o, got, js);
-			if (!r && o.dry_run) {
-				taken = xrealloc(taken, (ntaken + 1) * sizeof(*taken));
-				taken[ntaken++] = xstrdup(got);
-			}
-			if (r) {
-				failed++;
-				if (!rc)
-					rc = r;
-			} else {
-				ok++;
-			}
-		}
-		if (!in.buf || rc != KCVE_E_IO)
-			fprintf(stderr, "%zu %s, %zu failed\n", ok, o.dry_run ? "would be created" : "created",
-				failed);
-		sb_release(&in);
-		for (size_t k = 0; k < ntaken; k++)
-			free(taken[k]);
-		free(taken);
+		rc = create_batch(t, h, &o, batch, js);
 	}
 	if (js) {
 		int jrc = cli_json_print(json_pack("{s:b, s:o, s:o}", "dry_run", o.dry_run, "created",

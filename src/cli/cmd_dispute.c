@@ -62,6 +62,30 @@ static void parse_sender(struct kcve_identity *id, const char *s)
 	}
 }
 
+/* The decision: a JSON document, or the report and the decision lines; returns the JSON printer's
+ * code. Nothing but the report when the dispute failed before a decision. */
+static int print_result(const struct dispute_request *rq, const struct dispute_result *res, int rc,
+			bool json)
+{
+	int jrc = 0;
+	if (json && (rc == 0 || rc == KCVE_E_DENIED)) {
+		static const char *const actions[] = {"reject", "vulnerable", "not-affected"};
+		jrc = cli_json_print(json_pack(
+			"{s:s, s:s, s:b, s:o, s:o, s:b, s:o}", "cve", rq->cve, "action",
+			actions[rq->action], "allowed", res->allowed, "why",
+			cli_json_text(sb_str(&res->why)), "deciders", cli_json_text(sb_str(&res->deciders)),
+			"regenerated", res->regenerated, "report", cli_json_text(sb_str(&res->report))));
+	} else if (!json) {
+		fputs(sb_str(&res->report), stdout);
+		if (rc == 0 || rc == KCVE_E_DENIED) {
+			printf("decision: %s: %s\n", res->allowed ? "allowed" : "refused",
+			       sb_str(&res->why));
+			printf("may decide: %s\n", sb_str(&res->deciders));
+		}
+	}
+	return jrc;
+}
+
 int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 {
 	struct dispute_request rq = {0};
@@ -140,22 +164,7 @@ int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 	}
 	struct dispute_result res = {0};
 	rc = dispute_run(t, m, &rq, &res, &err);
-	int jrc = 0;
-	if (json && (rc == 0 || rc == KCVE_E_DENIED)) {
-		static const char *const actions[] = {"reject", "vulnerable", "not-affected"};
-		jrc = cli_json_print(json_pack(
-			"{s:s, s:s, s:b, s:o, s:o, s:b, s:o}", "cve", rq.cve, "action",
-			actions[rq.action], "allowed", res.allowed, "why",
-			cli_json_text(sb_str(&res.why)), "deciders", cli_json_text(sb_str(&res.deciders)),
-			"regenerated", res.regenerated, "report", cli_json_text(sb_str(&res.report))));
-	} else if (!json) {
-		fputs(sb_str(&res.report), stdout);
-		if (rc == 0 || rc == KCVE_E_DENIED) {
-			printf("decision: %s: %s\n", res.allowed ? "allowed" : "refused",
-			       sb_str(&res.why));
-			printf("may decide: %s\n", sb_str(&res.deciders));
-		}
-	}
+	int jrc = print_result(&rq, &res, rc, json);
 	fflush(stdout);
 	if (rc == KCVE_E_DENIED)
 		kcve_error("dispute refused: %s, %s, ask one of: %s", sb_str(&res.why), rq.cve,

@@ -61,6 +61,27 @@ struct out_file {
 	const struct strbuf *data;
 };
 
+/* The files asked for (each written atomically), or the JSON on stdout when none was. */
+static int write_outputs(const char *json, const char *mbox, const char *dyad,
+			 const struct record_output *out)
+{
+	if (!json && !mbox && !dyad) {
+		fwrite(out->json.buf, 1, out->json.len, stdout);
+		return 0;
+	}
+	struct out_file files[] = {{json, &out->json}, {mbox, &out->mbox}, {dyad, &out->dyad}};
+	for (size_t i = 0; i < 3; i++) {
+		if (!files[i].path)
+			continue;
+		if (atomic_write_file(files[i].path, files[i].data->buf, files[i].data->len, 0644) < 0) {
+			kcve_error("cannot write %s (%s), check the directory exists and is writable",
+				   files[i].path, strerror(errno));
+			return KCVE_E_IO;
+		}
+	}
+	return 0;
+}
+
 int cmd_record(int argc, char **argv, struct kcve_global *g)
 {
 	struct record_input in = {0};
@@ -137,22 +158,10 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 		rc = record_build(h, &in, &out, &err);
 		built = true;
 	}
-	if (rc) {
+	if (rc)
 		kcve_error("%s", err.msg);
-	} else if (!json && !mbox && !dyad) {
-		fwrite(out.json.buf, 1, out.json.len, stdout);
-	} else {
-		struct out_file files[] = {{json, &out.json}, {mbox, &out.mbox}, {dyad, &out.dyad}};
-		for (size_t i = 0; i < 3 && !rc; i++) {
-			if (!files[i].path)
-				continue;
-			if (atomic_write_file(files[i].path, files[i].data->buf, files[i].data->len, 0644) < 0) {
-				kcve_error("cannot write %s (%s), check the directory exists and is writable",
-					   files[i].path, strerror(errno));
-				rc = KCVE_E_IO;
-			}
-		}
-	}
+	else
+		rc = write_outputs(json, mbox, dyad, &out);
 	if (built)
 		record_output_release(&out);
 	if (h)

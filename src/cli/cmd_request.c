@@ -77,6 +77,45 @@ static int o_find_cve(void *ctx, const char *sha, char cve[32])
 	return 0;
 }
 
+/* Queue the request under cve/review/requests/<sha>.json (one file per fix, named after the
+ * first queueable commit; an existing file is kept: *already). Returns the file's path. */
+static char *queue_request(struct cve_tree *tree, const struct mail *m,
+			   const struct request_triage *t, const char *now, bool want_json,
+			   bool *already)
+{
+	struct kcve_err err = {0};
+	int rc;
+	/* one file per fix, named after the first queueable commit */
+	const char *sha = NULL;
+	for (size_t i = 0; i < t->ncommits && !sha; i++)
+		if (t->commits[i].sha[0] && t->commits[i].release && !t->commits[i].cve[0])
+			sha = t->commits[i].sha;
+	if ((rc = tree_lock(tree, &err)))
+		kcve_die(rc, "%s, kcve request, retry when the other writer is done", err.msg);
+	char *dir = path_join(tree_root(tree), "cve/review/requests");
+	struct strbuf name = STRBUF_INIT;
+	sb_addf(&name, "%s.json", sha);
+	char *queued = path_join(dir, name.buf);
+	if (path_exists(queued)) {
+		/* already queued by an earlier request: do not overwrite */
+		*already = true;
+		if (!want_json)
+			printf("already queued: %s\n", queued);
+	} else {
+		char *json = request_queue_json(m, t, now);
+		if (mkdir_p(dir, 0755) < 0 || !json ||
+		    atomic_write_file(queued, json, strlen(json), 0644) < 0)
+			kcve_die(KCVE_E_IO, "cannot write the request, %s, check permissions", queued);
+		free(json);
+		if (!want_json)
+			printf("queued: %s\n", queued);
+	}
+	tree_unlock(tree);
+	sb_release(&name);
+	free(dir);
+	return queued;
+}
+
 int cmd_request(int argc, char **argv, struct kcve_global *g)
 {
 	const char *outp = NULL;
@@ -130,36 +169,8 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", &tm);
 
 	char *queued = NULL;
-	if (t.kind == REQ_QUEUE) {
-		/* one file per fix, named after the first queueable commit */
-		const char *sha = NULL;
-		for (size_t i = 0; i < t.ncommits && !sha; i++)
-			if (t.commits[i].sha[0] && t.commits[i].release && !t.commits[i].cve[0])
-				sha = t.commits[i].sha;
-		if ((rc = tree_lock(co.t, &err)))
-			kcve_die(rc, "%s, kcve request, retry when the other writer is done", err.msg);
-		char *dir = path_join(tree_root(co.t), "cve/review/requests");
-		struct strbuf name = STRBUF_INIT;
-		sb_addf(&name, "%s.json", sha);
-		queued = path_join(dir, name.buf);
-		if (path_exists(queued)) {
-			/* already queued by an earlier request: do not overwrite */
-			already = true;
-			if (!want_json)
-				printf("already queued: %s\n", queued);
-		} else {
-			char *json = request_queue_json(&m, &t, now);
-			if (mkdir_p(dir, 0755) < 0 || !json ||
-			    atomic_write_file(queued, json, strlen(json), 0644) < 0)
-				kcve_die(KCVE_E_IO, "cannot write the request, %s, check permissions", queued);
-			free(json);
-			if (!want_json)
-				printf("queued: %s\n", queued);
-		}
-		tree_unlock(co.t);
-		sb_release(&name);
-		free(dir);
-	}
+	if (t.kind == REQ_QUEUE)
+		queued = queue_request(co.t, &m, &t, now, want_json, &already);
 	struct strbuf reply = STRBUF_INIT;
 	request_reply(&m, &t, from && *from ? from : "Linux kernel CVE team <cve@kernel.org>", date,
 	              &reply);

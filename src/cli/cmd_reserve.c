@@ -70,6 +70,35 @@ static int list_cb(const struct cve_entry *e, void *vctx)
 	return 0;
 }
 
+/* kcve reserve --remote ... is kcve remote [--config F] reserve ...: one implementation (which
+ * checks --year and --count). */
+static int forward_remote(const char *year, const char *count, const char *config, bool random,
+			  bool json, struct kcve_global *g)
+{
+	char *rargv[12];
+	int n = 0;
+	rargv[n++] = (char *)"remote";
+	if (config) {
+		rargv[n++] = (char *)"--config";
+		rargv[n++] = (char *)config;
+	}
+	rargv[n++] = (char *)"reserve";
+	if (year) {
+		rargv[n++] = (char *)"--year";
+		rargv[n++] = (char *)year;
+	}
+	if (count) {
+		rargv[n++] = (char *)"--count";
+		rargv[n++] = (char *)count;
+	}
+	if (random)
+		rargv[n++] = (char *)"--random";
+	if (json)
+		rargv[n++] = (char *)"--json";
+	rargv[n] = NULL;
+	return cmd_remote(n, rargv, g);
+}
+
 int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 {
 	const char *year = NULL, *count = NULL, *config = NULL;
@@ -91,30 +120,7 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 	if (year)
 		cli_year(&p, "--year", year);
 	if (remote) {
-		/* kcve reserve --remote ... is kcve remote [--config F] reserve ...: one
-		 * implementation (which checks --year and --count) */
-		char *rargv[12];
-		int n = 0;
-		rargv[n++] = (char *)"remote";
-		if (config) {
-			rargv[n++] = (char *)"--config";
-			rargv[n++] = (char *)config;
-		}
-		rargv[n++] = (char *)"reserve";
-		if (year) {
-			rargv[n++] = (char *)"--year";
-			rargv[n++] = (char *)year;
-		}
-		if (count) {
-			rargv[n++] = (char *)"--count";
-			rargv[n++] = (char *)count;
-		}
-		if (random)
-			rargv[n++] = (char *)"--random";
-		if (json)
-			rargv[n++] = (char *)"--json";
-		rargv[n] = NULL;
-		return cmd_remote(n, rargv, g);
+		return forward_remote(year, count, config, random, json, g);
 	}
 	bool add = !strcmp(ops[0], "add"), list = !strcmp(ops[0], "list");
 	if (!add && !list)

@@ -4,6 +4,7 @@
  *   kcve review --classify FILE...      (one commit message per file; quality measurement) */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "cli_json.h"
 #include "core/error.h"
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/xalloc.h"
 #include "history/history.h"
 #include "review/classify.h"
@@ -79,8 +81,11 @@ static int do_classify(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		struct strbuf sb = STRBUF_INIT;
 		if (read_file(argv[i], &sb) < 0) {
+			int e = errno;
 			sb_release(&sb);
-			kcve_die(KCVE_E_IO, "cannot read %s; give files holding one commit message each", argv[i]);
+			char *f = safe_printable(argv[i]);
+			kcve_die(KCVE_E_IO, "cannot read %s (%s); give files holding one commit message each",
+				 f, read_file_reason(e));
 		}
 		struct classify_input in = {sb_str(&sb), NULL, 0, 0};
 		struct classify_result r;

@@ -182,6 +182,39 @@ static int print_json(const struct counters *c)
 					(json_int_t)c->failed, "cves", cves));
 }
 
+/* Split sel over jobs forked workers, each with its own journal slot (the tree lock is held by
+ * this process and inherited); a worker that does not exit 0 is a failure. */
+static int run_workers(struct cve_tree *t, struct kcve_global *g, struct cve_entry *sel,
+		       size_t nsel, long jobs, const struct kcve_identity *who, unsigned flags,
+		       struct counters *c)
+{
+	int rc = 0;
+	fflush(stdout);
+	fflush(stderr);
+	pid_t *pids = xcalloc((size_t)jobs, sizeof(*pids));
+	for (long k = 0; k < jobs; k++) {
+		pid_t p = fork();
+		if (p == 0) {
+			t->txn_slot = (int)k + 1; /* own journal and staging directory */
+			run_slice(t, g, sel, nsel, (size_t)k, (size_t)jobs, who, flags, c);
+			fflush(stdout);
+			_exit(0);
+		}
+		pids[k] = p;
+	}
+	for (long k = 0; k < jobs; k++) {
+		int st = 0;
+		if (pids[k] > 0 && waitpid(pids[k], &st, 0) > 0 &&
+		    !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+			kcve_error("update worker %ld failed (status %d), update, rerun 'kcve "
+				   "update' to finish", k, st);
+			rc = KCVE_E_GENERIC;
+		}
+	}
+	free(pids);
+	return rc;
+}
+
 int cmd_update(int argc, char **argv, struct kcve_global *g)
 {
 	const char *from = NULL;
@@ -259,29 +292,7 @@ int cmd_update(int argc, char **argv, struct kcve_global *g)
 	if (!rc && (jobs == 1 || nsel < 2)) {
 		run_slice(t, g, sel, nsel, 0, 1, who, flags, c);
 	} else if (!rc) {
-		fflush(stdout);
-		fflush(stderr);
-		pid_t *pids = xcalloc((size_t)jobs, sizeof(*pids));
-		for (long k = 0; k < jobs; k++) {
-			pid_t p = fork();
-			if (p == 0) {
-				t->txn_slot = (int)k + 1; /* own journal and staging directory */
-				run_slice(t, g, sel, nsel, (size_t)k, (size_t)jobs, who, flags, c);
-				fflush(stdout);
-				_exit(0);
-			}
-			pids[k] = p;
-		}
-		for (long k = 0; k < jobs; k++) {
-			int st = 0;
-			if (pids[k] > 0 && waitpid(pids[k], &st, 0) > 0 &&
-			    !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-				kcve_error("update worker %ld failed (status %d), update, rerun 'kcve "
-					   "update' to finish", k, st);
-				rc = KCVE_E_GENERIC;
-			}
-		}
-		free(pids);
+		rc = run_workers(t, g, sel, nsel, jobs, who, flags, c);
 	}
 	if (changed_log) {
 		int jrc = print_json(c);

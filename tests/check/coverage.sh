@@ -15,7 +15,7 @@ D=2024-11-20T00:00:00.000Z
 cat > "$T/spec.json" <<SPEC
 [{"id": "CVE-2099-0201", "title": "fixed on 6.1 and 6.6", "date": "$D", "pairs": ["5.15:$S:6.1.119:$S", "5.15:$S:6.6.60:$S", "5.15:$S:6.7:$S"]},
  {"id": "CVE-2099-0202", "title": "fixed on 5.15", "date": "$D", "pairs": ["5.10:$S:5.15.170:$S", "5.10:$S:6.1.100:$S", "5.10:$S:6.2:$S"]},
- {"id": "CVE-2099-0203", "title": "fixed in 2021, on 4.14 too", "date": "$D", "pairs": ["4.9:$S:4.14.230:$S", "4.9:$S:5.10.30:$S", "4.9:$S:5.12:$S"]}]
+ {"id": "CVE-2099-0203", "title": "fixed in 2021, on 4.14 too", "date": "$D", "pairs": ["4.9:$S:4.14.230:$S", "4.9:$S:5.10.30:$S", "4.9:$S:5.11.15:$S", "4.9:$S:5.12:$S"]}]
 SPEC
 /usr/bin/python3 "$KCVE_SRC/tests/check/mktree.py" "$T/tree" "$T/spec.json" || fail mktree
 export SOURCE_DATE_EPOCH=$(epoch 2024-11-25T00:00:00Z)
@@ -59,6 +59,10 @@ for src in "--tree $T/tree" "--db $T/k.db"; do
 	# a branch the records name but which ended before the CNA began (built-in fact: < 4.19)
 	expect "$src" 4.14.200 unsupported "4.14 had reached its end of life when the kernel CNA began (February 2024): no fixes are tracked for it, so later ones are not counted for 4.14.200"
 	expect "$src" 4.14.240 newer,unsupported "4.14 had reached its end of life when the kernel CNA began"
+	# the same rule for a stable (not longterm) branch newer than 4.19 that ended before the
+	# CNA began (issue 27 item 4): 5.11 is named by a record, and still never tracked
+	expect "$src" 5.11.10 unsupported "5.11 had reached its end of life when the kernel CNA began (February 2024): no fixes are tracked for it, so later ones are not counted for 5.11.10"
+	covered "$src" 6.7
 done
 # --fail-if-affected's 18 takes precedence over --strict's 21 (6.1.130 is not affected here,
 # 6.1.99 is)

@@ -22,7 +22,32 @@ for i in range(60):
 json.dump(spec, open(sys.argv[1], "w"))
 EOF
 /usr/bin/python3 "$KCVE_SRC/tests/check/mktree.py" "$T/tree" "$T/spec.json" || fail mktree
-"$KCVE" check --tree "$T/tree" --version 6.1.20 --json > "$T/check.json" || fail "check --json"
+# exploitation evidence (docs/check.md, ranking): two KEV entries the records carry, one they
+# do not (untracked), EPSS scores for three CVEs
+/usr/bin/python3 - "$T/kev.json" "$T/epss.csv" <<'EOF'
+import json, sys
+e = lambda i, r: {"cveID": i, "vendorProject": "Linux", "product": "Kernel", "vulnerabilityName": "v",
+                  "dateAdded": "2025-01-01", "shortDescription": "d", "requiredAction": "a",
+                  "dueDate": "2025-02-01", "knownRansomwareCampaignUse": r}
+json.dump({"catalogVersion": "t", "dateReleased": "2025-01-01T00:00:00Z", "count": 3,
+           "vulnerabilities": [e("CVE-2024-1055", "Known"), e("CVE-2024-1050", "Unknown"),
+                               e("CVE-2024-1086", "Unknown")]}, open(sys.argv[1], "w"))
+open(sys.argv[2], "w").write("#model_version:t\ncve,epss,percentile\nCVE-2024-1050,0.9,0.99\n"
+                             "CVE-2024-1040,0.5,0.9\nCVE-2024-1041,0.6,0.95\n")
+EOF
+"$KCVE" check --tree "$T/tree" --version 6.1.20 --kev "$T/kev.json" --epss "$T/epss.csv" --json \
+	> "$T/check.json" || fail "check --json"
+# the delta of `check --since OLD` in the shape ck_delta_json() writes (check/delta.h): the
+# report shows it first (the test writes it into the JSON: this tests the page, not --since)
+/usr/bin/python3 - "$T/check.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"][0]["delta"] = {"since": "records of 2024-06-01",
+    "added": [{"id": "CVE-2024-1050", "why": "new record"}],
+    "removed": [{"id": "CVE-2024-0999", "why": "rejected <since then>", "withdrawn": True}],
+    "changed": [{"id": "CVE-2024-1055", "why": "score changed"}]}
+json.dump(d, open(sys.argv[1], "w"))
+EOF
 "$KCVE" report --tree "$T/tree" --check-json "$T/check.json" --html "$T/report.html" || fail "report"
 
 /usr/bin/python3 - "$T/report.html" <<'EOF' || fail "report content"
@@ -39,6 +64,15 @@ assert 'class="cves"' in h and 'type="search"' in h       # sortable, filterable
 assert "&lt;bug&gt; &amp;" in h                          # titles are escaped
 assert "60 published records" in h
 assert "60 records &#8594;" in h                         # stage counts from the check JSON
+# the table in the check's ranking: KEV first (1050 has the higher EPSS), then EPSS, then CVSS
+ids = re.findall(r'<tr><td data-k="(\d+)">\d+</td><td><a href="https://www.cve.org/CVERecord\?id=(CVE-[\d-]+)', h)
+assert [i for _, i in ids[:4]] == ["CVE-2024-1050", "CVE-2024-1055", "CVE-2024-1041", "CVE-2024-1040"], ids[:5]
+assert [int(r) for r, _ in ids] == list(range(1, len(ids) + 1))
+assert h.count('<span class="kev">KEV</span>') == 3 and "KEV</span> ransomware" in h
+assert h.index('class="delta"') < h.index('class="cves"')     # the delta first
+assert "What changed since records of 2024-06-01: 3 CVE(s)" in h
+assert '<tr class="removed"><td>removed (withdrawn)</td><td>CVE-2024-0999</td><td>rejected &lt;since then&gt;' in h
+assert "EPSS 0.900 (p99)" in h and "CVE-2024-1086" in h.split('class="untracked"')[1]
 assert "datePublished" in h and "without a date" not in h
 weeks = re.findall(r"<title>(\d{4}-\d\d-\d\d): (\d+)</title>", h)
 assert len(weeks) > 20 and sum(int(n) for _, n in weeks) == 60, weeks[:3]

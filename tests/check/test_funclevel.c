@@ -107,6 +107,12 @@ static void test_rules(void **state)
 	assert_int_equal(fl_decide(&fx, &none, NULL, NULL, &sb), FL_UNDECIDED);
 	assert_non_null(strstr(sb_str(&sb), "only adds functions"));
 	fl_fix_release(&fx);
+	/* not C: a Rust "fn" or an assembly file is never read as functions */
+	fl_fix_add_file(&fx, "rust/kernel/x.rs", before, sizeof before - 1, &add, 1, after,
+			sizeof after - 1, &add, 1);
+	assert_int_equal(fx.n, 0);
+	assert_true(fx.outside);
+	fl_fix_release(&fx);
 	/* a new file: its functions are added */
 	fl_fix_add_file(&fx, "g.c", NULL, 0, NULL, 0, after, sizeof after - 1, &add, 1);
 	assert_true(fx.fn[0].added);
@@ -143,6 +149,10 @@ static void test_text_form(void **state)
 	fl_fix_release(&fx);
 	fl_fix_add_text(&fx, "f.c", "frob:");
 	assert_int_equal(fl_decide(&fx, &none, NULL, NULL, &sb), FL_ABSENT);
+	fl_fix_release(&fx);
+	fl_fix_add_text(&fx, "arch/x86/entry/entry_64.S", "frob:");
+	assert_int_equal(fx.n, 0);
+	assert_true(fx.outside);
 	fl_fix_release(&fx);
 	fl_fix_add_text(&fx, "f.c", ":x,!,:"); /* no names: nothing but "outside" */
 	assert_int_equal(fx.n, 0);

@@ -58,3 +58,11 @@ for c in body:
 sys.stdout.buffer.write(body + b"sum %016x\n" % h)
 PY
 }
+# the kernel repository R (index built) and the record tree V with CVE-2024-10000 for FIX_A
+repo_with_record() {
+	build_repo > /dev/null 2>&1
+	build_tree
+	"$KCVE" --repo "$R" index > /dev/null 2>&1
+	K reserve add CVE-2024-10000 > /dev/null
+	K create "$FIX_A" CVE-2024-10000 > /dev/null
+}

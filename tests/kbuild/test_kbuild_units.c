@@ -638,11 +638,17 @@ static void write_rule_tree(void)
 	    "$(obj)/unlisted.o: $(srctree)/tools/lib/bpf/unlisted.c\n"
 	    "$(obj)/core.o: $(src)/core.c FORCE\n");
 	put("rt/drivers/Makefile", "obj-$(CONFIG_PRELOAD) += preload.o\n"
-				   "$(obj)/preload.o: $(src)/../tools/preload/main.c $(src)/preload.h\n");
+				   "$(obj)/preload.o: $(src)/../tools/preload/main.c $(src)/preload.h\n"
+				   "\n\t$(call if_changed_rule,cc_o_c)\n"
+				   /* a recipe on the rule line */
+				   "obj-y += inline.o\n$(obj)/inline.o: $(srctree)/tools/inline/inline.c ; $(cc)\n"
+				   /* no recipe: only a dependency (a generated table #included by inat.c) */
+				   "obj-y += inat.o\n$(obj)/inat.o: $(srctree)/tools/gen/tables.c\n"
+				   "inat-tables.c: FORCE\n\t$(call cmd,tables)\n");
 	static const char *const files[] = {
 		"kernel/bpf/core.c", "kernel/bpf/syscall.c", "tools/lib/bpf/relo_core.c",
 		"tools/lib/bpf/jit_relo.c", "tools/lib/bpf/unlisted.c", "tools/lib/bpf/libbpf.c",
-		"tools/preload/main.c"};
+		"tools/preload/main.c", "tools/inline/inline.c", "tools/gen/tables.c"};
 	char rel[128];
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(rel, sizeof(rel), "rt/%s", files[i]);
@@ -667,6 +673,8 @@ static void test_explicit_rule_source(void **state)
 		{"tools/lib/bpf/unlisted.c", KB_NOT_COMPILED, "host program"},
 		{"tools/lib/bpf/libbpf.c", KB_NOT_COMPILED, "host program"},
 		{"tools/preload/main.c", KB_COMPILED, "module object, compiled from this file as drivers/preload.o"},
+		{"tools/inline/inline.c", KB_COMPILED, "as drivers/inline.o by the explicit rule at drivers/Makefile:6"},
+		{"tools/gen/tables.c", KB_NOT_COMPILED, "host program"},
 		{"kernel/bpf/core.c", KB_COMPILED, NULL},
 		{"kernel/bpf/relo_core.c", KB_COMPILED, NULL},
 	};

@@ -201,6 +201,28 @@ static void test_system_map_and_running(void **state)
 	assert_int_equal(ksyms_open_running(&k, p, "../../etc", &err), 0); /* no such modules */
 	assert_int_equal(k.cover, KSYMS_VMLINUX);
 	ksyms_free(&k);
+	/* hostile roots: a linked kallsyms is refused, a FIFO never blocks, a linked modules
+	 * directory is not followed */
+	char a[512], b[512];
+	snprintf(a, sizeof a, "%s/img/proc/kallsyms", tmp);
+	snprintf(b, sizeof b, "%s/img/boot/System.map-6.1.0-x", tmp);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(symlink(b, a), 0);
+	assert_int_equal(ksyms_open_running(&k, p, "6.1.0-x", &err), -1);
+	ksyms_free(&k);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(mkfifo(a, 0644), 0);
+	assert_int_equal(ksyms_open_running(&k, p, "6.1.0-x", &err), -1);
+	ksyms_free(&k);
+	assert_int_equal(unlink(a), 0);
+	put("img/proc/kallsyms", "0000000000000000 T _text\n");
+	snprintf(a, sizeof a, "%s/img/lib/modules/6.1.0-y", tmp);
+	snprintf(b, sizeof b, "%s/img/lib/modules/6.1.0-x", tmp);
+	assert_int_equal(symlink(b, a), 0);
+	assert_int_equal(ksyms_open_running(&k, p, "6.1.0-y", &err), 0);
+	assert_int_equal(k.cover, KSYMS_VMLINUX);
+	assert_false(ksyms_has(&k, "test_system_map_and_running"));
+	ksyms_free(&k);
 }
 
 int main(void)

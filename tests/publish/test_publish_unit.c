@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,12 +14,29 @@
 
 #include "publish/archive.h"
 #include "publish/config.h"
+#include "publish/cveapi.h"
 #include "publish/cveapi_parse.h"
 #include "publish/message.h"
 #include "publish/smtp.h"
 #include "record/identity.h"
 
 #define S(x) x, strlen(x)
+
+/* issue 29: "Retry-After: 99999999999999999999" saturates strtol at LONG_MAX; every wait,
+ * whatever the server or the configuration says, is at most CVEAPI_MAX_WAIT_S */
+static void test_backoff_clamped(void **st)
+{
+	(void)st;
+	const long max = CVEAPI_MAX_WAIT_S * 1000;
+	assert_int_equal(cveapi_backoff_ms(500, 60000, 1, LONG_MAX), 60000);
+	assert_int_equal(cveapi_backoff_ms(500, LONG_MAX, 1, LONG_MAX), max);
+	assert_true(cveapi_backoff_ms(LONG_MAX, LONG_MAX, 60, -1) <= max);
+	assert_true(cveapi_backoff_ms(500, LONG_MAX, 1000, -1) <= max);
+	assert_int_equal(cveapi_backoff_ms(500, LONG_MAX, 1, 7), 7000);
+	long d = cveapi_backoff_ms(500, 60000, 1, -1);
+	assert_true(d >= 500 && d < 625);
+	assert_int_equal(cveapi_backoff_ms(-5, -5, 1, -1), 0);
+}
 
 static void test_error_body(void **st)
 {
@@ -301,7 +319,7 @@ int main(void)
 		cmocka_unit_test(test_message), cmocka_unit_test(test_config),
 		cmocka_unit_test(test_written), cmocka_unit_test(test_record_holds),
 		cmocka_unit_test(test_header_injection), cmocka_unit_test(test_smtp_outcome),
-		cmocka_unit_test(test_archive_message_id),
+		cmocka_unit_test(test_archive_message_id), cmocka_unit_test(test_backoff_clamped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

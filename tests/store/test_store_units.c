@@ -124,6 +124,18 @@ static void test_branches(void **state)
 	assert_int_equal(branch_policy_load(&bp, dir, &err), 0);
 	assert_false(bp.has_data);
 	assert_true(branch_policy_supported(&bp, "2.6.32", 0)); /* no data: not enforced */
+	/* without data: the branches that ended before the CNA began (every one older than 6.7
+	 * but the longterm ones) */
+	assert_true(branch_ended_before_cna("2.6.32"));
+	assert_true(branch_ended_before_cna("4.14"));
+	assert_true(branch_ended_before_cna("5.3"));
+	assert_true(branch_ended_before_cna("6.5"));
+	assert_false(branch_ended_before_cna("4.19"));
+	assert_false(branch_ended_before_cna("5.4"));
+	assert_false(branch_ended_before_cna("6.6"));
+	assert_false(branch_ended_before_cna("6.7"));
+	assert_false(branch_ended_before_cna("6.8"));
+	assert_false(branch_ended_before_cna("7.0"));
 	branch_policy_release(&bp);
 	assert_int_equal(atomic_write_file(bf, sb.buf, sb.len, 0644), 0);
 	const char *eol = "# projected\n6.1 2027-12-31\n5.15 2026-12-31\n";

@@ -1,5 +1,6 @@
 /* kcve check --batch (format and sharing rules in check/batch.h). */
 #include "check/batch.h"
+#include "check/rank.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -390,15 +391,20 @@ static void index_kernels(struct batch *b)
 	}
 }
 
+/* The ids of one list, in the one ranking (check/rank.h): affected, unknown (and no data), or
+ * (kev) the kept ones CISA's catalogue lists. */
+enum id_list { IDS_AFFECTED, IDS_UNKNOWN, IDS_KEV };
+
 static void add_ids(struct strbuf *sb, const struct ck_set *s, const struct ck_result *r,
-		    const char *name, bool affected)
+		    const size_t *order, size_t n, const char *name, enum id_list which)
 {
 	sb_addf(sb, ",\"%s\":[", name);
 	bool first = true;
-	for (size_t i = 0; i < r->n; i++) {
-		const struct ck_entry *e = &r->e[i];
-		bool want = affected ? e->outcome == CK_OUT_AFFECTED
-				     : e->outcome == CK_OUT_UNKNOWN || e->outcome == CK_OUT_NO_DATA;
+	for (size_t i = 0; i < n; i++) {
+		const struct ck_entry *e = &r->e[order[i]];
+		bool want = which == IDS_AFFECTED ? e->outcome == CK_OUT_AFFECTED
+			    : which == IDS_KEV    ? e->kev
+						  : e->outcome != CK_OUT_AFFECTED;
 		if (!want)
 			continue;
 		if (!first)
@@ -410,14 +416,33 @@ static void add_ids(struct strbuf *sb, const struct ck_set *s, const struct ck_r
 	sb_addc(sb, ']');
 }
 
+/* --kev: the catalogue's Linux kernel ids no record carries. */
+static void add_untracked(struct strbuf *sb, const struct ck_result *r)
+{
+	sb_adds(sb, ",\"untracked_kev\":[");
+	for (size_t i = 0; i < r->nuntracked_kev; i++) {
+		if (i)
+			sb_addc(sb, ',');
+		json_escape_string(sb, r->untracked_kev[i], strlen(r->untracked_kev[i]));
+	}
+	sb_addc(sb, ']');
+}
+
 /* The JSON members of one evaluated result (without braces). */
 static char *fragment(const struct ck_set *s, const struct ck_result *r,
 		      const struct ck_coverage *age)
 {
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "\"records\":%zu", r->n);
-	add_ids(&sb, s, r, "affected", true);
-	add_ids(&sb, s, r, "unknown", false);
+	size_t *order = xcalloc(r->n + 1, sizeof *order);
+	size_t n = ck_rank_order(s, r, order);
+	add_ids(&sb, s, r, order, n, "affected", IDS_AFFECTED);
+	add_ids(&sb, s, r, order, n, "unknown", IDS_UNKNOWN);
+	if (r->ranked_kev) {
+		add_ids(&sb, s, r, order, n, "kev", IDS_KEV);
+		add_untracked(&sb, r);
+	}
+	free(order);
 	sb_adds(&sb, ",\"stages\":[");
 	for (int i = 0; i < r->nstages; i++)
 		sb_addf(&sb, "%s{\"name\":\"%s\",\"count\":%zu,\"unknown\":%zu}", i ? "," : "",
@@ -448,7 +473,8 @@ static char *fragment(const struct ck_set *s, const struct ck_result *r,
 static void evaluate_release(struct batch *b, size_t first, size_t end)
 {
 	size_t rel = (size_t)(b->keys[first] / (b->nfs + 1));
-	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now};
+	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now,
+				.triage = b->o->triage};
 	struct ck_kernel k = {.release = b->rels[rel], .reading = b->o->reading,
 			      .fixed_in = b->o->fixed_in};
 	struct ck_result base;

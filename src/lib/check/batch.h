@@ -16,6 +16,8 @@
  *   {"line":N,"id":ID|null,"version":"as given","release":"normalised","files":PATH|null,
  *    "records":R,"affected":[CVE...],"unknown":[CVE...],"stages":[{"name","count","unknown"}],
  *    "fixed_in":"X.Y.Z"|null,"coverage":[{"kind","message"}...]}
+ * "affected" and "unknown" list the CVEs in the one ranking of check/rank.h; with --kev a line
+ * also has "kev":[CVE...] (the kept ones the catalogue lists) and "untracked_kev":[CVE...].
  * "coverage" holds the warnings `kcve check --json` gives for the release (check/coverage.h),
  * the records' age warning included (the same for every kernel).
  * A kernel that cannot be checked (bad version, unreadable FILES) gives {"line":N,"id":...,
@@ -28,6 +30,7 @@
 
 #include "check/check.h"
 #include "check/recset.h"
+#include "check/triage.h"
 #include "core/error.h"
 
 struct ck_batch_opts {
@@ -36,6 +39,7 @@ struct ck_batch_opts {
 	enum ck_reading reading;   /* version verdict from the JSON, the .dyad or either */
 	long long now;             /* clock of the branch EOL dates (coverage) */
 	const struct ck_coverage *age; /* the records' age warning, NULL when none */
+	const struct ck_triage *triage; /* --kev / --epss (check/triage.h), NULL when neither */
 };
 
 struct ck_batch_stats {

@@ -16,6 +16,7 @@ const char *ck_outcome_name(enum ck_outcome o)
 	case CK_OUT_FIXED: return "fixed";
 	case CK_OUT_NOT_INTRODUCED: return "not_introduced";
 	case CK_OUT_NO_DATA: return "no_data";
+	case CK_OUT_MITIGATED: return "mitigated";
 	}
 	return "?";
 }
@@ -272,8 +273,10 @@ void ck_compute_fixed_in(struct ck_set *s, struct ck_result *res)
 
 void ck_result_release(struct ck_result *res)
 {
-	for (size_t i = 0; i < res->n; i++)
+	for (size_t i = 0; i < res->n; i++) {
 		free(res->e[i].reason);
+		free(res->e[i].mitigation_why);
+	}
 	free(res->e);
 	memset(res, 0, sizeof *res);
 }

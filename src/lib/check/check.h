@@ -23,6 +23,8 @@ enum ck_outcome {
 	CK_OUT_FIXED = 4,          /* introduced, and the fix is present */
 	CK_OUT_NOT_INTRODUCED = 5, /* the vulnerable code was never introduced in this kernel */
 	CK_OUT_NO_DATA = 6,        /* record has no usable pair: version verdict impossible (kept) */
+	CK_OUT_MITIGATED = 7,      /* compiled, but only into modules a modprobe rule keeps from
+				    * loading (check/triage.h): not affected, with the evidence */
 };
 const char *ck_outcome_name(enum ck_outcome o);
 /* Outcomes that keep a CVE on the "look at this" list. */
@@ -33,6 +35,14 @@ enum ck_module {
 	CK_MOD_NONE = 0,       /* built in, or nothing known about modules */
 	CK_MOD_LOADED = 1,     /* a programFile links into a module listed in /proc/modules */
 	CK_MOD_NOT_LOADED = 2, /* every compiled programFile is in a module, none of them loaded */
+};
+
+/* --running: what the modprobe configuration does to a kept record's modules (check/triage.h). */
+enum ck_mitigation {
+	CK_MIT_NONE = 0,
+	CK_MIT_BLACKLIST = 1, /* every module blacklisted or blocked, one only blacklisted: still
+			       * loadable by name or as a dependency, affected, ranked lower */
+	CK_MIT_BLOCKED = 2,   /* every module blocked by an install rule: outcome mitigated */
 };
 
 enum ck_filev { CK_FILE_UNKNOWN = 0, CK_FILE_COMPILED = 1, CK_FILE_NOT_COMPILED = 2 };
@@ -50,6 +60,13 @@ struct ck_entry {
 	const char *stage;     /* stage that decided: "version", "git", "config", "build" */
 	char *reason;          /* NULL for version verdicts: see ck_entry_reason() */
 	char fixed_in[32];     /* branch fix for affected entries ("" when none / not computed) */
+	/* exploitation evidence and mitigations (check/triage.h, check/rank.h) */
+	bool kev;              /* listed in CISA's KEV catalogue (--kev) */
+	bool kev_ransomware;   /* ... with knownRansomwareCampaignUse "Known" */
+	bool has_epss;         /* --epss gave a score */
+	double epss, epss_pct; /* EPSS probability and percentile, 0..1 */
+	unsigned char mitigation; /* enum ck_mitigation */
+	char *mitigation_why;  /* the rules: "/etc/modprobe.d/x.conf:3: install m /bin/false" */
 };
 
 struct ck_stage_count {
@@ -72,6 +89,10 @@ struct ck_result {
 	size_t unfixed_on_branch; /* affected CVEs without any fix on the branch */
 	struct ck_coverage cov[CK_COV_MAX]; /* what the records cannot vouch for (coverage.h) */
 	size_t ncov;
+	bool ranked_kev, ranked_epss; /* --kev / --epss were applied (check/triage.h) */
+	const char *const *untracked_kev; /* KEV Linux kernel ids no record of the set carries
+					   * (sorted; borrowed from check/triage.h's ck_triage) */
+	size_t nuntracked_kev;
 };
 
 /* A result with one entry per record of s (outcomes still to be set by the first stage) and

@@ -44,9 +44,6 @@ static bool branch_patch(const char *s, unsigned long long *key, long long *patc
 	return true;
 }
 
-/* 4.19: the oldest branch the kernel CNA ever supported (see ck_coverage_of) */
-#define CNA_FIRST_BRANCH (4ULL << (2 * KEY_BITS) | 19ULL << KEY_BITS)
-
 static void key_name(unsigned long long key, char out[32])
 {
 	unsigned long long m = (1ULL << KEY_BITS) - 1;
@@ -242,11 +239,10 @@ size_t ck_coverage_of(const struct ck_cov_index *ix, const struct ck_set *s, con
 				 "records know %s up to %s; later fixes are not counted for %s", major,
 				 newest, release);
 	}
-	/* Without supported-branch data one fact still holds: every branch older than 4.19 had
-	 * reached its end of life before the kernel CNA began assigning CVEs in February 2024 (4.14,
-	 * the last of them, ended in January 2024), so no fix on them was ever tracked, even though
-	 * records name their releases (fixes of 2021 and earlier got CVEs in 2024). */
-	if (!have_data && b && key < CNA_FIRST_BRANCH && n < max) {
+	/* Without supported-branch data one fact still holds: a branch that had reached its end
+	 * of life before the kernel CNA began (policy/branches.h) never had a fix tracked, even
+	 * though records name its releases (fixes of 2021 and earlier got CVEs in 2024). */
+	if (!have_data && b && branch_ended_before_cna(major) && n < max) {
 		out[n].kind = "unsupported";
 		snprintf(out[n++].message, sizeof out->message,
 			 "%s had reached its end of life when the kernel CNA began (February 2024): no "

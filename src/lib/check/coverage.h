@@ -13,7 +13,8 @@
  *                it.  Only when the records carry no such data (a tree without those files, a
  *                database of format 1 or built from such a tree) is it judged from the records
  *                alone, and the message says so: no record names any release of the branch
- *                although newer branches are named.
+ *                although newer branches are named; or the branch had reached its end of
+ *                life before the kernel CNA began (policy/branches.h: branch_ended_before_cna).
  * Per record set (once per run, repeated in every result):
  *   stale        the records are older than max_days: the tree's git HEAD commit (a git
  *                checkout), else its newest record date (cveMetadata.datePublished or

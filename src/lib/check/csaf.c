@@ -20,6 +20,8 @@ static const struct ck_csaf_map csaf_map[] = {
 	{CK_OUT_NO_DATA, "known_affected", NULL},
 	{CK_OUT_NOT_COMPILED, "known_not_affected", "component_not_present"},
 	{CK_OUT_NOT_INTRODUCED, "known_not_affected", "vulnerable_code_not_present"},
+	/* a modprobe install rule blocks every module holding the code (check/triage.h) */
+	{CK_OUT_MITIGATED, "known_not_affected", "inline_mitigations_already_exist"},
 	{CK_OUT_FIXED, "fixed", NULL},
 };
 

@@ -65,10 +65,23 @@ static void add_side(struct fl_fix *fx, const char *path, const struct funcscan 
 	}
 }
 
+/* A C file (.c, .h): any other (assembly, Rust, Kconfig) is not read as functions, and its
+ * symbols would not match names read as C. */
+static bool is_c_path(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 2 && path[n - 2] == '.' && (path[n - 1] == 'c' || path[n - 1] == 'h');
+}
+
 void fl_fix_add_file(struct fl_fix *fx, const char *path, const char *old, size_t oldlen,
 		     const struct fl_range *del, size_t ndel, const char *new_, size_t newlen,
 		     const struct fl_range *add, size_t nadd)
 {
+	if (*path && !is_c_path(path)) {
+		if (ndel || nadd)
+			fx->outside = true;
+		return;
+	}
 	struct funcscan o = {0}, n = {0};
 	if (old)
 		funcscan_scan(&o, old, oldlen);
@@ -123,6 +136,11 @@ void fl_hunk_funcs(struct strbuf *out, const char *old, size_t oldlen, const str
 
 void fl_fix_add_text(struct fl_fix *fx, const char *path, const char *funcs)
 {
+	if (!is_c_path(path)) {
+		if (*funcs)
+			fx->outside = true;
+		return;
+	}
 	for (const char *p = funcs; *p;) {
 		size_t len = strcspn(p, ",");
 		size_t nlen = strcspn(p, ",:");

@@ -50,7 +50,9 @@ struct fl_range {
 
 /* Record one changed file: its text before the fix (old, NULL for a new file) with the ranges
  * of removed lines, and after (new_, NULL for a deleted file) with the ranges of added lines.
- * Blank changed lines should not be passed (they belong to no function). */
+ * Blank changed lines should not be passed (they belong to no function).  Only C files (.c,
+ * .h) are scanned: a change to any other file (assembly, Rust) counts as outside every
+ * function ("" as path: the caller checks, as fl_hunk_funcs). */
 void fl_fix_add_file(struct fl_fix *fx, const char *path, const char *old, size_t oldlen,
 		     const struct fl_range *del, size_t ndel, const char *new_, size_t newlen,
 		     const struct fl_range *add, size_t nadd);
@@ -66,7 +68,8 @@ void fl_fix_release(struct fl_fix *fx);
 void fl_hunk_funcs(struct strbuf *out, const char *old, size_t oldlen, const struct fl_range *del,
 		   size_t ndel, const char *new_, size_t newlen, const struct fl_range *add,
 		   size_t nadd);
-/* Add one hunk's text form (as fl_hunk_funcs writes it) of file path to fx. */
+/* Add one hunk's text form (as fl_hunk_funcs writes it) of file path to fx (a path that is
+ * not C counts as outside every function, as in fl_fix_add_file). */
 void fl_fix_add_text(struct fl_fix *fx, const char *path, const char *funcs);
 
 enum fl_verdict { FL_UNDECIDED = 0, FL_ABSENT = 1, FL_PRESENT = 2 };

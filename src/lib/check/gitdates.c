@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 
 #include "core/progress.h"
+#include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "history/gitguard.h"
 
 struct id_idx {
 	const char *id;
@@ -64,6 +66,12 @@ int ck_set_dates_from_git(struct ck_set *s, const char *root, size_t *ndated,
 		git_libgit2_shutdown();
 		return 1; /* not a git checkout: the caller uses datePublished */
 	}
+	int grc = gitguard_install(repo, err);
+	if (grc) {
+		git_repository_free(repo);
+		git_libgit2_shutdown();
+		return grc;
+	}
 	struct walk_ctx c = {xcalloc(s->n + 1, sizeof *c.ids), s->n,
 			     xcalloc(s->n + 1, sizeof *c.when), 0};
 	for (size_t i = 0; i < s->n; i++)
@@ -88,7 +96,8 @@ int ck_set_dates_from_git(struct ck_set *s, const char *root, size_t *ndated,
 	size_t walked = 0;
 	progress_begin(&pg, "reading the record tree's history", 0);
 	git_oid oid;
-	while (!rc && git_revwalk_next(&oid, walk) == 0) {
+	int wr = 0;
+	while (!rc && (wr = git_revwalk_next(&oid, walk)) == 0) {
 		progress_update(&pg, ++walked);
 		git_commit *cm = NULL, *parent = NULL;
 		git_tree *t = NULL, *pt = NULL;
@@ -111,6 +120,10 @@ int ck_set_dates_from_git(struct ck_set *s, const char *root, size_t *ndated,
 		git_commit_free(cm);
 	}
 	progress_end(&pg, walked);
+	if (!rc && wr != GIT_ITEROVER) /* a commit the walk could not read: not the end */
+		rc = kcve_err_set(err, KCVE_E_TREE, "cannot walk the history of %s (%s); check the "
+				  "checkout or use a tree that is not a git repository", root,
+				  git_error_last() ? git_error_last()->message : "?");
 	for (size_t i = 0; !rc && i < s->n; i++) {
 		s->v[i].published = c.when[i];
 		*ndated += c.when[i] != 0;
@@ -144,12 +157,21 @@ int ck_tree_head_time(const char *root, long long *t)
 	git_reference *head = NULL;
 	git_commit *cm = NULL;
 	int rc = 1;
+	struct kcve_err gerr = {0};
 	if (git_repository_open_ext(&repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0 &&
 	    !git_repository_is_bare(repo) && git_repository_head(&head, repo) == 0 &&
-	    git_reference_target(head) &&
-	    git_commit_lookup(&cm, repo, git_reference_target(head)) == 0) {
-		*t = (long long)git_commit_time(cm);
-		rc = 0;
+	    git_reference_target(head)) {
+		if (gitguard_install(repo, &gerr) == 0 &&
+		    git_commit_lookup(&cm, repo, git_reference_target(head)) == 0) {
+			*t = (long long)git_commit_time(cm);
+			rc = 0;
+		} else { /* a checkout whose HEAD cannot be read: say so, the age check is off */
+			char *r = safe_printable(root);
+			kcve_warn("cannot read the HEAD commit of the record tree %s (%s); its age is "
+				  "not checked: repair the checkout (git fsck)", r,
+				  gerr.msg[0] ? gerr.msg : git_error_last() ? git_error_last()->message : "?");
+			free(r);
+		}
 	}
 	git_commit_free(cm);
 	git_reference_free(head);

@@ -10,8 +10,10 @@
 #include "check/gitrefs.h"
 #include "check/scancache.h"
 #include "check/verdict.h"
+#include "history/gitguard.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
@@ -141,6 +143,7 @@ struct ck_git {
 	struct edges ref_by_to, ref_by_from, rev_by_to; /* sorted after the walk */
 	char head[41];
 	size_t nread, ncached; /* commits read from objects / from the scan cache */
+	unsigned ancestry;     /* gitguard_ancestry(): shallow, grafts, replace refs */
 };
 
 static void edges_add(struct edges *e, const unsigned char *from, const unsigned char *to, size_t n)
@@ -341,6 +344,12 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, const ch
 	char *cpath = NULL;
 	struct ck_git *g = xcalloc(1, sizeof *g);
 	const char *rev = ref ? ref : "HEAD";
+	if ((rc = gitguard_install(repo, err)))
+		goto out;
+	if ((g->ancestry = gitguard_ancestry(repo)))
+		kcve_warn("%s has %s: commits are missing or their parents rewritten, so \"not "
+			  "affected\" by git can be wrong; use a full clone (git fetch --unshallow, "
+			  "remove info/grafts and refs/replace/)", path, gitguard_ancestry_text(g->ancestry));
 	if (git_revparse_single(&obj, repo, rev) < 0) {
 		rc = git_fail(err, KCVE_E_NOTFOUND, "cannot resolve revision", rev);
 		goto out;
@@ -359,7 +368,13 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, const ch
 	}
 	if (use_cache) {
 		cpath = cache_path ? xstrdup(cache_path) : default_cache_path(repo);
-		cache = scan_cache_load(cpath, NULL);
+		const char *why = NULL;
+		cache = scan_cache_load(cpath, &why);
+		if (why && strcmp(why, "no cache file yet")) {
+			char *cp = safe_printable(cpath);
+			kcve_warn("ignoring the scan cache %s: %s", cp, why);
+			free(cp);
+		}
 	}
 	rc = walk(g, repo, odb, &head, cache, path, err);
 	if (!rc && cache) {
@@ -582,6 +597,13 @@ void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const cha
 		} else if (!introduced) {
 			e->outcome = CK_OUT_NOT_INTRODUCED;
 			sb_adds(&sb, "no introducing commit is in the tree");
+			if (g->ancestry) { /* it may lie beyond the boundary: not a conclusion */
+				sb_addf(&sb, " (unreliable: the repository has %s)",
+					gitguard_ancestry_text(g->ancestry));
+				kcve_warn("%s: not introduced by git, but the repository has %s: the "
+					  "introducing commit may be beyond it", r->id,
+					  gitguard_ancestry_text(g->ancestry));
+			}
 		} else if (fix) {
 			e->outcome = CK_OUT_FIXED;
 			if (fix_how == ANCESTOR)
@@ -612,4 +634,9 @@ void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const cha
 		}
 	}
 	ck_result_push_stage(out, "git");
+}
+
+unsigned ck_git_ancestry(const struct ck_git *g)
+{
+	return g ? g->ancestry : 0;
 }

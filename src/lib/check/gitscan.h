@@ -37,6 +37,9 @@ void ck_git_close(struct ck_git *g);
 
 /* The git stage: fills res like ck_run_version (label "git:PATH@REF"). If release is not
  * NULL, it is recorded for --fixed-in and the JSON cross-check is done against it. */
+/* The repository's ancestry rewrites (history/gitguard.h bits: shallow, grafts, replace refs):
+ * with --strict a reason for exit 21 (KCVE_E_COVERAGE). */
+unsigned ck_git_ancestry(const struct ck_git *g);
 void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
 		struct ck_result *out);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check/rank.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 
@@ -89,6 +90,78 @@ static void print_disagreements(FILE *f, const struct ck_set *s, const struct ck
 	}
 }
 
+/* Markers after a CVE's title: module state, modprobe rules, KEV, EPSS. */
+static void print_markers(FILE *f, const struct ck_entry *e)
+{
+	if (e->module == CK_MOD_LOADED)
+		fputs(" [module loaded]", f);
+	else if (e->module == CK_MOD_NOT_LOADED)
+		fputs(" [module not loaded]", f);
+	if (e->mitigation == CK_MIT_BLACKLIST)
+		fprintf(f, " [blacklisted, still loadable: %s]", e->mitigation_why);
+	if (e->fixed_in[0])
+		fprintf(f, " (fixed in %s)", e->fixed_in);
+}
+
+/* One CVE line of the table; sub (optional) is printed as a column (ranked list). */
+static void print_row(FILE *f, const struct ck_entry *e, const struct ck_record *r,
+		      const char *sub, const struct ck_out_opts *o)
+{
+	char score[24] = "", epss[32] = "";
+	if (r->score10)
+		snprintf(score, sizeof score, "%u.%u", r->score10 / 10, r->score10 % 10);
+	if (e->has_epss)
+		snprintf(epss, sizeof epss, "%.3f/p%.0f", e->epss, e->epss_pct * 100);
+	const char *col = "", *end = "";
+	if (o->color) {
+		col = e->outcome == CK_OUT_AFFECTED ? "\033[31m" : "\033[33m";
+		end = "\033[0m";
+	}
+	if (sub) /* the ranked list: KEV and EPSS columns, the subsystem */
+		fprintf(f, "  %-5s %-16s %-8s %4s %-11s %-24s ",
+			e->kev ? e->kev_ransomware ? "KEV+R" : "KEV" : "", r->id,
+			sev_names[sev_rank(r->severity)], score, epss, sub);
+	else
+		fprintf(f, "  %-16s %-8s %4s ", r->id, sev_names[sev_rank(r->severity)], score);
+	fprintf(f, "%s%-8s%s%s %s", col, ck_outcome_name(e->outcome), end,
+		e->disagree ? " ≠" : e->needs_git ? " ?" : "", r->title);
+	print_markers(f, e);
+	fputc('\n', f);
+}
+
+/* --kev / --epss: every kept CVE in the one ranking (check/rank.h). */
+static void print_ranked(FILE *f, const struct ck_set *s, const struct ck_result *R,
+			 const struct ck_out_opts *o)
+{
+	size_t *order = xcalloc(R->n + 1, sizeof *order);
+	size_t n = ck_rank_order(s, R, order);
+	fprintf(f, "\n== ranked: %sexposure, %sCVSS (KEV = CISA's Known Exploited "
+		   "Vulnerabilities, +R = used by ransomware; EPSS probability/percentile) ==\n",
+		R->ranked_kev ? "KEV first, then " : "", R->ranked_epss ? "EPSS, " : "");
+	for (size_t i = 0; i < n; i++) {
+		const struct ck_entry *e = &R->e[order[i]];
+		char sub[96];
+		print_row(f, e, &s->v[e->rec], ck_record_subsystem(&s->v[e->rec], sub, sizeof sub), o);
+	}
+	free(order);
+}
+
+/* Mitigated CVEs (not in the list) and KEV entries the records do not carry. */
+static void print_triage_notes(FILE *f, const struct ck_set *s, const struct ck_result *R)
+{
+	for (size_t i = 0; i < R->n; i++)
+		if (R->e[i].outcome == CK_OUT_MITIGATED)
+			fprintf(f, "mitigated: %s %s\n", s->v[R->e[i].rec].id, R->e[i].reason);
+	if (!R->nuntracked_kev)
+		return;
+	fprintf(f, "KEV lists %zu Linux kernel CVE(s) that no record here carries (another CNA "
+		   "assigned them, or they predate the kernel CNA); the records cannot judge them, "
+		   "check them by hand:", R->nuntracked_kev);
+	for (size_t i = 0; i < R->nuntracked_kev; i++)
+		fprintf(f, " %s", R->untracked_kev[i]);
+	fputc('\n', f);
+}
+
 void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		    const struct ck_out_opts *o)
 {
@@ -136,34 +209,22 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 			}
 			fprintf(f, "%-32s %8zu %5zu %6zu %4zu %8zu %6zu\n", "(all)", tot[0], tot[1],
 				tot[2], tot[3], tot[4], n);
+			/* --kev / --epss: one ranked list instead of the subsystem groups */
+			bool ranked = R->ranked_kev || R->ranked_epss;
+			if (ranked)
+				print_ranked(f, s, R, o);
 			const char *cur = NULL;
-			for (size_t i = 0; i < n; i++) {
+			for (size_t i = 0; i < n && !ranked; i++) {
 				if (!cur || strcmp(cur, rows[i].sub) != 0) {
 					cur = rows[i].sub;
 					fprintf(f, "\n== %s (%zu) ==\n", cur, rows[i].group);
 				}
-				const struct ck_entry *e = rows[i].e;
-				char score[24] = "";
-				if (rows[i].r->score10)
-					snprintf(score, sizeof score, "%u.%u", rows[i].r->score10 / 10,
-						 rows[i].r->score10 % 10);
-				const char *col = "", *end = "";
-				if (o->color) {
-					col = e->outcome == CK_OUT_AFFECTED ? "\033[31m" : "\033[33m";
-					end = "\033[0m";
-				}
-				fprintf(f, "  %-16s %-8s %4s %s%-8s%s%s %s%s", rows[i].r->id,
-					sev_names[rows[i].sev], score, col, ck_outcome_name(e->outcome), end,
-					e->disagree ? " ≠" : e->needs_git ? " ?" : "", rows[i].r->title,
-					e->module == CK_MOD_LOADED ? " [module loaded]"
-					: e->module == CK_MOD_NOT_LOADED ? " [module not loaded]" : "");
-				if (e->fixed_in[0])
-					fprintf(f, " (fixed in %s)", e->fixed_in);
-				fputc('\n', f);
+				print_row(f, rows[i].e, rows[i].r, NULL, o);
 			}
 			fputc('\n', f);
 		}
 		free(rows);
+		print_triage_notes(f, s, R);
 		print_disagreements(f, s, R);
 		if (R->nneeds_git)
 			fprintf(f, "unknown: %zu CVE(s) marked ? cannot be decided at %s by version: the "
@@ -224,6 +285,65 @@ static int dump(FILE *f, json_t *doc)
 	return rc;
 }
 
+/* One CVE of a result in --json; rank: its place in the ranking (1 = first), 0 when not kept. */
+static json_t *cve_json(const struct ck_set *s, const struct ck_result *R, const struct ck_entry *e,
+			size_t rank)
+{
+	const struct ck_record *r = &s->v[e->rec];
+	char sub[96];
+	json_t *c = json_object();
+	json_object_set_new(c, "id", json_string(r->id));
+	json_object_set_new(c, "title", json_string(r->title));
+	json_object_set_new(c, "subsystem",
+			    json_string(ck_record_subsystem(r, sub, sizeof sub)));
+	bool scored = r->severity && *r->severity;
+	json_object_set_new(c, "severity", scored ? json_string(r->severity) : json_null());
+	json_object_set_new(c, "score", scored && r->score10 ? json_real(r->score10 / 10.0)
+							    : json_null());
+	json_object_set_new(c, "outcome", json_string(ck_outcome_name(e->outcome)));
+	json_object_set_new(c, "stage", json_string(e->stage ? e->stage : ""));
+	char rb[256];
+	json_object_set_new(c, "reason", json_string(ck_entry_reason(s, R, e, rb, sizeof rb)));
+	json_object_set_new(c, "json", json_string(vstat_name(e->semver)));
+	json_object_set_new(c, "dyad", json_string(vstat_name(e->dyad)));
+	json_object_set_new(c, "disagree", json_boolean(e->disagree));
+	if (e->needs_git)
+		json_object_set_new(c, "needs_git", json_true());
+	if (e->disagree) {
+		char jw[256], dw[256];
+		ck_readings_explain(s, R, e, jw, dw, sizeof jw);
+		json_t *why = json_object();
+		json_object_set_new(why, "json", json_string(jw));
+		json_object_set_new(why, "dyad", json_string(dw));
+		json_object_set_new(c, "readings", why);
+	}
+	if (e->module != CK_MOD_NONE)
+		json_object_set_new(c, "module_loaded",
+				    json_boolean(e->module == CK_MOD_LOADED));
+	if (e->fixed_in[0])
+		json_object_set_new(c, "fixed_in", json_string(e->fixed_in));
+	json_t *files = json_array();
+	for (size_t j = 0; j < r->nfiles; j++)
+		json_array_append_new(files, json_string(r->files[j]));
+	json_object_set_new(c, "files", files);
+	if (rank)
+		json_object_set_new(c, "rank", json_integer((json_int_t)rank));
+	if (R->ranked_kev) {
+		json_object_set_new(c, "kev", json_boolean(e->kev));
+		if (e->kev_ransomware)
+			json_object_set_new(c, "kev_ransomware", json_true());
+	}
+	if (e->has_epss)
+		json_object_set_new(c, "epss", json_pack("{s:f, s:f}", "probability", e->epss,
+							 "percentile", e->epss_pct));
+	if (e->mitigation != CK_MIT_NONE)
+		json_object_set_new(c, "mitigation",
+				    json_pack("{s:s, s:s}", "state",
+					      e->mitigation == CK_MIT_BLOCKED ? "blocked" : "blacklisted",
+					      "evidence", e->mitigation_why ? e->mitigation_why : ""));
+	return c;
+}
+
 int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		  const struct ck_out_opts *o)
 {
@@ -264,51 +384,31 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 			json_object_set_new(jr, "unfixed_on_branch",
 					    json_integer((json_int_t)R->unfixed_on_branch));
 		}
+		/* kept CVEs first, in the one ranking (check/rank.h), then the others */
+		size_t *order = xcalloc(2 * R->n + 1, sizeof *order), *rank = order + R->n;
+		size_t nk = ck_rank_order(s, R, order);
+		for (size_t i = 0; i < nk; i++)
+			rank[i] = i + 1;
+		for (size_t i = 0, m = nk; i < R->n; i++)
+			if (!ck_outcome_kept(R->e[i].outcome)) {
+				rank[m] = 0;
+				order[m++] = i;
+			}
 		json_t *cves = json_array();
 		for (size_t i = 0; i < R->n; i++) {
-			const struct ck_entry *e = &R->e[i];
+			const struct ck_entry *e = &R->e[order[i]];
 			if (!listed(e, o) && !e->disagree)
 				continue;
-			const struct ck_record *r = &s->v[e->rec];
-			char sub[96];
-			json_t *c = json_object();
-			json_object_set_new(c, "id", json_string(r->id));
-			json_object_set_new(c, "title", json_string(r->title));
-			json_object_set_new(c, "subsystem",
-					    json_string(ck_record_subsystem(r, sub, sizeof sub)));
-			bool scored = r->severity && *r->severity;
-			json_object_set_new(c, "severity", scored ? json_string(r->severity) : json_null());
-			json_object_set_new(c, "score", scored && r->score10 ? json_real(r->score10 / 10.0)
-									    : json_null());
-			json_object_set_new(c, "outcome", json_string(ck_outcome_name(e->outcome)));
-			json_object_set_new(c, "stage", json_string(e->stage ? e->stage : ""));
-			char rb[256];
-			json_object_set_new(c, "reason", json_string(ck_entry_reason(s, R, e, rb, sizeof rb)));
-			json_object_set_new(c, "json", json_string(vstat_name(e->semver)));
-			json_object_set_new(c, "dyad", json_string(vstat_name(e->dyad)));
-			json_object_set_new(c, "disagree", json_boolean(e->disagree));
-			if (e->needs_git)
-				json_object_set_new(c, "needs_git", json_true());
-			if (e->disagree) {
-				char jw[256], dw[256];
-				ck_readings_explain(s, R, e, jw, dw, sizeof jw);
-				json_t *why = json_object();
-				json_object_set_new(why, "json", json_string(jw));
-				json_object_set_new(why, "dyad", json_string(dw));
-				json_object_set_new(c, "readings", why);
-			}
-			if (e->module != CK_MOD_NONE)
-				json_object_set_new(c, "module_loaded",
-						    json_boolean(e->module == CK_MOD_LOADED));
-			if (e->fixed_in[0])
-				json_object_set_new(c, "fixed_in", json_string(e->fixed_in));
-			json_t *files = json_array();
-			for (size_t j = 0; j < r->nfiles; j++)
-				json_array_append_new(files, json_string(r->files[j]));
-			json_object_set_new(c, "files", files);
-			json_array_append_new(cves, c);
+			json_array_append_new(cves, cve_json(s, R, e, rank[i]));
 		}
+		free(order);
 		json_object_set_new(jr, "cves", cves);
+		if (R->ranked_kev) {
+			json_t *u = json_array();
+			for (size_t i = 0; i < R->nuntracked_kev; i++)
+				json_array_append_new(u, json_string(R->untracked_kev[i]));
+			json_object_set_new(jr, "untracked_kev", u);
+		}
 		if (o->deltas)
 			json_object_set_new(jr, "delta", ck_delta_json(&o->deltas[k], o->since));
 		json_array_append_new(results, jr);

@@ -65,6 +65,42 @@ static void stage_modules(const struct ck_pipeline *p, const struct ck_kernel *k
 	}
 }
 
+/* exploitation (--kev, --epss): what the ranking reads (check/triage.h, check/rank.h) */
+static void stage_exploitation(const struct ck_pipeline *p, const struct ck_kernel *k,
+			       struct ck_result *res)
+{
+	(void)k;
+	if (p->triage)
+		ck_run_exploitation(p->set, res, p->triage);
+}
+
+struct modmap_ctx {
+	struct ck_files *cf;
+	const struct ck_set *set;
+};
+
+static enum ck_filev modmap_verdict(void *ctx, const char *path, const char **reason)
+{
+	return ck_files_verdict(((struct modmap_ctx *)ctx)->cf, path, reason);
+}
+
+static bool modmap_module(void *ctx, const char *path, char *out, size_t outsz)
+{
+	const struct modmap_ctx *c = ctx;
+	return ck_files_module(c->cf, c->set, path, out, outsz);
+}
+
+/* modprobe (--running): code only in modules the system's rules keep from loading is
+ * mitigated (check/triage.h); needs the exact file-to-module mapping */
+static void stage_modprobe(const struct ck_pipeline *p, const struct ck_kernel *k,
+			   struct ck_result *res)
+{
+	if (!k->modprobe || !k->running || !k->modmap || !ck_files_have_modules(k->modmap, p->set))
+		return;
+	struct modmap_ctx c = {k->modmap, p->set};
+	ck_run_modprobe(p->set, res, k->modprobe, modmap_verdict, modmap_module, &c);
+}
+
 static void stage_fixed_in(const struct ck_pipeline *p, const struct ck_kernel *k,
 			   struct ck_result *res)
 {
@@ -82,10 +118,12 @@ static const struct {
 } stages[] = {
 	{"version", CK_STAGE_RELEASE, stage_version}, /* or git: creates the entries */
 	{"coverage", CK_STAGE_RELEASE, stage_coverage},
+	{"exploitation", CK_STAGE_RELEASE, stage_exploitation}, /* annotates: kev, epss */
 	{"config", CK_STAGE_KERNEL, stage_config},
 	{"build", CK_STAGE_KERNEL, stage_build},
 	{"functions", CK_STAGE_KERNEL, stage_functions},
 	{"modules", CK_STAGE_KERNEL, stage_modules},
+	{"modprobe", CK_STAGE_KERNEL, stage_modprobe}, /* reads the module state */
 	{"fixed-in", CK_STAGE_KERNEL, stage_fixed_in},
 };
 /* ======================================================================================== */

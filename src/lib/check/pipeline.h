@@ -2,7 +2,8 @@
  * public API) runs its stages through ck_pipeline_run(), in the one order listed in the stage
  * table of check/pipeline.c:
  *
- *   version | git ─▶ coverage ─▶ config ─▶ build ─▶ functions ─▶ modules ─▶ fixed-in
+ *   version | git ─▶ coverage ─▶ exploitation ─▶ config ─▶ build ─▶ functions ─▶ modules ─▶
+ *   modprobe ─▶ fixed-in
  *
  * A stage reads what the kernel description gives it and the result so far, and is skipped
  * when its input is absent (no configuration: no config stage).  Adding a stage: add its input
@@ -23,6 +24,7 @@
 #include "check/funclevel.h"
 #include "check/recset.h"
 #include "check/running.h"
+#include "check/triage.h"
 #include "check/verdict.h"
 
 struct ck_git;
@@ -38,6 +40,7 @@ struct ck_pipeline {
 	long long now;                   /* clock of the branch EOL dates */
 	const struct ck_coverage *age;   /* the records' age warning, appended to every result's
 					    coverage (NULL: none) */
+	const struct ck_triage *triage;  /* exploitation stage: --kev, --epss (NULL: skipped) */
 };
 
 /* A file stage's answer per source path: a .config or build directory (ck_files_verdict), or
@@ -60,6 +63,8 @@ struct ck_kernel {
 	struct ck_func_input funcs;  /* function level: the image's symbols (NULL: skipped) */
 	const struct ck_running *running; /* modules stage (NULL: skipped) */
 	struct ck_files *modmap;     /* exact file-to-module mapping for it (NULL: by name) */
+	const struct ck_modprobe *modprobe; /* modprobe stage: the system's modprobe.d rules
+					     * (needs running and modmap; NULL: skipped) */
 	bool fixed_in;               /* fixed-in stage */
 };
 

@@ -214,8 +214,9 @@ int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct 
 	if (read_file(path, &sb) == 0) {
 		size_t bad = dyad_parse(sb_str(&sb), &r->dyad);
 		ck_record_link_pairs(r);
-		if (bad) {
+		if (bad) { /* the caller keeps only records that were read: release this one */
 			sb_release(&sb);
+			ck_record_release(r);
 			return kcve_err_set(err, KCVE_E_PARSE, "malformed line %zu in %s", bad, path);
 		}
 	}

@@ -207,6 +207,120 @@ static const char table_script[] =
 	"{numeric:true});}).forEach(function(r){b.appendChild(r);});};\n"
 	"});\n</script>\n";
 
+/* One applicable CVE of a check result as a table row: its rank (the check's one ranking,
+ * check/rank.h: the JSON lists kept CVEs in that order), exploitation evidence (KEV, EPSS),
+ * severity, subsystem, verdict with the module/mitigation state, mainline fix, title. */
+static void cve_row(struct strbuf *rows, json_t *c, const char *out, const char *sub,
+		    const struct id_rec *idx, size_t nidx)
+{
+	const char *id = json_string_value(json_object_get(c, "id"));
+	struct id_rec key = {id ? id : "", NULL};
+	struct id_rec *hit = bsearch(&key, idx, nidx, sizeof *idx, cmp_id_rec);
+	json_t *rank = json_object_get(c, "rank");
+	sb_addf(rows, "<tr><td data-k=\"%lld\">%lld</td><td>", (long long)json_integer_value(rank),
+		(long long)json_integer_value(rank));
+	sb_adds(rows, "<a href=\"https://www.cve.org/CVERecord?id=");
+	esc(rows, id);
+	sb_adds(rows, "\">");
+	esc(rows, id);
+	sb_adds(rows, "</a></td><td>");
+	if (json_is_true(json_object_get(c, "kev")))
+		sb_adds(rows, json_is_true(json_object_get(c, "kev_ransomware"))
+				      ? "<span class=\"kev\">KEV</span> ransomware "
+				      : "<span class=\"kev\">KEV</span> ");
+	json_t *epss = json_object_get(c, "epss");
+	if (epss)
+		sb_addf(rows, "EPSS %.3f (p%.0f)",
+			json_number_value(json_object_get(epss, "probability")),
+			json_number_value(json_object_get(epss, "percentile")) * 100);
+	const char *sev = json_string_value(json_object_get(c, "severity"));
+	sb_addf(rows, "</td><td data-k=\"%d\">", sev_key(sev));
+	esc(rows, sev ? sev : "unscored");
+	sb_adds(rows, "</td><td>");
+	esc(rows, sub);
+	sb_adds(rows, "</td><td>");
+	esc(rows, out);
+	json_t *loaded = json_object_get(c, "module_loaded");
+	if (json_is_boolean(loaded))
+		sb_adds(rows, json_is_true(loaded) ? " (module loaded)" : " (module not loaded)");
+	json_t *mit = json_object_get(c, "mitigation");
+	if (mit) {
+		sb_adds(rows, " <span title=\"");
+		esc(rows, json_string_value(json_object_get(mit, "evidence")));
+		sb_adds(rows, "\">(");
+		esc(rows, json_string_value(json_object_get(mit, "state")));
+		sb_adds(rows, ")</span>");
+	}
+	sb_adds(rows, "</td><td>");
+	if (hit && hit->r->nfixes && strlen(hit->r->fixes[0]) == 40 &&
+	    strspn(hit->r->fixes[0], "0123456789abcdef") == 40)
+		sb_addf(rows, "<a href=\"https://git.kernel.org/linus/%s\">%.12s</a>",
+			hit->r->fixes[0], hit->r->fixes[0]);
+	sb_adds(rows, "</td><td>");
+	esc(rows, json_string_value(json_object_get(c, "title")));
+	sb_adds(rows, "</td></tr>\n");
+}
+
+/* Below the table: CVEs a modprobe rule mitigates, and KEV entries no record carries. */
+static void triage_notes(struct strbuf *o, json_t *r)
+{
+	size_t j;
+	json_t *c;
+	json_array_foreach(json_object_get(r, "cves"), j, c) {
+		const char *out = json_string_value(json_object_get(c, "outcome"));
+		if (!out || strcmp(out, "mitigated"))
+			continue;
+		sb_adds(o, "<p class=\"note\">Mitigated (not affected): ");
+		esc(o, json_string_value(json_object_get(c, "id")));
+		sb_adds(o, ": ");
+		esc(o, json_string_value(json_object_get(c, "reason")));
+		sb_adds(o, "</p>\n");
+	}
+	json_t *u = json_object_get(r, "untracked_kev");
+	if (!json_array_size(u))
+		return;
+	sb_addf(o, "<p class=\"untracked\"><span class=\"kev\">KEV</span> %zu Linux kernel "
+		   "CVE(s) in CISA's catalogue that no record here carries (another CNA assigned "
+		   "them, or they predate the kernel CNA); the records cannot judge them: ",
+		json_array_size(u));
+	json_array_foreach(u, j, c) {
+		sb_adds(o, j ? ", " : "");
+		esc(o, json_string_value(c));
+	}
+	sb_adds(o, "</p>\n");
+}
+
+/* `check --since OLD` (check/delta.h): what changed since the older records, first. */
+static void delta_section(struct strbuf *o, json_t *delta)
+{
+	static const char *const kinds[] = {"added", "removed", "changed"};
+	if (!json_is_object(delta))
+		return;
+	size_t n = 0;
+	for (int k = 0; k < 3; k++)
+		n += json_array_size(json_object_get(delta, kinds[k]));
+	sb_adds(o, "<h3>What changed since ");
+	esc(o, json_string_value(json_object_get(delta, "since")));
+	sb_addf(o, ": %zu CVE(s)</h3>\n", n);
+	if (!n)
+		return;
+	sb_adds(o, "<table class=\"delta\"><thead><tr><th>Change</th><th>CVE</th><th>Why</th>"
+		   "</tr></thead><tbody>\n");
+	for (int k = 0; k < 3; k++) {
+		size_t j;
+		json_t *x;
+		json_array_foreach(json_object_get(delta, kinds[k]), j, x) {
+			sb_addf(o, "<tr class=\"%s\"><td>%s%s</td><td>", kinds[k], kinds[k],
+				json_is_true(json_object_get(x, "withdrawn")) ? " (withdrawn)" : "");
+			esc(o, json_string_value(json_object_get(x, "id")));
+			sb_adds(o, "</td><td>");
+			esc(o, json_string_value(json_object_get(x, "why")));
+			sb_adds(o, "</td></tr>\n");
+		}
+	}
+	sb_adds(o, "</tbody></table>\n");
+}
+
 static void check_section(struct strbuf *o, const struct ck_set *set, const char *check_json,
 			  struct kcve_err *err, int *rc)
 {
@@ -242,6 +356,7 @@ static void check_section(struct strbuf *o, const struct ck_set *set, const char
 			esc(o, json_string_value(json_object_get(st, "name")));
 		}
 		sb_adds(o, "</p>\n");
+		delta_section(o, json_object_get(r, "delta"));
 		struct kv *sub = NULL;
 		size_t ns = 0, as = 0;
 		struct strmap sub_ix = STRMAP_INIT;
@@ -253,40 +368,21 @@ static void check_section(struct strbuf *o, const struct ck_set *set, const char
 				continue;
 			const char *s = json_string_value(json_object_get(c, "subsystem"));
 			kv_bump(&sub, &ns, &as, &sub_ix, s ? s : "other", 0);
-			const char *id = json_string_value(json_object_get(c, "id"));
-			struct id_rec key = {id ? id : "", NULL};
-			struct id_rec *hit = bsearch(&key, idx, set->n, sizeof *idx, cmp_id_rec);
-			sb_adds(&rows, "<tr><td><a href=\"https://www.cve.org/CVERecord?id=");
-			esc(&rows, id);
-			sb_adds(&rows, "\">");
-			esc(&rows, id);
-			const char *sev = json_string_value(json_object_get(c, "severity"));
-			sb_addf(&rows, "</a></td><td data-k=\"%d\">", sev_key(sev));
-			esc(&rows, sev ? sev : "unscored");
-			sb_adds(&rows, "</td><td>");
-			esc(&rows, s);
-			sb_adds(&rows, "</td><td>");
-			esc(&rows, out);
-			sb_adds(&rows, "</td><td>");
-			if (hit && hit->r->nfixes && strlen(hit->r->fixes[0]) == 40 &&
-			    strspn(hit->r->fixes[0], "0123456789abcdef") == 40)
-				sb_addf(&rows, "<a href=\"https://git.kernel.org/linus/%s\">%.12s</a>",
-					hit->r->fixes[0], hit->r->fixes[0]);
-			sb_adds(&rows, "</td><td>");
-			esc(&rows, json_string_value(json_object_get(c, "title")));
-			sb_adds(&rows, "</td></tr>\n");
+			cve_row(&rows, c, out, s, idx, set->n);
 		}
 		if (ns > 1)
 			qsort(sub, ns, sizeof *sub, by_count);
 		hbars(o, "Applicable CVEs per subsystem (top 20)", sub, ns > 20 ? 20 : ns, "#c0392b");
-		sb_adds(o, "<h3>Applicable CVEs (click a column to sort)</h3>\n"
+		sb_adds(o, "<h3>Applicable CVEs, ranked: KEV first, then exposure, EPSS, CVSS "
+			   "(click a column to sort)</h3>\n"
 			   "<input type=\"search\" placeholder=\"filter: id, subsystem, words of the "
 			   "title...\" aria-label=\"filter the table\">\n"
-			   "<table class=\"cves\"><thead><tr><th>CVE</th><th>Severity</th>"
-			   "<th>Subsystem</th><th>Verdict</th><th>Mainline fix</th><th>Title</th></tr>"
-			   "</thead><tbody>\n");
+			   "<table class=\"cves\"><thead><tr><th>Rank</th><th>CVE</th>"
+			   "<th>Exploited</th><th>Severity</th><th>Subsystem</th><th>Verdict</th>"
+			   "<th>Mainline fix</th><th>Title</th></tr></thead><tbody>\n");
 		sb_add(o, rows.buf, rows.len);
 		sb_adds(o, "</tbody></table>\n");
+		triage_notes(o, r);
 		sb_release(&rows);
 		kv_free(sub, ns, &sub_ix);
 	}
@@ -320,7 +416,11 @@ int ck_report_html(const struct ck_set *s, const char *check_json, const char *d
 		   "table{border-collapse:collapse;font-size:12px;display:block;overflow-x:auto}"
 		   "td,th{border:1px solid var(--grid);padding:2px 6px;text-align:left}\n"
 		   "th{cursor:pointer;background:var(--row)}tbody tr:nth-child(even){background:var(--row)}\n"
-		   ".stages{font-size:1.1em;font-weight:bold}\n</style></head><body>\n");
+		   ".stages{font-size:1.1em;font-weight:bold}\n"
+		   "tr.added td:first-child{color:#c0392b;font-weight:bold}"
+		   "tr.removed td:first-child{color:#27ae60;font-weight:bold}\n"
+		   ".kev{background:#c0392b;color:#fff;font-weight:bold;padding:0 4px;border-radius:3px}\n"
+		   "</style></head><body>\n");
 	sb_adds(o, "<h1>Linux kernel CVE report</h1>\n<p>");
 	sb_addf(o, "%zu published records from ", s->n);
 	esc(o, s->origin);

@@ -149,10 +149,13 @@ struct scan_cache *scan_cache_from_bytes(const void *data, size_t len, const cha
 struct scan_cache *scan_cache_load(const char *path, const char **why)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (read_file(path, &sb) < 0) {
+	/* the bounded reader: a FIFO or a link to a device in the cache's place is refused, not
+	 * waited on or read forever; the cap is far above a linux-stable cache (~70 MiB) */
+	if (read_file_capped(path, &sb, SCAN_CACHE_MAX) < 0) {
+		int e = errno;
 		sb_release(&sb);
 		if (why)
-			*why = "no cache file yet";
+			*why = e == ENOENT ? "no cache file yet" : read_file_reason(e);
 		return empty_cache();
 	}
 	struct scan_cache *c = scan_cache_from_bytes(sb.buf, sb.len, why);

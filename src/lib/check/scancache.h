@@ -28,6 +28,8 @@
 
 struct scan_cache;
 
+/* Largest cache file read (a cache of the whole linux-stable history is ~70 MiB). */
+#define SCAN_CACHE_MAX ((size_t)1 << 30)
 /* Load path (missing or invalid: an empty cache; *why, if not NULL, says which, or is NULL
  * when the file loaded). Never fails. */
 struct scan_cache *scan_cache_load(const char *path, const char **why);

@@ -122,7 +122,8 @@ static json_t *statement(const struct ck_set *s, const struct ck_result *R,
 	case CK_OUT_UNKNOWN:
 	case CK_OUT_NO_DATA: status = "under_investigation"; break;
 	case CK_OUT_NOT_COMPILED:
-	case CK_OUT_NOT_INTRODUCED: status = "not_affected"; break;
+	case CK_OUT_NOT_INTRODUCED:
+	case CK_OUT_MITIGATED: status = "not_affected"; break;
 	case CK_OUT_FIXED: status = "fixed"; break;
 	}
 	json_object_set_new(st, "status", json_string(status));
@@ -132,6 +133,9 @@ static json_t *statement(const struct ck_set *s, const struct ck_result *R,
 	json_object_set_new(st, "status_notes", json_string(reason));
 	if (e->outcome == CK_OUT_NOT_COMPILED || e->outcome == CK_OUT_NOT_INTRODUCED)
 		json_object_set_new(st, "impact_statement", json_string(reason));
+	if (e->outcome == CK_OUT_MITIGATED) /* a modprobe rule (check/triage.h) */
+		json_object_set_new(st, "justification",
+				    json_string("inline_mitigations_already_exist"));
 	if (e->outcome == CK_OUT_AFFECTED) {
 		char act[192];
 		if (e->fixed_in[0])
@@ -340,7 +344,7 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 	const struct ck_record *r = &s->v[rec];
 	json_t *aff = json_array();
 	struct strbuf detail = STRBUF_INIT;
-	bool any_aff = false, any_unknown = false, all_fixed = true;
+	bool any_aff = false, any_unknown = false, all_fixed = true, any_mitigated = false;
 	for (size_t k = 0; k < nres; k++) {
 		const struct ck_result *R = &res[k];
 		const struct ck_entry *e = &R->e[rec];
@@ -355,6 +359,7 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 								     affects_status(e)));
 		json_array_append_new(aff, a);
 		any_aff |= e->outcome == CK_OUT_AFFECTED;
+		any_mitigated |= e->outcome == CK_OUT_MITIGATED;
 		any_unknown |= e->outcome == CK_OUT_UNKNOWN || e->outcome == CK_OUT_NO_DATA;
 		all_fixed &= e->outcome == CK_OUT_FIXED;
 		char rb[256];
@@ -370,7 +375,9 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 					: all_fixed ? "resolved" : "not_affected";
 	json_t *an = json_pack("{s:s}", "state", state);
 	if (!strcmp(state, "not_affected"))
-		json_object_set_new(an, "justification", json_string("code_not_present"));
+		json_object_set_new(an, "justification", json_string(any_mitigated
+								      ? "protected_by_mitigating_control"
+								      : "code_not_present"));
 	json_object_set_new(an, "detail", json_string(sb_str(&detail)));
 	sb_release(&detail);
 	json_t *v = json_pack("{s:s, s:s, s:{s:s, s:o}}", "bom-ref", r->id, "id", r->id, "source",

@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,37 +31,97 @@ ssize_t read_full(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
-int read_file(const char *path, struct strbuf *sb)
+int read_fd_capped(int fd, struct strbuf *sb, size_t cap)
 {
-	const char *rel;
-	int root = safefs_lookup(path, &rel);
-	if (root >= 0)
-		return safe_read_at(root, rel, sb, SAFEFS_READ_MAX);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		errno = EISDIR;
-		return -1;
-	}
-	if (st.st_size > 0)
-		sb_grow(sb, (size_t)st.st_size);
+	size_t start = sb->len;
 	for (;;) {
 		sb_grow(sb, 65536);
-		ssize_t n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		size_t room = sb->alloc - sb->len - 1, left = cap - (sb->len - start);
+		ssize_t n = read(fd, sb->buf + sb->len, room < left + 1 ? room : left + 1);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n > 0 && (size_t)n > left) {
+			n = -1;
+			errno = EFBIG;
+		}
 		if (n <= 0) {
 			int e = errno;
-			close(fd);
+			if (n < 0)
+				sb->len = start; /* no partial content */
 			sb->buf[sb->len] = '\0'; /* also for an empty file: callers use it as a string */
 			errno = e;
 			return n < 0 ? -1 : 0;
 		}
 		sb->len += (size_t)n;
 	}
+}
+
+/* fd (opened O_NONBLOCK, so a FIFO did not wait for a writer) when it is a regular file of
+ * at most cap bytes: read it into sb. Closes fd. */
+static int read_regular_fd(int fd, struct strbuf *sb, size_t cap)
+{
+	struct stat st;
+	int e = 0;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+	else if ((uint64_t)st.st_size > cap)
+		e = EFBIG;
+	int fl = e ? -1 : fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	if (!e) {
+		sb_grow(sb, (size_t)st.st_size);
+		if (read_fd_capped(fd, sb, cap) < 0)
+			e = errno;
+	}
+	close(fd);
+	errno = e;
+	return e ? -1 : 0;
+}
+
+int read_file_capped(const char *path, struct strbuf *sb, size_t cap)
+{
+	const char *rel;
+	int root = safefs_lookup(path, &rel);
+	if (root >= 0)
+		return safe_read_at(root, rel, sb, cap);
+	if (!strcmp(path, "/dev/stdin")) /* "-" on the command line: a pipe is fine there */
+		return read_fd_capped(0, sb, cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	return read_regular_fd(fd, sb, cap);
+}
+
+int read_file(const char *path, struct strbuf *sb)
+{
+	return read_file_capped(path, sb, SAFEFS_READ_MAX);
+}
+
+/* openat2(2) with RESOLVE_IN_ROOT: "/" and ".." stop at rootfd, absolute links resolve
+ * inside it. Called through syscall(): glibc 2.36 has no wrapper. */
+static int open_in_root(int rootfd, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS) { /* before Linux 5.6: no link is followed at all */
+		struct stat st;
+		fd = safe_open_read(rootfd, rel, &st);
+	}
+	return fd;
+}
+
+int read_file_in_root(int rootfd, const char *rel, struct strbuf *sb, size_t cap)
+{
+	int fd = open_in_root(rootfd, rel);
+	if (fd < 0)
+		return -1;
+	return read_regular_fd(fd, sb, cap);
 }
 
 /* Directory holding path, opened: below a guarded root without following links. *base is
@@ -388,4 +451,15 @@ bool is_dir(const char *path)
 int file_stat(const char *path, struct stat *st)
 {
 	return stat_path(path, st);
+}
+
+const char *read_file_reason(int err)
+{
+	switch (err) {
+	case ENODEV: return "not a regular file (a FIFO, device or socket is refused)";
+	case EISDIR: return "a directory, not a file";
+	case EFBIG: return "larger than the limit for this kind of file";
+	case ELOOP: return "a symbolic link (refused here)";
+	default: return strerror(err);
+	}
 }

@@ -14,10 +14,23 @@
 
 #include "core/strbuf.h"
 
-/* Read a whole file into sb (appends; sb is NUL-terminated, also for an empty file). Returns 0,
- * or -1 with errno set. Below a guarded record tree (safefs.h) only regular files reached
- * without links are read, and at most SAFEFS_READ_MAX bytes. */
+/* The one bounded reader of input files. Read a whole file into sb (appends; sb is
+ * NUL-terminated, also for an empty file). Returns 0, or -1 with errno set. Only regular
+ * files are read: the file is opened O_NONBLOCK (a FIFO never waits for a writer) and then
+ * checked, so FIFOs, devices (a link to /dev/zero) and sockets fail with ENODEV, directories
+ * with EISDIR; more than cap bytes (SAFEFS_READ_MAX for read_file) fail with EFBIG and nothing
+ * appended. Below a guarded record tree (safefs.h) no link is followed either. "/dev/stdin"
+ * ("-" on a command line) reads standard input, a pipe included, with the same cap. */
 int read_file(const char *path, struct strbuf *sb);
+int read_file_capped(const char *path, struct strbuf *sb, size_t cap);
+/* The same for rel below rootfd, the root directory of a system image (--root): every
+ * component, links and ".." included, is resolved inside the image (openat2 RESOLVE_IN_ROOT),
+ * so an absolute link in the image never reaches the host's files. */
+int read_file_in_root(int rootfd, const char *rel, struct strbuf *sb, size_t cap);
+/* Read fd to its end into sb, at most cap bytes (EFBIG, nothing appended). */
+int read_fd_capped(int fd, struct strbuf *sb, size_t cap);
+/* Message for an errno of these readers: "is not a regular file", "is larger than the cap"... */
+const char *read_file_reason(int err);
 /* Read from fd into buf until len bytes or end of file (resuming after EINTR): the count
  * read, or -1 with errno. */
 ssize_t read_full(int fd, void *buf, size_t len);

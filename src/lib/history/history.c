@@ -11,6 +11,7 @@
 #include "core/fileio.h"
 #include "core/sha.h"
 #include "core/xalloc.h"
+#include "history/gitguard.h"
 #include "history/history_internal.h"
 
 git_repository *history_git(struct history *h)
@@ -151,6 +152,13 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 				  repo_path);
 		goto fail;
 	}
+	if ((rc = gitguard_install(h->repo, err)))
+		goto fail;
+	unsigned rewrites = gitguard_ancestry(h->repo);
+	if (rewrites)
+		kcve_warn("%s has %s: the index misses commits or follows rewritten parents, so "
+			  "fixes and introductions can be missed; use a full clone", repo_path,
+			  gitguard_ancestry_text(rewrites));
 	if (index_path && *index_path) {
 		h->index_path = xstrdup(index_path);
 	} else {

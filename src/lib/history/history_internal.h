@@ -98,8 +98,28 @@ struct pack_cursor {
 	unsigned char *in; /* pack bytes read */
 	size_t ain;
 };
-/* The packs of objects_dir/pack; NULL when there are none usable. */
+/* Limits on what a repository may ask (git's own limits where it has them): alternates
+ * nested at most 5 deep, 64 objects directories in all, an alternates file of 64 KiB; delta
+ * chains of at most 4096 objects (git pack-objects' largest --depth is 4095). */
+#define PACKSET_MAX_ALT_DEPTH 5
+#define PACKSET_MAX_ALTERNATES 64
+#define PACKSET_ALTERNATES_MAX ((size_t)64 << 10)
+#define PACKSET_MAX_CHAIN 4096
+/* The packs of objects_dir/pack and of its alternates (each directory once); NULL when there
+ * are none usable. */
 struct packset *packset_open(const char *objects_dir);
+/* The same, also when no pack is usable (never NULL): for the object guard (gitguard.c). */
+struct packset *packset_scan(const char *objects_dir);
+/* The first problem met with the alternates (a loop, too deep, too many, a file that is not
+ * a regular file), or NULL. */
+const char *packset_problem(const struct packset *ps);
+/* The objects directories found: the repository's first, then its alternates, each once. */
+size_t packset_dirs(const struct packset *ps, const char *const **dirs);
+/* Check object id's delta chain without inflating it: 0 (its type and the size it declares
+ * for itself in *type and *size), 1 when it is in no pack (or its base is not), -1 when the
+ * chain is damaged (*why: a cycle, a chain too deep, an offset outside the pack). */
+int packset_check(const struct packset *ps, const git_oid *id, git_object_t *type, size_t *size,
+		  const char **why);
 struct packset *packset_open_repo(git_repository *repo); /* its common dir's objects/ */
 void packset_free(struct packset *ps);
 /* The object id into out, with its type: 0, or -1 when not in a pack or not readable here (the

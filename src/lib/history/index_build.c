@@ -19,6 +19,7 @@
 #include "core/strbuf.h"
 #include "core/testhooks.h"
 #include "core/xalloc.h"
+#include "history/gitguard.h"
 #include "history/history_internal.h"
 #include "history/trailers.h"
 
@@ -738,7 +739,7 @@ int index_update(struct history *h, const struct range_list *ranges, const char 
 	/* the writer thread gets its own repository handle: libgit2 objects are not shared
 	 * between threads */
 	if (git_repository_open(&b.wrepo, git_repository_path(h->repo)) < 0 ||
-	    git_repository_odb(&b.odb, b.wrepo) < 0) {
+	    gitguard_install(b.wrepo, err) || git_repository_odb(&b.odb, b.wrepo) < 0) {
 		free(stored);
 		git_repository_free(b.wrepo);
 		return kcve_err_set(err, KCVE_E_NOREPO, "cannot open the object database of %s",

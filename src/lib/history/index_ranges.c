@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/safefs.h"
 #include "core/strmap.h"
 #include "core/version.h"
 #include "core/xalloc.h"
@@ -99,9 +100,10 @@ static const struct tag *find_tag(const struct tag *v, size_t n, const char *nam
 
 /* The commit a release tag names: from the peeled id packed-refs records and the type in the
  * pack (no object read: on a linux-stable mirror with ~3,700 tags, git_reference_peel's reads
- * were most of an incremental update), else as git_reference_peel finds it. False when the
- * tag does not name a commit (v2.6.11 names a tree). */
-static bool tag_commit(git_reference *ref, const struct packset *ps, git_oid *out)
+ * were most of an incremental update), else as git_reference_peel finds it. 1 for a commit,
+ * 0 when the tag names something else (v2.6.11 names a tree), -1 when it cannot be read (a
+ * damaged object is an error, never a release that silently vanishes). */
+static int tag_commit(git_reference *ref, const struct packset *ps, git_oid *out)
 {
 	if (git_reference_type(ref) == GIT_REFERENCE_DIRECT) {
 		const git_oid *id = git_reference_target_peel(ref);
@@ -114,11 +116,13 @@ static bool tag_commit(git_reference *ref, const struct packset *ps, git_oid *ou
 		}
 	}
 	git_object *obj = NULL;
-	if (git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) < 0)
-		return false;
-	git_oid_cpy(out, git_object_id(obj));
+	if (git_reference_peel(&obj, ref, GIT_OBJECT_ANY) < 0)
+		return -1;
+	int r = git_object_type(obj) == GIT_OBJECT_COMMIT;
+	if (r)
+		git_oid_cpy(out, git_object_id(obj));
 	git_object_free(obj);
-	return true;
+	return r;
 }
 
 int ranges_discover(git_repository *repo, struct range_list *out, struct kcve_err *err)
@@ -136,7 +140,20 @@ int ranges_discover(git_repository *repo, struct range_list *out, struct kcve_er
 	while (git_reference_next(&ref, it) == 0) {
 		const char *name = git_reference_name(ref) + strlen("refs/tags/v");
 		bool pre_git = strncmp(name, "2.6.11", 6) == 0 && (name[6] == '\0' || name[6] == '.');
-		if (strlen(name) < 32 && kernel_tag_name(name) && !pre_git && tag_commit(ref, ps, &id)) {
+		int tc = strlen(name) < 32 && kernel_tag_name(name) && !pre_git ? tag_commit(ref, ps, &id) : 0;
+		if (tc < 0) {
+			char *n = safe_printable(name);
+			kcve_err_set(err, KCVE_E_NOREPO, "cannot read the release tag v%s (%s); the "
+				     "repository is damaged: check it with git fsck and fetch again",
+				     n, git_error_last() ? git_error_last()->message : "unreadable object");
+			free(n);
+			git_reference_free(ref);
+			packset_free(ps);
+			git_reference_iterator_free(it);
+			free(tags);
+			return KCVE_E_NOREPO;
+		}
+		if (tc > 0) {
 			XGROW(tags, ntags + 1, alloc);
 			struct tag *t = &tags[ntags++];
 			snprintf(t->name, sizeof(t->name), "%s", name);

@@ -250,6 +250,11 @@ static void read_commit(struct reader *r, const git_oid *oid, struct readout *ou
 		commit_raw_parents(&rc, r->pbuf + r->npbuf, out->npar);
 	}
 	r->npbuf += out->npar;
+	if (out->npar > UINT16_MAX) { /* refused, never truncated: see store_locked */
+		if (obj)
+			git_odb_object_free(obj);
+		return;
+	}
 	out->time = rc.walk_time;
 	/* the upstream id is only stored for stable commits, but which range a commit belongs to
 	 * is known only after the walk: parse it always (it changes nothing else) */
@@ -280,14 +285,18 @@ static void read_commit(struct reader *r, const git_oid *oid, struct readout *ou
 static void store_locked(struct graph *g, struct reader *r, const struct readout *ro)
 {
 	uint32_t idx = ro->idx;
-	uint16_t np = (uint16_t)(ro->npar > UINT16_MAX ? UINT16_MAX : ro->npar);
+	/* a commit with more parents than a node holds (65,535) is a bad node, marked by that
+	 * count without parents, so the walk stops there with its own message; a merge that
+	 * loses parents silently would make dyad place fixes in no release */
+	bool too_many = ro->npar > UINT16_MAX;
+	uint16_t np = too_many ? 0 : (uint16_t)ro->npar;
 	uint32_t *par = par_alloc(g, np);
 	for (size_t k = 0; k < np; k++)
 		par[k] = node_of(g, &r->pbuf[ro->par_off + k]);
 	struct gnode *nd = node(g, idx);
 	nd->time = ro->time;
 	nd->rec = ro->rec;
-	nd->npar = np;
+	nd->npar = too_many ? UINT16_MAX : np;
 	nd->par = par;
 	__atomic_store_n(&nd->state, ro->state, __ATOMIC_RELEASE);
 	g->nread++;
@@ -759,7 +768,13 @@ static int write_ranges(struct onepass *op, const struct range_list *rl, sqlite3
 		uint32_t to = find_locked(g, &tr->to_oid);
 		uint32_t from = tr->from[0] ? find_locked(g, &tr->from_oid) : NIL;
 		op->w.bad = NIL;
-		if (to == NIL || (tr->from[0] && from == NIL) || walk_range(&op->w, to, from))
+		int wr = to == NIL || (tr->from[0] && from == NIL) ? -1 : walk_range(&op->w, to, from);
+		if (wr && op->w.bad != NIL && node(g, op->w.bad)->npar == UINT16_MAX)
+			return kcve_err_set(err, KCVE_E_NOREPO,
+					    "cannot walk %s..%s: merge %s has more than 65,535 parents, "
+					    "which kcve does not index (no parent is dropped silently)",
+					    tr->from, tr->to, git_oid_tostr_s(&node(g, op->w.bad)->oid));
+		if (wr)
 			return kcve_err_set(err, KCVE_E_NOREPO,
 					    "cannot walk %s..%s (commit %s is missing or not a commit), check the repository with 'git fsck'",
 					    tr->from, tr->to,

@@ -8,6 +8,7 @@
 #include "kbuild/cond.h"
 #include "kbuild/kbuild_int.h"
 #include "kbuild/paths.h"
+#include "kbuild/ppline.h"
 #include "core/strmap.h"
 
 enum { KBT_BUILTIN = 1, KBT_MODULE, KBT_LIB, KBT_EXTRA };
@@ -83,7 +84,12 @@ struct kb_tree {
 	size_t nreasons, reasons_alloc;
 };
 
-/* One directory's makefile evaluated in a fresh context (tree.c). */
+/* treedata.c: constructors, destructors and queries of the state */
+void kbt_free_obj(void *p);
+void kbt_free_dir(void *p);
+void kbt_add_object(struct kb_tree *t, const char *path, const char *reason, int kind);
+
+/* dirctx.c: one directory's makefile evaluated in a fresh context, with the hooks. */
 struct kbt_hookdata {
 	struct kb_tree *t;
 	const char *dir;
@@ -96,7 +102,10 @@ struct kbt_dirctx {
 char *kbt_dirctx_open(struct kb_tree *t, struct kbt_dirctx *x, const char *dir);
 void kbt_dirctx_close(struct kbt_dirctx *x);
 void kbt_scan_build_rules(struct kb_tree *t, struct mk_ctx *c, const char *mf_rel, const char *dir);
-void kbt_add_object(struct kb_tree *t, const char *path, const char *reason, int kind);
+/* Names whose assignments feed the object lists (obj-*, lib-*, subdir-*, <composite>-y, ...). */
+bool kbt_list_name(const char *name);
+void kbt_list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, const char *rhs,
+		   const char *file, unsigned line);
 
 /* recipes.c: objects that the arch's image recipes link outside obj-y (boot, realmode, vDSO) */
 void kbt_apply_recipes(struct kb_tree *t);
@@ -115,42 +124,6 @@ const char *kbt_clean_dir(struct kb_tree *t, const char *dir, char **which);
 int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg, const char *arch,
 	     bool symbolic, struct kcve_err *err);
 void kbt_evaluate(struct kb_tree *t);
-
-/* ppline.c: one preprocessor line, for verdict.c and pathinfo.c alike */
-enum kbt_pp_kind {
-	KBT_PP_UNKNOWN, /* any other expression */
-	KBT_PP_FALSE,   /* 0 */
-	KBT_PP_TRUE,    /* 1 */
-	KBT_PP_IS_ENABLED,
-	KBT_PP_IS_BUILTIN,
-	KBT_PP_IS_MODULE,
-	KBT_PP_DEFINED, /* defined(CONFIG_X), defined CONFIG_X, #ifdef CONFIG_X */
-};
-struct kbt_pp_operand {
-	enum kbt_pp_kind kind;
-	bool neg;        /* negated ('!', #ifndef) */
-	const char *sym; /* CONFIG_X (symlen bytes, not terminated) for the symbol kinds */
-	size_t symlen;
-};
-enum kbt_pp_line_kind {
-	KBT_PPL_OTHER,
-	KBT_PPL_IF, /* #if, #ifdef, #ifndef: cond */
-	KBT_PPL_ELIF,
-	KBT_PPL_ELSE,
-	KBT_PPL_ENDIF,
-	KBT_PPL_INCLUDE_C, /* #include "x.c": include */
-};
-struct kbt_pp_line {
-	enum kbt_pp_line_kind kind;
-	const char *text; /* the directive after '#' (len bytes), for messages */
-	size_t len;
-	struct kbt_pp_operand cond; /* KBT_PPL_IF */
-	char *include;              /* KBT_PPL_INCLUDE_C: the .c path normalized against dir; free it */
-	char ifdef[160];            /* #ifdef X read as defined(X); cond.sym may point here */
-};
-/* Read the line at *p and move *p to the next one (an #include is resolved against dir);
- * false at the end of the text. */
-bool kbt_pp_next(const char **p, const char *dir, struct kbt_pp_line *out);
 
 /* includes.c: `#include "x.c"` scan of a directory (t->includes), once */
 void kbt_scan_includes(struct kb_tree *t, const char *dir);

@@ -33,6 +33,10 @@ struct evalstate {
 	int ncond;
 	int skipped_depth;  /* conditionals nested beyond MAX_COND (treated as inactive) */
 	bool in_rule;
+	/* a rule line waiting for its recipe: only a rule with a recipe of its own compiles its
+	 * first prerequisite; one without only adds a dependency to the pattern rule's */
+	char *rule_targets, *rule_prereqs;
+	unsigned rule_line;
 	bool in_define;
 	int define_depth;
 	struct strbuf define_name;
@@ -536,6 +540,42 @@ static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *r
 	free(name);
 }
 
+static void drop_rule(struct evalstate *st)
+{
+	free(st->rule_targets);
+	free(st->rule_prereqs);
+	st->rule_targets = st->rule_prereqs = NULL;
+}
+
+/* A rule line ("targets: prerequisites"): handed to the rule hook once it shows a recipe, on the
+ * same line after ';' or on the next (tab-indented) lines. */
+static void rule_line(struct mk_ctx *c, struct evalstate *st, const char *s, const char *colon)
+{
+	st->in_rule = true;
+	drop_rule(st);
+	if (!c->rule_hook)
+		return;
+	char *targets = xstrndup(s, (size_t)(colon - s));
+	const char *semi = strchr(colon + 1, ';');
+	if (semi) {
+		char *prereqs = xstrndup(colon + 1, (size_t)(semi - colon - 1));
+		c->rule_hook(c, targets, prereqs, c->cur_file, c->cur_line);
+		free(prereqs);
+		free(targets);
+		return;
+	}
+	st->rule_targets = targets;
+	st->rule_prereqs = xstrdup(colon + 1);
+	st->rule_line = c->cur_line;
+}
+
+static void recipe_line(struct mk_ctx *c, struct evalstate *st)
+{
+	if (st->rule_targets)
+		c->rule_hook(c, st->rule_targets, st->rule_prereqs, c->cur_file, st->rule_line);
+	drop_rule(st);
+}
+
 /* "define NAME", "define NAME =", ":=", "+=", "?=": the body follows until the matching endef. */
 static void begin_define(struct evalstate *st, const char *arg)
 {
@@ -609,8 +649,11 @@ static void statement(struct mk_ctx *c, struct evalstate *st, char *line, bool t
 		end_cond(c, st);
 		return;
 	}
-	if (tab && st->in_rule)
-		return; /* recipe line */
+	if (tab && st->in_rule) {
+		recipe_line(c, st);
+		return;
+	}
+	drop_rule(st);
 	if (!active(st))
 		return;
 	if ((arg = keyword(s, "define"))) {
@@ -652,12 +695,7 @@ static void statement(struct mk_ctx *c, struct evalstate *st, char *line, bool t
 		return;
 	}
 	if (rule) {
-		st->in_rule = true;
-		if (c->rule_hook) {
-			char *targets = xstrndup(s, (size_t)(rule - s));
-			c->rule_hook(c, targets, rule + 1, c->cur_file, c->cur_line);
-			free(targets);
-		}
+		rule_line(c, st, s, rule);
 		return;
 	}
 	if (exported) {
@@ -757,6 +795,7 @@ void mk_eval_text(struct mk_ctx *c, const char *text, size_t len, const char *pa
 	while (st->ncond > 0)
 		end_cond(c, st);
 out:
+	drop_rule(st);
 	sb_release(&line);
 	sb_release(&st->define_name);
 	sb_release(&st->define_body);

@@ -1,11 +1,12 @@
-/* Preprocessor lines as both `#include "x.c"` walks read them: the evaluator (verdict.c,
+/* Preprocessor lines as both `#include "x.c"` walks read them: the evaluator (includes.c,
  * decides each `#if` from a config) and the path export (pathinfo.c, writes it as a
  * condition), so that the two can never disagree on which forms they understand. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "kbuild/kbuild_tree.h"
+#include "kbuild/paths.h"
+#include "kbuild/ppline.h"
 
 /* 0/1, IS_ENABLED(CONFIG_X), IS_BUILTIN, IS_MODULE, defined(CONFIG_X) / defined CONFIG_X,
  * optionally negated; anything else is KBT_PP_UNKNOWN. */

@@ -140,33 +140,3 @@ void kbt_apply_recipes(struct kb_tree *t)
 		if (!strcmp(recipes[i].arch, t->arch))
 			apply(t, &recipes[i]);
 }
-
-/* Innermost entry of map for dir or one of its ancestors. */
-static const char *innermost(struct strmap *map, const char *dir, char **which)
-{
-	char *anc = xstrdup(dir);
-	for (;;) {
-		const char *v = strmap_get(map, anc);
-		if (v) {
-			*which = anc;
-			return v;
-		}
-		char *slash = strrchr(anc, '/');
-		if (!slash)
-			break;
-		*slash = '\0';
-	}
-	free(anc);
-	*which = NULL;
-	return NULL;
-}
-
-const char *kbt_custom_dir(struct kb_tree *t, const char *dir, char **which)
-{
-	return innermost(&t->custom_dirs, dir, which);
-}
-
-const char *kbt_clean_dir(struct kb_tree *t, const char *dir, char **which)
-{
-	return innermost(&t->clean_dirs, dir, which);
-}

@@ -4,10 +4,12 @@
  *     $(obj)/relo_core.o: $(srctree)/tools/lib/bpf/relo_core.c FORCE
  *             $(call if_changed_rule,cc_o_c)
  * so tools/lib/bpf/relo_core.c is compiled into the kernel although tools/ holds host programs.
- * The rule: when the first prerequisite of a rule (make's `$<`, the file the recipe compiles) is a
- * C or assembler source whose own object is not the target, and the target is an object of the
- * directory's lists, that source is compiled exactly when (and as) the target is.  A rule whose
- * target no list names changes nothing. */
+ * The rule: when the first prerequisite of a rule with a recipe of its own (make's `$<`, the file
+ * the recipe compiles) is a C or assembler source whose own object is not the target, and the
+ * target is an object of the directory's lists, that source is compiled exactly when (and as) the
+ * target is.  A rule without a recipe only adds a dependency to the pattern rule that compiles
+ * the target's own source (`$(obj)/inat.o: $(obj)/inat-tables.c`, a generated table that inat.c
+ * #includes), and a rule whose target no list names changes nothing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,14 +93,6 @@ void kbt_rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, c
 	free(tw);
 	free(srcobj);
 	free(src);
-}
-
-void kbt_free_rule_src(void *p)
-{
-	struct kb_rule_src *r = p;
-	free(r->object);
-	free(r->makefile);
-	free(r);
 }
 
 void kbt_apply_rule_sources(struct kb_tree *t)

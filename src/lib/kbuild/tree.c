@@ -23,134 +23,6 @@
 #include "kbuild/kbuild_tree.h"
 #include "core/strmap.h"
 
-static void free_obj(void *p)
-{
-	struct kb_obj *o = p;
-	free(o->reason);
-	free(o);
-}
-
-struct kb_note *kbt_note_dup(const struct kb_note *n)
-{
-	struct kb_note *d = xcalloc(1, sizeof(*d));
-	d->enabled = n->enabled;
-	d->var = xstrdup(n->var);
-	d->lhs = xstrdup(n->lhs);
-	d->where = xstrdup(n->where);
-	return d;
-}
-
-void kbt_free_note(void *p)
-{
-	struct kb_note *n = p;
-	if (!n)
-		return;
-	free(n->var);
-	free(n->lhs);
-	free(n->where);
-	free(n);
-}
-
-static void free_dir(void *p)
-{
-	struct kb_dir *d = p;
-	free(d->makefile);
-	free(d->why_uncertain);
-	free(d->reason);
-	free(d->cond);
-	free(d);
-}
-
-/* Names whose assignments feed the object lists (the hook records where words were listed). */
-static bool list_name(const char *name)
-{
-	size_t n = strlen(name);
-	if (!strncmp(name, "obj-", 4) || !strncmp(name, "lib-", 4) || !strncmp(name, "subdir-", 7) ||
-	    !strncmp(name, "core-", 5) || !strncmp(name, "drivers-", 8) || !strncmp(name, "libs-", 5))
-		return true;
-	if (!strncmp(name, "ccflags", 7) || !strncmp(name, "asflags", 7) || !strncmp(name, "ldflags", 7) ||
-	    !strncmp(name, "subdir-ccflags", 14) || !strncmp(name, "cppflags", 8) ||
-	    !strncmp(name, "CFLAGS", 6) || !strncmp(name, "AFLAGS", 6))
-		return false;
-	return kbt_ends_with(name, n, "-y") || kbt_ends_with(name, n, "-m") || kbt_ends_with(name, n, "-objs") ||
-	       kbt_ends_with(name, n, "-") || kbt_ends_with(name, n, "-n");
-}
-
-
-/* Remember, for every word of an object list, where it was listed (for reasons) and, in
- * symbolic mode, under which condition. */
-static void list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, const char *rhs,
-		      const char *file, unsigned line)
-{
-	struct kbt_hookdata *hd = c->hook_data;
-	struct kb_tree *t = hd->t;
-	if (!list_name(name))
-		return;
-	bool saved = c->uncertain;
-	char savedwhy[sizeof(c->why)];
-	memcpy(savedwhy, c->why, sizeof(savedwhy));
-	char *lsyms = c->symbolic ? xstrdup(sb_str(&c->syms)) : NULL;
-	struct strbuf words = STRBUF_INIT;
-	sb_adds(&words, "");
-	mk_expand(c, rhs, strlen(rhs), &words);
-	c->uncertain = saved;
-	memcpy(c->why, savedwhy, sizeof(savedwhy));
-	const char *rel = file;
-	size_t kl = strlen(t->ksrc);
-	if (rel && !strncmp(rel, t->ksrc, kl) && rel[kl] == '/')
-		rel = rel + kl + 1;
-	/* a literal `subdir- += boot` only tells `make clean` where to go: it says nothing about
-	 * whether (or by which recipe) the directory is built */
-	bool clean_only = !strcmp(name, "subdir-") && !strchr(lhs_raw, '$');
-	size_t wn;
-	for (const char *w = sb_str(&words); (w = mk_next_word(w, &wn)); w += wn) {
-		if (clean_only) {
-			char *p = kbt_normalize(hd->dir, w, kbt_ends_with(w, wn, "/") ? wn - 1 : wn);
-			if (p && !strmap_get(&t->clean_dirs, p))
-				strmap_put(&t->clean_dirs, p, mk_strf("%s", rel ? rel : "?"));
-			free(p);
-		}
-		if (c->symbolic) {
-			/* key: "<var>\t<word>" within this directory */
-			struct strbuf key = STRBUF_INIT, cond = STRBUF_INIT;
-			sb_addf(&key, "%s\t%s\t%.*s", hd->dir, name, (int)wn, w);
-			sb_adds(&cond, sb_str(&c->condstack));
-			sb_adds(&cond, lsyms);
-			char *cs = kbt_cond_from_syms(sb_str(&cond));
-			char *old = strmap_get(&t->symconds, sb_str(&key));
-			if (old) {
-				char *d = kbt_cond_or(old, cs);
-				free(cs);
-				cs = d;
-				free(old);
-			}
-			strmap_put(&t->symconds, sb_str(&key), cs);
-			sb_release(&key);
-			sb_release(&cond);
-			continue;
-		}
-		/* "$(obj)/x.o" expands to a path from the root */
-		char *path = kbt_listed_path(hd->dir, w, wn);
-		if (!path)
-			continue;
-		/* first listing wins, but an enabled listing replaces a disabled one */
-		struct kb_note *old = strmap_get(&t->notes, path);
-		bool enabled = kbt_ends_with(name, strlen(name), "-y") || kbt_ends_with(name, strlen(name), "-m") ||
-			       kbt_ends_with(name, strlen(name), "-objs");
-		if (!old || (enabled && !old->enabled)) {
-			struct kb_note *n = xcalloc(1, sizeof(*n));
-			n->enabled = enabled;
-			n->var = xstrdup(name);
-			n->lhs = xstrdup(lhs_raw);
-			n->where = mk_strf("%s:%u", rel ? rel : "?", line);
-			kbt_free_note(strmap_put(&t->notes, path, n));
-		}
-		free(path);
-	}
-	free(lsyms);
-	sb_release(&words);
-}
-
 static char *expand_list(struct mk_ctx *c, const char *var, bool *uncertain, struct strbuf *why)
 {
 	c->uncertain = false;
@@ -172,23 +44,6 @@ static bool word_in(const char *list, const char *w, size_t wn)
 		if (n == wn && !memcmp(p, w, n))
 			return true;
 	return false;
-}
-
-void kbt_add_object(struct kb_tree *t, const char *path, const char *reason, int kind)
-{
-	struct kb_obj *o = strmap_get(&t->objs, path);
-	if (o) {
-		if (kind == KBT_BUILTIN && o->kind != KBT_BUILTIN) {
-			o->kind = kind;
-			free(o->reason);
-			o->reason = xstrdup(reason);
-		}
-		return;
-	}
-	o = xcalloc(1, sizeof(*o));
-	o->kind = kind;
-	o->reason = xstrdup(reason);
-	strmap_put(&t->objs, path, o);
 }
 
 static const char *kind_name(int kind)
@@ -277,19 +132,6 @@ static void add_real(struct kb_tree *t, struct mk_ctx *c, const char *dir, const
 	sb_release(&var);
 }
 
-static char *kbuild_file(const char *ksrc, const char *dir)
-{
-	const char *names[] = {"Kbuild", "Makefile"};
-	for (size_t i = 0; i < 2; i++) {
-		char *p = mk_strf("%s/%s%s%s", ksrc, dir, *dir ? "/" : "", names[i]);
-		struct stat st;
-		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-			return p;
-		free(p);
-	}
-	return NULL;
-}
-
 static void queue_dir(struct kb_tree *t, const char *path, bool builtin, const char *reason)
 {
 	struct kb_dir *d = strmap_get(&t->dirs, path);
@@ -318,7 +160,7 @@ static void scan_mentions(struct kb_tree *t, struct mk_ctx *c, const char *dir)
 {
 	for (size_t b = 0; b < c->locals->nbuckets; b++)
 		for (struct mk_var *v = c->locals->buckets[b]; v; v = v->next) {
-			if (list_name(v->name) || !strchr(v->value, '.') || !strchr(v->value, 'o'))
+			if (kbt_list_name(v->name) || !strchr(v->value, '.') || !strchr(v->value, 'o'))
 				continue;
 			if (!strncmp(v->name, "CFLAGS", 6) || !strncmp(v->name, "AFLAGS", 6) ||
 			    strstr(v->name, "flags") || strstr(v->name, "FLAGS"))
@@ -350,81 +192,6 @@ static void scan_mentions(struct kb_tree *t, struct mk_ctx *c, const char *dir)
 			}
 			sb_release(&sb);
 		}
-}
-
-/* Subdirectories built by an explicit recipe (`$(Q)$(MAKE) $(build)=$(obj)/rm $@`, the arch's
- * `$(build)=$(boot)`) rather than by obj-y/subdir-y.  The word after `$(build)=` is expanded in
- * the makefile's context ($(obj) is the directory, $(boot) the arch's boot directory); it names
- * a path from the tree root.  recipes.c knows what some of them link; the files of the others
- * can only be "unknown". */
-void kbt_scan_build_rules(struct kb_tree *t, struct mk_ctx *c, const char *mf_rel, const char *dir)
-{
-	struct strbuf text = STRBUF_INIT;
-	char *path = mk_strf("%s/%s", t->ksrc, mf_rel);
-	if (read_file(path, &text) == 0) {
-		for (const char *p = sb_str(&text); (p = strstr(p, "$(build)=")); p += 9) {
-			const char *s = p + 9, *e = s;
-			while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != ';')
-				e++;
-			if (e <= s)
-				continue;
-			bool saved = c->uncertain;
-			c->uncertain = false;
-			struct strbuf word = STRBUF_INIT;
-			sb_adds(&word, "");
-			mk_expand(c, s, (size_t)(e - s), &word);
-			bool unc = c->uncertain;
-			c->uncertain = saved;
-			size_t wn;
-			const char *w = mk_next_word(sb_str(&word), &wn);
-			char *sub = !unc && w ? kbt_normalize("", w, wn) : NULL;
-			if (sub && *sub && strcmp(sub, dir) && !strmap_get(&t->custom_dirs, sub))
-				strmap_put(&t->custom_dirs, sub, mk_strf("%s", mf_rel));
-			free(sub);
-			sb_release(&word);
-		}
-	}
-	free(path);
-	sb_release(&text);
-}
-
-/* A fresh evaluation context for dir's Kbuild-or-Makefile, with the list hook installed, and
- * the makefile evaluated in it.  Returns the makefile's path relative to the tree, or NULL when
- * the directory has none (x is then unusable). */
-char *kbt_dirctx_open(struct kb_tree *t, struct kbt_dirctx *x, const char *dir)
-{
-	char *mf = kbuild_file(t->ksrc, dir);
-	if (!mf)
-		return NULL;
-	mk_vars_init(&x->locals, 256);
-	mk_ctx_init(&x->c, &x->locals, &t->globals, t->cfg, t->ksrc);
-	x->c.symbolic = t->symbolic;
-	x->hd.t = t;
-	x->hd.dir = dir;
-	x->c.hook = list_hook;
-	x->c.rule_hook = kbt_rule_hook;
-	x->c.hook_data = &x->hd;
-	const char *rel = *dir ? dir : ".";
-	mk_vars_set(&x->locals, "src", 3, rel, false);
-	mk_vars_set(&x->locals, "obj", 3, rel, false);
-	if (!*dir) {
-		/* the root Kbuild sees the arch lists through these exports (top-level Makefile) */
-		mk_vars_set(&x->locals, "ARCH_CORE", 9, t->arch_core, false);
-		mk_vars_set(&x->locals, "ARCH_LIB", 8, t->arch_lib, false);
-		mk_vars_set(&x->locals, "ARCH_DRIVERS", 12, t->arch_drivers, false);
-		if (t->arch_uncertain)
-			mk_vars_get(&x->locals, "ARCH_CORE", 9)->uncertain = true;
-	}
-	mk_eval_file(&x->c, mf);
-	char *rel_mf = xstrdup(mf + strlen(t->ksrc) + 1);
-	free(mf);
-	return rel_mf;
-}
-
-void kbt_dirctx_close(struct kbt_dirctx *x)
-{
-	mk_ctx_release(&x->c);
-	mk_vars_free(&x->locals);
 }
 
 /* The object and directory lists of one makefile, expanded (in this order: the first
@@ -562,7 +329,7 @@ static void eval_arch(struct kb_tree *t)
 	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
 	c.symbolic = t->symbolic;
 	struct kbt_hookdata hd = {t, ""};
-	c.hook = list_hook;
+	c.hook = kbt_list_hook;
 	c.hook_data = &hd;
 	mk_vars_set(&locals, "core-y", 6, "", false);
 	mk_vars_set(&locals, "drivers-y", 9, "", false);
@@ -746,9 +513,9 @@ void kb_tree_close(struct kb_tree *t)
 {
 	if (!t)
 		return;
-	strmap_free(&t->objs, free_obj);
-	strmap_free(&t->composites, free_obj);
-	strmap_free(&t->dirs, free_dir);
+	strmap_free(&t->objs, kbt_free_obj);
+	strmap_free(&t->composites, kbt_free_obj);
+	strmap_free(&t->dirs, kbt_free_dir);
 	strmap_free(&t->notes, kbt_free_note);
 	strmap_free(&t->mentions, free);
 	strmap_free(&t->custom_dirs, free);

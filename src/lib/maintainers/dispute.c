@@ -236,6 +236,60 @@ static int validate_args(const struct dispute_request *rq, struct strbuf *data,
 	return 0;
 }
 
+/* Who may decide for these files (MAINTAINERS authority), whether rq's disputers are among
+ * them, and the per-file report of sections and people. */
+static void decide(const struct maintainers *m, const char *const *files, size_t nfiles,
+		   const struct dispute_request *rq, struct dispute_result *res)
+{
+	struct authority a;
+	authority_compute(m, files, nfiles, &a);
+	res->allowed = authority_decide(&a, rq->by, rq->nby, &res->why, &res->deciders);
+	for (size_t i = 0; i < a.nfiles; i++) {
+		const struct authority_file *f = &a.files[i];
+		sb_addf(&res->report, "%s: ", f->file);
+		if (!f->nsections) {
+			sb_addf(&res->report, "no dispute authority (%s)\n", f->why_none);
+			continue;
+		}
+		sb_addf(&res->report, "%s\n", f->section_desc);
+		for (size_t k = 0; k < f->npeople; k++)
+			sb_addf(&res->report, "  %c: %s\n", f->people[k].role, f->people[k].display);
+	}
+	authority_release(&a);
+}
+
+/* Carry out an allowed dispute (reject, or write .vulnerable/.not_affected and regenerate the
+ * record); oc gets the outcome text for the audit log. The tree lock is held. */
+static int apply_outcome(struct cve_tree *t, const struct dispute_request *rq,
+			 const struct strbuf *data, struct dispute_result *res, struct strbuf *oc,
+			 struct kcve_err *aerr)
+{
+	int arc = 0;
+	if (rq->action == DISPUTE_REJECT) {
+		struct strbuf reason = STRBUF_INIT;
+		sb_addf(&reason, "disputed by %s: %s", rq->by[0], rq->reason);
+		arc = store_reject(t, rq->cve, reason.buf, rq->sender, aerr);
+		sb_release(&reason);
+	} else {
+		const char *ext = rq->action == DISPUTE_VULNERABLE ? ".vulnerable" : ".not_affected";
+		arc = store_write_file(t, rq->cve, ext, data->buf ? data->buf : "", data->len, aerr);
+		if (!arc && rq->history) {
+			bool changed = false;
+			arc = store_update_one(t, rq->history, rq->cve, &changed, aerr);
+			res->regenerated = !arc;
+		}
+	}
+	if (arc)
+		sb_addf(oc, "failed: %s", aerr->msg);
+	else if (rq->action == DISPUTE_REJECT)
+		sb_adds(oc, "rejected");
+	else
+		sb_addf(oc, "%s written%s", rq->action == DISPUTE_VULNERABLE ? ".vulnerable" :
+		                             ".not_affected",
+		        res->regenerated ? ", record regenerated" : ", record not regenerated");
+	return arc;
+}
+
 int dispute_run(struct cve_tree *t, const struct maintainers *m, const struct dispute_request *rq,
                 struct dispute_result *res, struct kcve_err *err)
 {
@@ -284,21 +338,7 @@ int dispute_run(struct cve_tree *t, const struct maintainers *m, const struct di
 		return rc;
 	}
 
-	struct authority a;
-	authority_compute(m, (const char *const *)files, nfiles, &a);
-	res->allowed = authority_decide(&a, rq->by, rq->nby, &res->why, &res->deciders);
-	for (size_t i = 0; i < a.nfiles; i++) {
-		const struct authority_file *f = &a.files[i];
-		sb_addf(&res->report, "%s: ", f->file);
-		if (!f->nsections) {
-			sb_addf(&res->report, "no dispute authority (%s)\n", f->why_none);
-			continue;
-		}
-		sb_addf(&res->report, "%s\n", f->section_desc);
-		for (size_t k = 0; k < f->npeople; k++)
-			sb_addf(&res->report, "  %c: %s\n", f->people[k].role, f->people[k].display);
-	}
-	authority_release(&a);
+	decide(m, (const char *const *)files, nfiles, rq, res);
 
 	rc = tree_lock(t, err);
 	if (rc) {
@@ -311,28 +351,7 @@ int dispute_run(struct cve_tree *t, const struct maintainers *m, const struct di
 	int arc = 0;
 	struct kcve_err aerr = {0};
 	if (res->allowed) {
-		if (rq->action == DISPUTE_REJECT) {
-			struct strbuf reason = STRBUF_INIT;
-			sb_addf(&reason, "disputed by %s: %s", rq->by[0], rq->reason);
-			arc = store_reject(t, rq->cve, reason.buf, rq->sender, &aerr);
-			sb_release(&reason);
-		} else {
-			const char *ext = rq->action == DISPUTE_VULNERABLE ? ".vulnerable" : ".not_affected";
-			arc = store_write_file(t, rq->cve, ext, data.buf ? data.buf : "", data.len, &aerr);
-			if (!arc && rq->history) {
-				bool changed = false;
-				arc = store_update_one(t, rq->history, rq->cve, &changed, &aerr);
-				res->regenerated = !arc;
-			}
-		}
-		if (arc)
-			sb_addf(&oc, "failed: %s", aerr.msg);
-		else if (rq->action == DISPUTE_REJECT)
-			sb_adds(&oc, "rejected");
-		else
-			sb_addf(&oc, "%s written%s", rq->action == DISPUTE_VULNERABLE ? ".vulnerable" :
-			                             ".not_affected",
-			        res->regenerated ? ", record regenerated" : ", record not regenerated");
+		arc = apply_outcome(t, rq, &data, res, &oc, &aerr);
 		outcome = oc.buf;
 	}
 	rc = audit_append(t, rq, (const char *const *)files, nfiles, res, outcome, err);

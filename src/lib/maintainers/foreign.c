@@ -114,6 +114,31 @@ static bool version_like(const char *s)
 	return s && (isdigit((unsigned char)s[0])) && strlen(s) < 32 && strspn(s, "0123456789.-rc") == strlen(s);
 }
 
+/* Does a reference of cna name a fix that already has a kernel CVE? Then r is a duplicate of it. */
+static bool find_duplicate(json_t *cna, const struct foreign_oracle *o, struct foreign_result *r)
+{
+	size_t i;
+	json_t *a;
+	json_array_foreach(json_object_get(cna, "references"), i, a) {
+		const char *url = json_string_value(json_object_get(a, "url"));
+		if (!url)
+			continue;
+		char shas[8][41];
+		size_t n = request_find_shas(url, shas, 8);
+		for (size_t s = 0; s < n; s++) {
+			char cve[32] = "";
+			if (o->find_cve && o->find_cve(o->ctx, shas[s], cve) == 0) {
+				r->kind = FOREIGN_DUPLICATE;
+				snprintf(r->duplicate_of, sizeof(r->duplicate_of), "%s", cve);
+				memcpy(r->sha, shas[s], sizeof(r->sha));
+				r->sha[40] = 0;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 int foreign_classify(const char *text, size_t len, const char *kernel_org,
                      const struct foreign_oracle *o, struct foreign_result *r,
                      struct kcve_err *err)
@@ -175,24 +200,8 @@ int foreign_classify(const char *text, size_t len, const char *kernel_org,
 		}
 	}
 	/* references naming a fix that already has a kernel CVE */
-	json_array_foreach(json_object_get(cna, "references"), i, a) {
-		const char *url = json_string_value(json_object_get(a, "url"));
-		if (!url || !(upstream || vendor) || dup)
-			continue;
-		char shas[8][41];
-		size_t n = request_find_shas(url, shas, 8);
-		for (size_t s = 0; s < n; s++) {
-			char cve[32] = "";
-			if (o->find_cve && o->find_cve(o->ctx, shas[s], cve) == 0) {
-				dup = true;
-				r->kind = FOREIGN_DUPLICATE;
-				snprintf(r->duplicate_of, sizeof(r->duplicate_of), "%s", cve);
-				memcpy(r->sha, shas[s], sizeof(r->sha));
-				r->sha[40] = 0;
-				break;
-			}
-		}
-	}
+	if (upstream || vendor)
+		dup = find_duplicate(cna, o, r);
 	if (dup) {
 		sb_addf(&r->why, "references fix %.12s, which is already %s", r->sha, r->duplicate_of);
 	} else if (!upstream && !vendor) {

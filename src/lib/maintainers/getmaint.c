@@ -172,6 +172,47 @@ static void deduplicate(struct gm_state *st)
 	strmap_free(&da, free);
 }
 
+/* Keyword sections: sort_and_uniq of the K: line indices (as strings), then add each section,
+ * walking out from the K: line itself as add_categories($line) does. */
+static void add_keyword_sections(struct gm_state *st, size_t *kw, size_t nkw)
+{
+	if (!nkw)
+		return;
+	qsort(kw, nkw, sizeof(*kw), mnt_cmp_index_str);
+	for (size_t i = 0; i < nkw; i++) {
+		if (i && kw[i] == kw[i - 1])
+			continue;
+		if (st->m->section_of[kw[i]] == SIZE_MAX)
+			continue;
+		/* add_categories($line) walks out from the K: line itself */
+		size_t start = kw[i], end = kw[i];
+		while (start > 0 && st->m->tv[start].tag)
+			start--;
+		while (end < st->m->ntv && st->m->tv[end].tag)
+			end++;
+		add_categories(st, start, end);
+	}
+}
+
+/* Linus is only added with --git-chief-penguins; otherwise removed by regex. */
+static void drop_chief_penguin(struct gm_result *to)
+{
+	static struct perlre *peng;
+	char eb[100];
+	if (!peng)
+		peng = perlre_compile("Linus Torvalds <torvalds@linux-foundation.org>", 0, eb,
+		                      sizeof(eb));
+	size_t w = 0;
+	for (size_t i = 0; i < to->n; i++) {
+		const char *t = to->v[i].text;
+		if (perlre_search(peng, t, strlen(t), 0, NULL, 0))
+			free(to->v[i].text);
+		else
+			to->v[w++] = to->v[i];
+	}
+	to->n = w;
+}
+
 void gm_run(const struct maintainers *m, const char *const *files, size_t nfiles,
             const struct gm_opts *o, struct gm_result *out)
 {
@@ -215,42 +256,10 @@ void gm_run(const struct maintainers *m, const char *const *files, size_t nfiles
 			sb_release(&text);
 		}
 	}
-	/* Keyword sections: sort_and_uniq of the K: line indices (as strings), then add. */
-	if (nkw) {
-		qsort(kw, nkw, sizeof(*kw), mnt_cmp_index_str);
-		for (size_t i = 0; i < nkw; i++) {
-			if (i && kw[i] == kw[i - 1])
-				continue;
-			if (m->section_of[kw[i]] == SIZE_MAX)
-				continue;
-			/* add_categories($line) walks out from the K: line itself */
-			size_t start = kw[i], end = kw[i];
-			while (start > 0 && m->tv[start].tag)
-				start--;
-			while (end < m->ntv && m->tv[end].tag)
-				end++;
-			add_categories(&st, start, end);
-		}
-	}
+	add_keyword_sections(&st, kw, nkw);
 	free(kw);
 	deduplicate(&st);
-	/* Linus is only added with --git-chief-penguins; otherwise removed by regex. */
-	{
-		static struct perlre *peng;
-		char eb[100];
-		if (!peng)
-			peng = perlre_compile("Linus Torvalds <torvalds@linux-foundation.org>", 0, eb,
-			                      sizeof(eb));
-		size_t w = 0;
-		for (size_t i = 0; i < st.email_to.n; i++) {
-			const char *t = st.email_to.v[i].text;
-			if (perlre_search(peng, t, strlen(t), 0, NULL, 0))
-				free(st.email_to.v[i].text);
-			else
-				st.email_to.v[w++] = st.email_to.v[i];
-		}
-		st.email_to.n = w;
-	}
+	drop_chief_penguin(&st.email_to);
 	for (size_t i = 0; i < nfe; i++) {
 		char *e = mailmap_email(m->mailmap, fe[i]);
 		char *name, *addr;

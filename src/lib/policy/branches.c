@@ -194,3 +194,15 @@ void branch_policy_list(const struct branch_policy *bp, time_t now, struct strbu
 	if (out->len == start)
 		sb_adds(out, "(none)");
 }
+
+/* The branches supported on the day the kernel CNA began (see branches.h), oldest first. */
+static const char *const cna_start_branches[] = {"4.19", "5.4", "5.10", "5.15", "6.1", "6.6", "6.7"};
+
+bool branch_ended_before_cna(const char *branch)
+{
+	size_t n = sizeof cna_start_branches / sizeof cna_start_branches[0];
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(branch, cna_start_branches[i]))
+			return false;
+	return kver_cmp_str(branch, cna_start_branches[n - 1]) < 0;
+}

@@ -45,6 +45,13 @@ void branch_policy_release(struct branch_policy *bp);
 bool branch_policy_supported(const struct branch_policy *bp, const char *branch, time_t now);
 /* "7.1, 6.18, 6.12, ..." of the supported branches. */
 void branch_policy_list(const struct branch_policy *bp, time_t now, struct strbuf *out);
+/* Did the branch reach its end of life before the kernel CNA began assigning CVEs (February
+ * 2024)?  The fact that holds without any supported-branch data: the branches supported that
+ * day were the longterm ones then maintained (4.19, 5.4, 5.10, 5.15, 6.1, 6.6) and the one
+ * stable branch (6.7); every other branch older than the newest of them had ended (4.14, the
+ * last longterm one, in January 2024; a stable branch such as 5.3 weeks after its successor's
+ * release), so no fix on it was ever tracked.  Branches newer than 6.7 are not judged here. */
+bool branch_ended_before_cna(const char *branch);
 /* clock_now() as a time_t (core/clock.h: $KCVE_NOW overrides it, for tests). */
 time_t store_now(void);
 

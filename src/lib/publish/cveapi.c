@@ -57,14 +57,18 @@ static size_t on_header(char *p, size_t size, size_t n, void *ctx)
 		char *s = v + strspn(v, " \t");
 		s[strcspn(s, "\r\n")] = '\0';
 		char *end;
+		/* the server's number is clamped here, once: strtol saturates at LONG_MAX, and
+		 * the wait is computed in milliseconds */
 		long secs = strtol(s, &end, 10);
 		if (end != s && !*end && secs >= 0)
-			r->retry_after_s = secs;
+			r->retry_after_s = secs > CVEAPI_MAX_WAIT_S ? CVEAPI_MAX_WAIT_S : secs;
 		else {
 			time_t t = curl_getdate(s, NULL);
 			if (t != (time_t)-1) {
 				time_t now = (time_t)clock_real();
-				r->retry_after_s = t > now ? (long)(t - now) : 0;
+				r->retry_after_s = t <= now ? 0
+						   : t - now > CVEAPI_MAX_WAIT_S ? CVEAPI_MAX_WAIT_S
+										 : (long)(t - now);
 			}
 		}
 	}
@@ -131,15 +135,25 @@ unsigned cveapi_attempts(const struct cveapi *a)
 	return a->attempts;
 }
 
+long cveapi_backoff_ms(long backoff_ms, long cap_ms, int attempt, long retry_after_s)
+{
+	const long max_ms = CVEAPI_MAX_WAIT_S * 1000L;
+	/* every wait is at most CVEAPI_MAX_WAIT_S, whatever the configuration or the server says */
+	cap_ms = cap_ms < 0 ? 0 : cap_ms > max_ms ? max_ms : cap_ms;
+	long d = backoff_ms < 0 ? 0 : backoff_ms > cap_ms ? cap_ms : backoff_ms;
+	for (int i = 1; i < attempt && d < cap_ms; i++)
+		d *= 2; /* d <= cap_ms <= 3.6e6 before: no overflow */
+	d += d > 4 ? rand() % (d / 4) : 0;   /* jitter: parallel clients do not retry in step */
+	if (retry_after_s > CVEAPI_MAX_WAIT_S)
+		retry_after_s = CVEAPI_MAX_WAIT_S;
+	if (retry_after_s >= 0 && retry_after_s * 1000 > d)
+		d = retry_after_s * 1000;
+	return d > cap_ms ? cap_ms : d;
+}
+
 static long backoff(const struct publish_config *cfg, int attempt, long retry_after_s)
 {
-	long d = cfg->backoff_ms;
-	for (int i = 1; i < attempt && d < cfg->backoff_cap_ms; i++)
-		d *= 2;
-	d += d > 4 ? rand() % (d / 4) : 0;   /* jitter: parallel clients do not retry in step */
-	if (retry_after_s >= 0 && retry_after_s * 1000 > d)
-		d = retry_after_s > 3600 ? 3600000 : retry_after_s * 1000;
-	return d > cfg->backoff_cap_ms ? cfg->backoff_cap_ms : d;
+	return cveapi_backoff_ms(cfg->backoff_ms, cfg->backoff_cap_ms, attempt, retry_after_s);
 }
 
 /* Did the request surely not reach the server application? */

@@ -63,4 +63,12 @@ int cveapi_get_record(struct cveapi *api, const char *cve, struct strbuf *out,
 /* Number of HTTP attempts made so far (retries included), for the summary. */
 unsigned cveapi_attempts(const struct cveapi *api);
 
+/* The longest wait between two tries, in seconds: a Retry-After (a number or a date) and
+ * cve_api.backoff_cap_ms are both clamped to it. */
+#define CVEAPI_MAX_WAIT_S 3600L
+/* The wait before try number attempt (1 = the first retry): exponential from backoff_ms with
+ * jitter, at least Retry-After (retry_after_s, -1 when absent), at most cap_ms and at most
+ * CVEAPI_MAX_WAIT_S. */
+long cveapi_backoff_ms(long backoff_ms, long cap_ms, int attempt, long retry_after_s);
+
 #endif

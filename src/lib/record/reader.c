@@ -119,6 +119,77 @@ static void read_product(struct ctx *c, json_t *p, struct record_product *out)
 	}
 }
 
+/* cpeApplicability[].nodes[].cpeMatch[]: the start and end of each match. */
+static void read_cpe(struct ctx *c, json_t *cna, struct record_json *out)
+{
+	size_t i, k, m;
+	json_t *ca, *node, *match;
+	json_t *cpea = opt_type(c, cna, "cpeApplicability", "containers.cna.cpeApplicability", true);
+	if (cpea) {
+		json_array_foreach(cpea, i, ca) {
+			json_t *nodes = json_is_object(ca) ? opt_type(c, ca, "nodes", "cpeApplicability[].nodes", true) : NULL;
+			if (!json_is_object(ca))
+				bad(c, "cpeApplicability[]", "is not an object");
+			if (c->rc)
+				return;
+			json_array_foreach(nodes, k, node) {
+				json_t *cm = json_is_object(node) ? opt_type(c, node, "cpeMatch", "nodes[].cpeMatch", true) : NULL;
+				if (!json_is_object(node))
+					bad(c, "cpeApplicability[].nodes[]", "is not an object");
+				if (c->rc)
+					return;
+				json_array_foreach(cm, m, match) {
+					if (!json_is_object(match)) {
+						bad(c, "cpeMatch[]", "is not an object");
+						return;
+					}
+					out->cpe = xrealloc(out->cpe, (out->ncpe + 1) * sizeof(*out->cpe));
+					struct record_cpe *e = &out->cpe[out->ncpe++];
+					e->start = opt_str(c, match, "versionStartIncluding", "cpeMatch[].versionStartIncluding");
+					e->end = opt_str(c, match, "versionEndExcluding", "cpeMatch[].versionEndExcluding");
+					char *crit = req_str(c, match, "criteria", "cpeMatch[].criteria");
+					free(crit);
+					if (c->rc)
+						return;
+				}
+			}
+		}
+	}
+}
+
+/* metrics[]: the CVSS 3.1 vector, severity, score and the first scenario of each. */
+static void read_metrics(struct ctx *c, json_t *cna, struct record_json *out)
+{
+	size_t i;
+	json_t *ca;
+	json_t *mets = opt_type(c, cna, "metrics", "containers.cna.metrics", true);
+	if (mets) {
+		out->metrics = xcalloc(json_array_size(mets) + 1, sizeof(*out->metrics));
+		json_array_foreach(mets, i, ca) {
+			struct record_metric *rm = &out->metrics[out->nmetrics++];
+			json_t *v3 = json_is_object(ca) ? opt_type(c, ca, "cvssV3_1", "metrics[].cvssV3_1", false) : NULL;
+			if (!json_is_object(ca))
+				bad(c, "metrics[]", "is not an object");
+			if (c->rc)
+				return;
+			if (v3) {
+				rm->vector = req_str(c, v3, "vectorString", "cvssV3_1.vectorString");
+				rm->severity = req_str(c, v3, "baseSeverity", "cvssV3_1.baseSeverity");
+				json_t *s = json_object_get(v3, "baseScore");
+				if (!json_is_number(s))
+					bad(c, "cvssV3_1.baseScore", "is not a number");
+				else
+					rm->score = json_number_value(s);
+			}
+			json_t *sc = opt_type(c, ca, "scenarios", "metrics[].scenarios", true);
+			if (sc && json_array_size(sc) > 0 && json_is_object(json_array_get(sc, 0)))
+				rm->scenario = opt_str(c, json_array_get(sc, 0), "value", "scenarios[].value");
+			if (c->rc)
+				return;
+		}
+	}
+}
+
 int record_json_parse(const char *text, size_t len, struct record_json *out, struct kcve_err *err)
 {
 	memset(out, 0, sizeof(*out));
@@ -178,40 +249,12 @@ int record_json_parse(const char *text, size_t len, struct record_json *out, str
 				goto out;
 		}
 	}
-	json_t *cpea = opt_type(&c, cna, "cpeApplicability", "containers.cna.cpeApplicability", true);
-	size_t i, k, m;
-	json_t *ca, *node, *match;
-	if (cpea) {
-		json_array_foreach(cpea, i, ca) {
-			json_t *nodes = json_is_object(ca) ? opt_type(&c, ca, "nodes", "cpeApplicability[].nodes", true) : NULL;
-			if (!json_is_object(ca))
-				bad(&c, "cpeApplicability[]", "is not an object");
-			if (c.rc)
-				goto out;
-			json_array_foreach(nodes, k, node) {
-				json_t *cm = json_is_object(node) ? opt_type(&c, node, "cpeMatch", "nodes[].cpeMatch", true) : NULL;
-				if (!json_is_object(node))
-					bad(&c, "cpeApplicability[].nodes[]", "is not an object");
-				if (c.rc)
-					goto out;
-				json_array_foreach(cm, m, match) {
-					if (!json_is_object(match)) {
-						bad(&c, "cpeMatch[]", "is not an object");
-						goto out;
-					}
-					out->cpe = xrealloc(out->cpe, (out->ncpe + 1) * sizeof(*out->cpe));
-					struct record_cpe *e = &out->cpe[out->ncpe++];
-					e->start = opt_str(&c, match, "versionStartIncluding", "cpeMatch[].versionStartIncluding");
-					e->end = opt_str(&c, match, "versionEndExcluding", "cpeMatch[].versionEndExcluding");
-					char *crit = req_str(&c, match, "criteria", "cpeMatch[].criteria");
-					free(crit);
-					if (c.rc)
-						goto out;
-				}
-			}
-		}
-	}
+	read_cpe(&c, cna, out);
+	if (c.rc)
+		goto out;
 	json_t *refs = opt_type(&c, cna, "references", "containers.cna.references", true);
+	size_t i;
+	json_t *ca;
 	if (refs) {
 		out->refs = xcalloc(json_array_size(refs) + 1, sizeof(char *));
 		json_array_foreach(refs, i, ca) {
@@ -226,32 +269,7 @@ int record_json_parse(const char *text, size_t len, struct record_json *out, str
 				goto out;
 		}
 	}
-	json_t *mets = opt_type(&c, cna, "metrics", "containers.cna.metrics", true);
-	if (mets) {
-		out->metrics = xcalloc(json_array_size(mets) + 1, sizeof(*out->metrics));
-		json_array_foreach(mets, i, ca) {
-			struct record_metric *rm = &out->metrics[out->nmetrics++];
-			json_t *v3 = json_is_object(ca) ? opt_type(&c, ca, "cvssV3_1", "metrics[].cvssV3_1", false) : NULL;
-			if (!json_is_object(ca))
-				bad(&c, "metrics[]", "is not an object");
-			if (c.rc)
-				goto out;
-			if (v3) {
-				rm->vector = req_str(&c, v3, "vectorString", "cvssV3_1.vectorString");
-				rm->severity = req_str(&c, v3, "baseSeverity", "cvssV3_1.baseSeverity");
-				json_t *s = json_object_get(v3, "baseScore");
-				if (!json_is_number(s))
-					bad(&c, "cvssV3_1.baseScore", "is not a number");
-				else
-					rm->score = json_number_value(s);
-			}
-			json_t *sc = opt_type(&c, ca, "scenarios", "metrics[].scenarios", true);
-			if (sc && json_array_size(sc) > 0 && json_is_object(json_array_get(sc, 0)))
-				rm->scenario = opt_str(&c, json_array_get(sc, 0), "value", "scenarios[].value");
-			if (c.rc)
-				goto out;
-		}
-	}
+	read_metrics(&c, cna, out);
 out:
 	json_decref(root);
 	if (c.rc)

@@ -135,6 +135,47 @@ static int load_tags(const char *tree, struct tag_list *tags, struct kcve_err *e
 	return 0;
 }
 
+/* Read and validate a .cvss file; the message says what to fix. */
+static int read_cvss(const char *path, struct cvss_file *cvss, struct kcve_err *err)
+{
+	int rc = cvss_file_read(path, cvss, err);
+	char msg[sizeof(err->msg)];
+	if (rc) {
+		if (rc == KCVE_E_PARSE) {
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			kcve_err_set(err, rc, "%.400s; fix it (see 'kcve cvss --help')", msg);
+		}
+		return rc;
+	}
+	if ((rc = cvss_file_validate(cvss, err))) {
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		kcve_err_set(err, rc, "CVSS file %s: %.300s; fix the rationale or the vector", path,
+			     msg);
+	}
+	return rc;
+}
+
+/* The maintainers' not-affected branches override the computed history; then the issuance
+ * policy (docs/spec/record.md "Issuance policy"): some pair must not be same-version. */
+static int apply_policy(const struct record_input *in, struct record_output *out,
+			struct kcve_err *err)
+{
+	size_t dropped = record_drop_not_affected(&out->pairs, in->not_affected,
+						  in->nnot_affected);
+	dyad_format_pairs(&out->pairs, &out->dyad);
+	if (dropped && !affected_should_issue(&out->pairs))
+		return kcve_err_set(err, KCVE_E_POLICY,
+				    "every released vulnerable:fixed pair is on a branch declared not "
+				    "affected, so not assigning %s to %s; reject the CVE instead",
+				    in->cve, out->main_sha);
+	if (!affected_should_issue(&out->pairs))
+		return kcve_err_set(err, KCVE_E_POLICY,
+				    "despite having some vulnerable:fixed kernels, none were in an "
+				    "actual release, so not assigning %s to %s",
+				    in->cve, out->main_sha);
+	return 0;
+}
+
 int record_build(struct history *h, const struct record_input *in, struct record_output *out,
 		 struct kcve_err *err)
 {
@@ -179,22 +220,9 @@ int record_build(struct history *h, const struct record_input *in, struct record
 		parse_refs(sb_str(&text), &refs);
 	}
 	if (in->cvss_path) {
-		if ((rc = cvss_file_read(in->cvss_path, &cvss, err))) {
-			if (rc == KCVE_E_PARSE) {
-				char msg[sizeof(err->msg)];
-				snprintf(msg, sizeof(msg), "%s", err->msg);
-				kcve_err_set(err, rc, "%.400s; fix it (see 'kcve cvss --help')", msg);
-			}
+		if ((rc = read_cvss(in->cvss_path, &cvss, err)))
 			goto done;
-		}
 		have_cvss = true;
-		if ((rc = cvss_file_validate(&cvss, err))) {
-			char msg[sizeof(err->msg)];
-			snprintf(msg, sizeof(msg), "%s", err->msg);
-			kcve_err_set(err, rc, "CVSS file %s: %.300s; fix the rationale or the vector",
-				     in->cvss_path, msg);
-			goto done;
-		}
 	}
 	if ((rc = read_org_uuid(in->vulns_tree, uuid, sizeof(uuid), err)))
 		goto done;
@@ -204,24 +232,8 @@ int record_build(struct history *h, const struct record_input *in, struct record
 	struct dyad_request req = {in->shas, in->nshas, in->vulnerable, in->nvulnerable};
 	if ((rc = dyad_compute(h, &req, &out->pairs, &out->dyad, err)))
 		goto done;
-	/* the maintainers' decision overrides the computed history for those branches */
-	size_t dropped = record_drop_not_affected(&out->pairs, in->not_affected,
-						  in->nnot_affected);
-	dyad_format_pairs(&out->pairs, &out->dyad);
-	if (dropped && !affected_should_issue(&out->pairs)) {
-		rc = kcve_err_set(err, KCVE_E_POLICY,
-				  "every released vulnerable:fixed pair is on a branch declared not "
-				  "affected, so not assigning %s to %s; reject the CVE instead",
-				  in->cve, out->main_sha);
+	if ((rc = apply_policy(in, out, err)))
 		goto done;
-	}
-	if (!affected_should_issue(&out->pairs)) {
-		rc = kcve_err_set(err, KCVE_E_POLICY,
-				  "despite having some vulnerable:fixed kernels, none were in an actual "
-				  "release, so not assigning %s to %s",
-				  in->cve, out->main_sha);
-		goto done;
-	}
 
 	if ((rc = commit_info_load(history_git(h), out->main_sha, &ci, err)))
 		goto done;

@@ -83,6 +83,39 @@ static void write_metrics(struct json_writer *w, const struct cvss_file *f)
 	sb_release(&scen);
 }
 
+/* cpeApplicability: one OR node whose matches are the computed CPE ranges (docs/spec/record.md
+ * "cpeApplicability"); present even when it has no match. */
+static void write_cpe_applicability(struct json_writer *w, const struct affected *a)
+{
+	jw_key(w, "cpeApplicability");
+	jw_begin_array(w);
+	jw_begin_object(w);
+	jw_key(w, "nodes");
+	jw_begin_array(w);
+	jw_begin_object(w);
+	jw_kv_string(w, "operator", "OR");
+	jw_key(w, "negate");
+	jw_bool(w, false);
+	jw_key(w, "cpeMatch");
+	jw_begin_array(w);
+	for (size_t i = 0; i < a->ncpe; i++) {
+		jw_begin_object(w);
+		jw_key(w, "vulnerable");
+		jw_bool(w, true);
+		jw_kv_string(w, "criteria", "cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*");
+		if (a->cpe[i].start)
+			jw_kv_string(w, "versionStartIncluding", a->cpe[i].start);
+		if (a->cpe[i].end)
+			jw_kv_string(w, "versionEndExcluding", a->cpe[i].end);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+	jw_end_array(w);
+	jw_end_object(w);
+	jw_end_array(w);
+}
+
 void record_render_json(const struct record_model *m, struct strbuf *out)
 {
 	struct affected a;
@@ -124,33 +157,7 @@ void record_render_json(const struct record_model *m, struct strbuf *out)
 	write_product(&w, m, a.default_status, &a.semver);
 	jw_end_array(&w);
 
-	jw_key(&w, "cpeApplicability");
-	jw_begin_array(&w);
-	jw_begin_object(&w);
-	jw_key(&w, "nodes");
-	jw_begin_array(&w);
-	jw_begin_object(&w);
-	jw_kv_string(&w, "operator", "OR");
-	jw_key(&w, "negate");
-	jw_bool(&w, false);
-	jw_key(&w, "cpeMatch");
-	jw_begin_array(&w);
-	for (size_t i = 0; i < a.ncpe; i++) {
-		jw_begin_object(&w);
-		jw_key(&w, "vulnerable");
-		jw_bool(&w, true);
-		jw_kv_string(&w, "criteria", "cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*");
-		if (a.cpe[i].start)
-			jw_kv_string(&w, "versionStartIncluding", a.cpe[i].start);
-		if (a.cpe[i].end)
-			jw_kv_string(&w, "versionEndExcluding", a.cpe[i].end);
-		jw_end_object(&w);
-	}
-	jw_end_array(&w);
-	jw_end_object(&w);
-	jw_end_array(&w);
-	jw_end_object(&w);
-	jw_end_array(&w);
+	write_cpe_applicability(&w, &a);
 
 	jw_key(&w, "references");
 	jw_begin_array(&w);

@@ -100,6 +100,35 @@ static int supported_check(struct cve_tree *t, const struct dyad_list *pairs, bo
 	return rc;
 }
 
+/* Write the new CVE's files in one transaction: .sha1, .dyad, .json, .mbox, .vulnerable (when
+ * given) and, for --force, the note with the reason appended. */
+static int write_new_cve(struct cve_tree *t, const char *cve, const char *sha,
+			 const struct store_create_opts *o, const struct record_output *out,
+			 struct strbuf *note, struct kcve_err *err)
+{
+	struct strbuf vuln = STRBUF_INIT;
+	for (size_t i = 0; i < o->nvulnerable; i++)
+		sb_addf(&vuln, "%s\n", o->vulnerable[i]);
+	if (o->force) {
+		if (note->len && note->buf[note->len - 1] != '\n')
+			sb_addc(note, '\n');
+		sb_addf(note, "Forced: %s\n", o->reason);
+	}
+	struct store_file files[6];
+	size_t nf = 0;
+	files[nf++] = (struct store_file){".sha1", sha, 40}; /* no newline, like cve_create */
+	files[nf++] = (struct store_file){".dyad", sb_str(&out->dyad), out->dyad.len};
+	files[nf++] = (struct store_file){".json", sb_str(&out->json), out->json.len};
+	files[nf++] = (struct store_file){".mbox", sb_str(&out->mbox), out->mbox.len};
+	if (vuln.len)
+		files[nf++] = (struct store_file){".vulnerable", vuln.buf, vuln.len};
+	if (o->force)
+		files[nf++] = (struct store_file){"", sb_str(note), note->len};
+	int rc = store_publish(t, cve, files, nf, err);
+	sb_release(&vuln);
+	return rc;
+}
+
 int store_create(struct cve_tree *t, struct history *h, const struct store_create_opts *o,
 		 struct store_create_result *res, struct kcve_err *err)
 {
@@ -173,28 +202,8 @@ int store_create(struct cve_tree *t, struct history *h, const struct store_creat
 	}
 	if (!rc)
 		rc = supported_check(t, &out.pairs, o->force, err);
-	if (!rc && !o->dry_run) {
-		struct strbuf vuln = STRBUF_INIT;
-		for (size_t i = 0; i < o->nvulnerable; i++)
-			sb_addf(&vuln, "%s\n", o->vulnerable[i]);
-		if (o->force) {
-			if (note.len && note.buf[note.len - 1] != '\n')
-				sb_addc(&note, '\n');
-			sb_addf(&note, "Forced: %s\n", o->reason);
-		}
-		struct store_file files[6];
-		size_t nf = 0;
-		files[nf++] = (struct store_file){".sha1", sha, 40}; /* no newline, like cve_create */
-		files[nf++] = (struct store_file){".dyad", sb_str(&out.dyad), out.dyad.len};
-		files[nf++] = (struct store_file){".json", sb_str(&out.json), out.json.len};
-		files[nf++] = (struct store_file){".mbox", sb_str(&out.mbox), out.mbox.len};
-		if (vuln.len)
-			files[nf++] = (struct store_file){".vulnerable", vuln.buf, vuln.len};
-		if (o->force)
-			files[nf++] = (struct store_file){"", sb_str(&note), note.len};
-		rc = store_publish(t, cve, files, nf, err);
-		sb_release(&vuln);
-	}
+	if (!rc && !o->dry_run)
+		rc = write_new_cve(t, cve, sha, o, &out, &note, err);
 	if (!rc) {
 		snprintf(res->cve, sizeof(res->cve), "%s", cve);
 		snprintf(res->subject, sizeof(res->subject), "%s", out.subject ? out.subject : "");

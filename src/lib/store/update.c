@@ -271,6 +271,57 @@ static int put_generated(struct txn *x, const char *cve, int year, const struct 
 	return rc;
 }
 
+/* Write the changed generated files: into the caller's batch transaction, or in a transaction
+ * of their own under the tree lock. *changed tells whether anything was written. */
+static int write_generated(struct cve_tree *t, const char *cve, int year, const struct strbuf *nw[3],
+			   const bool write[3], const bool present[3], struct strbuf *what,
+			   struct store_batch *batch, bool *changed, struct kcve_err *err)
+{
+	int rc;
+	if (batch) {
+		rc = put_generated(&batch->x, cve, year, nw, write, present, what, err);
+		if (rc) {
+			batch->broken = true;
+		} else {
+			batch->ncves++;
+			*changed = true;
+		}
+		return rc;
+	}
+	rc = tree_lock(t, err);
+	if (rc)
+		return rc;
+	struct txn x;
+	rc = txn_begin(&x, t, err);
+	if (!rc)
+		rc = put_generated(&x, cve, year, nw, write, present, what, err);
+	rc = rc ? (txn_abort(&x), rc) : txn_commit(&x, err);
+	tree_unlock(t);
+	if (!rc)
+		*changed = true;
+	return rc;
+}
+
+/* The sender of the regenerated mail: who when given, else the sender of the existing
+ * announcement (a refresh by another team member is no change), else the configured one
+ * ($KCVE_FROM, git config); NULL when there is none. */
+static const struct kcve_identity *mail_sender(const struct kcve_identity *who,
+					       const char *old_mbox, struct kcve_identity *buf)
+{
+	memset(buf, 0, sizeof(*buf));
+	if (who)
+		return who;
+	struct kcve_err ignored;
+	if (old_mbox) {
+		char *f = mail_header(old_mbox, "From");
+		bool ok = f && identity_parse(buf, f, &ignored) == 0;
+		free(f);
+		if (ok)
+			return buf;
+	}
+	return identity_resolve(buf, NULL, NULL, &ignored) == 0 ? buf : NULL;
+}
+
 int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 			const struct kcve_identity *who, unsigned flags, struct strbuf *what,
 			bool *changed, struct store_batch *batch, struct kcve_err *err)
@@ -325,19 +376,7 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 	    pairs_unchanged(h, &shas, &vulns, &nas, sb_str(&old[0])))
 		goto out;
 	struct kcve_identity from;
-	memset(&from, 0, sizeof(from));
-	if (!who && present[2]) {
-		char *f = mail_header(sb_str(&old[2]), "From");
-		struct kcve_err ignored;
-		if (f && identity_parse(&from, f, &ignored) == 0)
-			who = &from;
-		free(f);
-	}
-	if (!who) { /* no announcement yet: the configured sender ($KCVE_FROM, git config) */
-		struct kcve_err ignored;
-		if (identity_resolve(&from, NULL, NULL, &ignored) == 0)
-			who = &from;
-	}
+	who = mail_sender(who, present[2] ? sb_str(&old[2]) : NULL, &from);
 	ref = optional_path(&e, ".reference");
 	msg = optional_path(&e, ".message");
 	cvss = optional_path(&e, ".cvss");
@@ -365,27 +404,7 @@ int store_update_one_ex(struct cve_tree *t, struct history *h, const char *cve,
 	}
 	if (!any)
 		goto out;
-	if (batch) {
-		rc = put_generated(&batch->x, cve, e.year, nw, write, present, what, err);
-		if (rc)
-			batch->broken = true;
-		else {
-			batch->ncves++;
-			*changed = true;
-		}
-		goto out;
-	}
-	rc = tree_lock(t, err);
-	if (rc)
-		goto out;
-	struct txn x;
-	rc = txn_begin(&x, t, err);
-	if (!rc)
-		rc = put_generated(&x, cve, e.year, nw, write, present, what, err);
-	rc = rc ? (txn_abort(&x), rc) : txn_commit(&x, err);
-	tree_unlock(t);
-	if (!rc)
-		*changed = true;
+	rc = write_generated(t, cve, e.year, nw, write, present, what, batch, changed, err);
 out:
 	if (built)
 		record_output_release(&out);

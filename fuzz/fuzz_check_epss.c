@@ -1,0 +1,35 @@
+/* libFuzzer target: FIRST's EPSS CSV (check/epss.c) for kcve check --epss.  Input: the CSV
+ * text.  Invariants: accepted scores are in [0, 1], ids valid and strictly increasing, the
+ * model comment has no control character. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/epss.h"
+#include "check/kev.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ck_epss p;
+	struct kcve_err e = {0};
+	int rc = ck_epss_parse(&p, (const char *)data, size, "fuzz", &e);
+	if (rc != 0) {
+		if (rc != KCVE_E_PARSE || strchr(e.msg, '\n') || p.n)
+			abort();
+		return 0;
+	}
+	for (const char *c = p.model; *c; c++)
+		if ((unsigned char)*c < 0x20)
+			abort();
+	for (size_t i = 0; i < p.n; i++) {
+		const struct ck_epss_entry *x = &p.v[i];
+		if (!(x->epss >= 0 && x->epss <= 1 && x->percentile >= 0 && x->percentile <= 1))
+			abort();
+		if (!ck_cve_id_valid(x->id, strlen(x->id)) ||
+		    (i && ck_cve_id_cmp(p.v[i - 1].id, x->id) >= 0) || ck_epss_find(&p, x->id) != x)
+			abort();
+	}
+	ck_epss_release(&p);
+	return 0;
+}

@@ -1,0 +1,138 @@
+#!/bin/bash
+# Mitigations on a running system (issue 28 item 4): `kcve check --running --root IMG` reads the
+# image's modprobe configuration.  The image holds blacklist and install rules; records name
+# files of a synthetic kernel source whose modules are known exactly (--source):
+#   0001 nf_tables (composite module, not loaded), install nf_tables /bin/false -> mitigated
+#   0002 foo-bar (not loaded), "install foo-bar /bin/true" written with '-'      -> mitigated
+#   0003 nft_ct (not loaded), blacklist only                                    -> affected,
+#        "blacklisted", ranked below the other not-loaded ones
+#   0004 nfnetlink (not loaded), no rule                                        -> affected
+#   0005 net/core/failover.c built in, install failover /bin/false              -> affected
+#   0006 virtio_net loaded, install virtio_net /bin/false                       -> affected
+#   0007 net_failover: install runs modprobe --ignore-install (loads it)        -> affected
+#   0008 nf_tables (blocked) + nfnetlink (free): one module can load            -> affected
+#   0009 nft_inner.c, linked into nf_tables                                     -> mitigated
+# 0004's nfnetlink has rules only where they must not count: in lib/nft.conf (hidden by
+# etc/nft.conf, same name), in a file masked by a /dev/null link, behind a link leaving the image.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
+
+K="$T/ksrc"
+mk() { mkdir -p "$(dirname "$K/$1")"; printf '%b' "$2" > "$K/$1"; }
+mk Makefile '# top\n'
+mk Kbuild 'obj-y += net/\nobj-y += drivers/\nobj-y += arch/$(SRCARCH)/\n'
+mk arch/x86/Makefile ''
+mk arch/x86/Kbuild ''
+mk net/Makefile 'obj-$(CONFIG_NETFILTER) += netfilter/\nobj-$(CONFIG_NET) += core/\n'
+mk net/core/Makefile 'obj-y += dev.o\nobj-$(CONFIG_FAILOVER) += failover.o\n'
+for f in dev failover; do mk "net/core/$f.c" ''; done
+mk net/netfilter/Makefile 'nf_tables-objs := nf_tables_core.o nf_tables_api.o\nnf_tables-$(CONFIG_NFT_INNER) += nft_inner.o\nobj-$(CONFIG_NF_TABLES) += nf_tables.o\nobj-$(CONFIG_NFT_CT) += nft_ct.o\nobj-$(CONFIG_NETFILTER_NETLINK) += nfnetlink.o\n'
+for f in nf_tables_core nf_tables_api nft_inner nft_ct nfnetlink; do mk "net/netfilter/$f.c" ''; done
+mk drivers/Makefile 'obj-$(CONFIG_NET_CORE) += net/\nobj-$(CONFIG_FOO) += foo-bar.o\nfoo-bar-y := foo_main.o foo_hw.o\n'
+for f in foo_main foo_hw; do mk "drivers/$f.c" ''; done
+mk drivers/net/Makefile 'obj-$(CONFIG_VIRTIO_NET) += virtio_net.o\nobj-$(CONFIG_NET_FAILOVER) += net_failover.o\n'
+for f in virtio_net net_failover; do mk "drivers/net/$f.c" ''; done
+
+A=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+B=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+$PY - "$T/spec.json" "$A" "$B" <<'EOF'
+import json, sys
+out, a, b = sys.argv[1:4]
+files = [["net/netfilter/nf_tables_api.c"], ["drivers/foo_hw.c"], ["net/netfilter/nft_ct.c"],
+         ["net/netfilter/nfnetlink.c"], ["net/core/failover.c"], ["drivers/net/virtio_net.c"],
+         ["drivers/net/net_failover.c"],
+         ["net/netfilter/nf_tables_core.c", "net/netfilter/nfnetlink.c"],
+         ["net/netfilter/nft_inner.c"]]
+# the same CVSS score everywhere, so that exposure alone orders them
+spec = [{"id": "CVE-2099-%04d" % (i + 1), "title": "t%d" % i, "files": f, "severity": "HIGH",
+         "score": 7.8, "pairs": ["6.0:%s:6.1.90:%s" % (a, b)]} for i, f in enumerate(files)]
+json.dump(spec, open(out, "w"))
+EOF
+$PY "$KCVE_SRC/tests/check/mktree.py" "$T/tree" "$T/spec.json" || fail mktree
+
+R="$T/root"
+mkdir -p "$R/proc/sys/kernel" "$R/boot" "$R/etc/modprobe.d" "$R/lib/modprobe.d" "$R/usr/lib/modprobe.d"
+echo "6.1.5" > "$R/proc/sys/kernel/osrelease"
+echo "Linux version 6.1.5 (gcc) #1 SMP" > "$R/proc/version"
+printf '%s\n' CONFIG_X86=y CONFIG_64BIT=y CONFIG_MODULES=y CONFIG_NETFILTER=y CONFIG_NET=y \
+	CONFIG_NF_TABLES=m CONFIG_NFT_INNER=y CONFIG_NFT_CT=m CONFIG_NETFILTER_NETLINK=m \
+	CONFIG_NET_CORE=y CONFIG_VIRTIO_NET=m CONFIG_NET_FAILOVER=m CONFIG_FAILOVER=y CONFIG_FOO=m \
+	| gzip -c > "$R/proc/config.gz"
+printf 'virtio_net 16384 0 - Live 0x0\next4 1024000 2 - Live 0x0\n' > "$R/proc/modules"
+# what the kernel has built in (the Kbuild mapping alone names obj-y objects like modules)
+mkdir -p "$R/usr/lib/modules/6.1.5"
+printf 'kernel/net/core/failover.ko\nkernel/net/core/dev.ko\n' > "$R/usr/lib/modules/6.1.5/modules.builtin"
+printf '%s\n' '# CIS-style rules' 'install nf_tables /bin/false' 'install foo-bar /bin/true' \
+	'blacklist nft_ct' 'install failover /bin/false' 'install virtio_net /bin/false' \
+	'install net_failover /sbin/modprobe --ignore-install net_failover' \
+	> "$R/etc/modprobe.d/hardening.conf"
+# etc/nft.conf hides lib/nft.conf (same name): nft_inner's nf_tables... is blocked by
+# hardening.conf anyway, but nfnetlink's lib/ rule must not count
+printf 'blacklist nf_tables\n' > "$R/etc/modprobe.d/nft.conf"
+printf 'install nfnetlink /bin/true\n' > "$R/lib/modprobe.d/nft.conf"
+printf 'install nfnetlink /bin/false\n' > "$R/usr/lib/modprobe.d/masked.conf"
+ln -s /dev/null "$R/etc/modprobe.d/masked.conf"                  # masks it
+printf 'install nfnetlink /bin/false\n' > "$T/outside.conf"
+ln -s "$T/outside.conf" "$R/etc/modprobe.d/outside.conf"           # leaves the image
+
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --json > "$T/r.json" 2>"$T/err" \
+	|| fail "check --running: $(cat "$T/err")"
+grep -q "outside.conf is a symbolic link" "$T/err" || fail "link not reported: $(cat "$T/err")"
+$PY - "$T/r.json" <<'PYEOF' || fail "mitigations"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+c = {x["id"][-4:]: x for x in r["cves"]}
+out = {k: v["outcome"] for k, v in c.items()}
+assert out == {"0001": "mitigated", "0002": "mitigated", "0003": "affected", "0004": "affected",
+               "0005": "affected", "0006": "affected", "0007": "affected", "0008": "affected",
+               "0009": "mitigated"}, out
+m1 = c["0001"]["mitigation"]
+assert m1["state"] == "blocked", m1
+assert m1["evidence"] == "/etc/modprobe.d/hardening.conf:2: install nf_tables /bin/false", m1
+assert "not affected: mitigated" in c["0001"]["reason"] and c["0001"]["stage"] == "modprobe"
+assert c["0002"]["mitigation"]["evidence"] == "/etc/modprobe.d/hardening.conf:3: install foo_bar /bin/true"
+m3 = c["0003"]["mitigation"]
+assert m3 == {"state": "blacklisted", "evidence": "/etc/modprobe.d/hardening.conf:4: blacklist nft_ct"}, m3
+for k in ("0004", "0005", "0006", "0007", "0008"):
+    assert "mitigation" not in c[k], (k, c[k].get("mitigation"))
+assert c["0006"]["module_loaded"] is True and c["0004"]["module_loaded"] is False
+assert "module_loaded" not in c["0005"], c["0005"]         # built in: modules.builtin
+# ranking: reachable now (built in, loaded) first, then not loaded, then blacklisted; the
+# mitigated ones have no rank
+ranked = [x["id"][-4:] for x in sorted((x for x in r["cves"] if "rank" in x), key=lambda x: x["rank"])]
+assert ranked[:2] == ["0005", "0006"], ranked
+assert ranked[2:5] == ["0004", "0007", "0008"] and ranked[5] == "0003", ranked
+assert [x["id"][-4:] for x in r["cves"]][:6] == ranked      # the JSON lists them in that order
+assert "rank" not in c["0001"]
+assert [s["name"] for s in r["stages"]][-1] == "modprobe" and r["stages"][-1]["count"] == 6, r["stages"]
+PYEOF
+
+# OpenVEX: inline_mitigations_already_exist; the table shows the rule
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --openvex > "$T/v.json" 2>/dev/null \
+	|| fail "openvex"
+$PY - "$T/v.json" <<'PYEOF' || fail "openvex mitigated"
+import json, sys
+s = {x["vulnerability"]["name"][-4:]: x for x in json.load(open(sys.argv[1]))["statements"]}
+assert s["0001"]["status"] == "not_affected", s["0001"]
+assert s["0001"]["justification"] == "inline_mitigations_already_exist", s["0001"]
+assert "impact_statement" not in s["0001"] and "hardening.conf:2" in s["0001"]["status_notes"]
+assert s["0003"]["status"] == "affected"
+PYEOF
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" > "$T/t.txt" 2>/dev/null || fail table
+grep -q "blacklisted, still loadable: /etc/modprobe.d/hardening.conf:4: blacklist nft_ct" "$T/t.txt" \
+	|| fail "table without the blacklist rule: $(cat "$T/t.txt")"
+grep -q "^mitigated: CVE-2099-0001 not affected: mitigated" "$T/t.txt" || fail "table without the mitigated line"
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --ids 2>/dev/null > "$T/ids" || fail ids
+grep -q "CVE-2099-0001\|CVE-2099-0002" "$T/ids" && fail "--ids lists a mitigated CVE: $(cat "$T/ids")"
+
+# without modules.builtin built-in code cannot be told from a module: no rule counts
+mv "$R/usr/lib/modules" "$T/modules"
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --ids > "$T/ids3" 2>"$T/err" || fail "no builtin"
+[ "$(tr ' ' '\n' < "$T/ids3" | grep -c CVE-)" = 9 ] || fail "without modules.builtin all 9 apply: $(cat "$T/ids3")"
+grep -q "modules.builtin is missing" "$T/err" || fail "no warning without modules.builtin: $(cat "$T/err")"
+mv "$T/modules" "$R/usr/lib/modules"
+
+# no modprobe.d at all: nothing mitigated
+rm -rf "${R:?}/etc" "${R:?}/lib" "${R:?}/usr/lib/modprobe.d"
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --ids > "$T/ids2" 2>/dev/null || fail "no rules"
+[ "$(tr ' ' '\n' < "$T/ids2" | grep -c CVE-)" = 9 ] || fail "without rules all 9 apply: $(cat "$T/ids2")"
+echo "modprobe: ok"

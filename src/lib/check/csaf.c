@@ -174,7 +174,7 @@ static json_t *score(const struct ck_record *r, json_t *affected)
 
 /* The per-kernel statuses of one record: product_status, flags, remediations, verdict notes. */
 struct per_kernel {
-	json_t *status, *flags, *vendor_fix, *none;
+	json_t *status, *flags, *vendor_fix, *none, *workaround;
 	struct strbuf verdicts;
 	bool listed;
 };
@@ -196,6 +196,8 @@ static void collect(const struct ck_set *s, struct ck_result *res, const struct 
 		if (!strcmp(m->status, "known_affected"))
 			remediation(R, e, P->ids[k], pk->vendor_fix, pk->none);
 		char rb[256];
+		if (e->outcome == CK_OUT_MITIGATED) /* the modprobe rule that blocks loading */
+			add_unique(pk->workaround, ck_entry_reason(s, R, e, rb, sizeof rb), P->ids[k]);
 		sb_addf(&pk->verdicts, "%s%s: %s (%s)", pk->verdicts.len ? "\n" : "", R->label,
 			ck_outcome_name(e->outcome), ck_entry_reason(s, R, e, rb, sizeof rb));
 	}
@@ -206,7 +208,7 @@ static json_t *vulnerability(const struct ck_set *s, struct ck_result *res,
 {
 	const struct ck_record *r = &s->v[rec];
 	struct per_kernel pk = {json_object(), json_object(), json_object(), json_object(),
-				STRBUF_INIT, false};
+				json_object(), STRBUF_INIT, false};
 	collect(s, res, P, rec, o, &pk);
 	json_t *v = NULL;
 	if (pk.listed) {
@@ -224,6 +226,9 @@ static json_t *vulnerability(const struct ck_set *s, struct ck_result *res,
 		json_t *none = grouped(pk.none, "details", "category", "none_available");
 		json_array_extend(rem, none);
 		json_decref(none);
+		json_t *wa = grouped(pk.workaround, "details", "category", "workaround");
+		json_array_extend(rem, wa);
+		json_decref(wa);
 		if (json_array_size(rem))
 			json_object_set_new(v, "remediations", rem);
 		else
@@ -242,6 +247,7 @@ static json_t *vulnerability(const struct ck_set *s, struct ck_result *res,
 	json_decref(pk.flags);
 	json_decref(pk.vendor_fix);
 	json_decref(pk.none);
+	json_decref(pk.workaround);
 	sb_release(&pk.verdicts);
 	return v;
 }

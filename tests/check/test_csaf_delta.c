@@ -23,15 +23,20 @@ static void test_csaf_map(void **state)
 	(void)state;
 	/* kept outcomes are known_affected (known_affected == --ids) */
 	for (int o = CK_OUT_AFFECTED; o <= CK_OUT_MITIGATED; o++) {
-		const struct ck_csaf_map *m = ck_csaf_map((enum ck_outcome)o);
+		const struct ck_csaf_map *m = ck_csaf_map((enum ck_outcome)o, "version");
 		assert_int_equal(m->outcome, o);
 		assert_int_equal(!strcmp(m->status, "known_affected"), ck_outcome_kept((enum ck_outcome)o));
 		assert_int_equal(m->flag != NULL, !strcmp(m->status, "known_not_affected"));
 	}
-	assert_string_equal(ck_csaf_map(CK_OUT_NOT_COMPILED)->flag, "component_not_present");
-	assert_string_equal(ck_csaf_map(CK_OUT_NOT_INTRODUCED)->flag, "vulnerable_code_not_present");
-	assert_string_equal(ck_csaf_map(CK_OUT_FIXED)->status, "fixed");
-	assert_string_equal(ck_csaf_map(CK_OUT_MITIGATED)->flag, "inline_mitigations_already_exist");
+	assert_string_equal(ck_csaf_map(CK_OUT_NOT_COMPILED, "config")->flag, "component_not_present");
+	assert_string_equal(ck_csaf_map(CK_OUT_NOT_INTRODUCED, "version")->flag,
+			    "vulnerable_code_not_present");
+	assert_string_equal(ck_csaf_map(CK_OUT_FIXED, "code")->status, "fixed");
+	assert_string_equal(ck_csaf_map(CK_OUT_NOT_COMPILED, "functions")->flag,
+			    "vulnerable_code_not_present");
+	assert_string_equal(ck_csaf_map(CK_OUT_NOT_COMPILED, NULL)->flag, "component_not_present");
+	assert_string_equal(ck_csaf_map(CK_OUT_MITIGATED, "modprobe")->flag,
+			    "inline_mitigations_already_exist");
 }
 
 /* A record affected from 5.10 until the given fix on 6.1 (NULL: no fix on 6.1), optionally

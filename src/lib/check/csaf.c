@@ -10,25 +10,30 @@
 #include "core/xalloc.h"
 #include "record/cvss.h"
 
-/* kcve outcome -> CSAF product status and flag: the one mapping table (docs/check.md lists it).
- * Kept outcomes (what --ids prints) are known_affected, so that list equals --ids; an undecided
- * file stage or a record without usable data keeps the CVE, as everywhere in kcve, and the
- * vulnerability's notes say why. */
+/* kcve outcome (and the stage that decided it, NULL = any) -> CSAF product status and flag:
+ * the one mapping table (docs/check.md lists it); the first matching row counts. Kept outcomes
+ * (what --ids prints) are known_affected, so that list equals --ids; an undecided file stage or
+ * a record without usable data keeps the CVE, as everywhere in kcve, and the vulnerability's
+ * notes say why. */
 static const struct ck_csaf_map csaf_map[] = {
-	{CK_OUT_AFFECTED, "known_affected", NULL},
-	{CK_OUT_UNKNOWN, "known_affected", NULL},
-	{CK_OUT_NO_DATA, "known_affected", NULL},
-	{CK_OUT_NOT_COMPILED, "known_not_affected", "component_not_present"},
-	{CK_OUT_NOT_INTRODUCED, "known_not_affected", "vulnerable_code_not_present"},
+	{CK_OUT_AFFECTED, NULL, "known_affected", NULL},
+	{CK_OUT_UNKNOWN, NULL, "known_affected", NULL},
+	{CK_OUT_NO_DATA, NULL, "known_affected", NULL},
+	/* code evidence: the fix's functions are all absent from the built image */
+	{CK_OUT_NOT_COMPILED, "functions", "known_not_affected", "vulnerable_code_not_present"},
+	{CK_OUT_NOT_COMPILED, NULL, "known_not_affected", "component_not_present"},
+	{CK_OUT_NOT_INTRODUCED, NULL, "known_not_affected", "vulnerable_code_not_present"},
 	/* a modprobe install rule blocks every module holding the code (check/triage.h) */
-	{CK_OUT_MITIGATED, "known_not_affected", "inline_mitigations_already_exist"},
-	{CK_OUT_FIXED, "fixed", NULL},
+	{CK_OUT_MITIGATED, NULL, "known_not_affected", "inline_mitigations_already_exist"},
+	/* by release, by git history, or by the code stage finding the fix in the source */
+	{CK_OUT_FIXED, NULL, "fixed", NULL},
 };
 
-const struct ck_csaf_map *ck_csaf_map(enum ck_outcome o)
+const struct ck_csaf_map *ck_csaf_map(enum ck_outcome o, const char *stage)
 {
 	for (size_t i = 0; i < sizeof csaf_map / sizeof csaf_map[0]; i++)
-		if (csaf_map[i].outcome == o)
+		if (csaf_map[i].outcome == o &&
+		    (!csaf_map[i].stage || (stage && !strcmp(stage, csaf_map[i].stage))))
 			return &csaf_map[i];
 	return &csaf_map[0]; /* unreachable for a valid outcome: the cautious answer */
 }
@@ -187,7 +192,7 @@ static void collect(const struct ck_set *s, struct ck_result *res, const struct 
 		if (rec >= R->n)
 			continue;
 		const struct ck_entry *e = &R->e[rec];
-		const struct ck_csaf_map *m = ck_csaf_map((enum ck_outcome)e->outcome);
+		const struct ck_csaf_map *m = ck_csaf_map((enum ck_outcome)e->outcome, e->stage);
 		pk->listed |= o->all || (e->outcome != CK_OUT_FIXED &&
 					 e->outcome != CK_OUT_NOT_INTRODUCED);
 		add_unique(pk->status, m->status, P->ids[k]);

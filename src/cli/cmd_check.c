@@ -5,6 +5,8 @@
 
 #include "check/batch.h"
 #include "check/check.h"
+#include "check/codestage.h"
+#include "core/fileio.h"
 #include "check/filestage.h"
 #include "check/gitdates.h"
 #include "check/gitscan.h"
@@ -87,7 +89,9 @@ static const struct cli_command check_cmd = {
 	"                     git dir); --no-git-cache reads every commit and writes nothing\n"
 	"  --config FILE      .config (or .config.gz) of the kernel; needs --source or a --db\n"
 	"                     built with --source\n"
-	"  --source KSRC      kernel source tree for the Kbuild evaluation\n"
+	"  --source KSRC      kernel source tree for the Kbuild evaluation; with a --db\n"
+	"                     holding fix fingerprints, the fixes are also read in its code\n"
+	"                     (its Makefile gives the release when --version is absent)\n"
 	"  --arch ARCH        SRCARCH for --source (default: from the config)\n"
 	"  --build DIR        kernel build directory: exact compiled files (headers too) from\n"
 	"                     its .*.cmd files; its include/config/kernel.release gives the\n"
@@ -256,8 +260,8 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 				"--fail-if-affected, --strict, --max-age, --kev, --epss");
 	if (a->no_cache && a->db)
 		cli_usage_error(p, "--no-cache applies to a record tree, not to --db FILE");
-	if (a->source && !a->config && !a->running)
-		cli_usage_error(p, "--source needs --config FILE (or --running)");
+	/* --source alone reads the fixes in the code: it needs a --db with fingerprints, checked
+	 * once the records are loaded */
 	if (a->root && a->root[0] == '\0')
 		a->root = NULL;
 	if ((a->vo.product || a->vo.cpe || a->sbom_path || a->vo.role) && !a->openvex && !a->cdx &&
@@ -313,6 +317,11 @@ static void gather_versions(const struct cli_parser *p, struct check_args *a, st
 	char norm[64];
 	if (a->build && a->nversions == 0 && !a->gitdir && ck_build_release(a->build, norm, sizeof norm))
 		add_version(a, norm);
+	if (a->source && a->nversions == 0 && !a->gitdir && !a->batch) {
+		if (ck_source_release(a->source, norm, sizeof norm, &err) != 0)
+			die_err(&err);
+		add_version(a, norm);
+	}
 	if (a->nversions == 0 && !a->gitdir && !a->batch)
 		kcve_die(KCVE_E_USAGE, "nothing to check: give --version, --git, --running or --build "
 				       "(with include/config/kernel.release); see 'kcve check --help'");
@@ -551,6 +560,12 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 
 	struct ck_set set;
 	load_set(g, a.tree, a.db, !a.no_cache, &set);
+	if (a.source && !a.config && !a.running && !a.batch && !set.fprints)
+		cli_usage_error(&p, "--source needs --config FILE (or --running), or a --db built with "
+				"fix fingerprints ('kcve db build --patches DIR' or '--repo LINUX.git')");
+	if (a.source && set.fprints && !is_dir(a.source))
+		kcve_die(KCVE_E_NOTFOUND, "source tree %s not found; give the top directory of a "
+			 "kernel source tree", a.source);
 	struct ck_triage tri;
 	struct kcve_err err = {0};
 	if (ck_triage_open(&tri, &set, a.kev, a.epss, &err) != 0)
@@ -583,6 +598,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	for (size_t i = 0; i < nres; i++) {
 		struct ck_result *R = &res[i];
 		struct ck_kernel k = kernel_of(&a, &in, &rn, i);
+		if (a.source && set.fprints)
+			k.code_source = a.source;
 		ck_pipeline_run(&pl, &k, R);
 		if (a.since) /* the same kernel with OLD's records */
 			ck_since_kernel(&since, &set, &k, R);

@@ -1,4 +1,5 @@
 #include "check/output.h"
+#include "check/codestage.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -171,6 +172,13 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 			ck_delta_print(f, &o->deltas[k], R->label, o->since);
 		fprintf(f, "Kernel %s: ", R->label);
 		print_stages(f, R);
+		if (R->code) {
+			size_t fp = 0;
+			for (size_t i = 0; i < R->n; i++)
+				fp += R->code[i].checked;
+			fprintf(f, "Code: %zu of %zu CVEs with a fix fingerprint decided by the code\n",
+				R->ncode_decided, fp);
+		}
 		struct row *rows = xcalloc(R->n + 1, sizeof *rows);
 		size_t n = 0;
 		for (size_t i = 0; i < R->n; i++) {
@@ -326,6 +334,8 @@ static json_t *cve_json(const struct ck_set *s, const struct ck_result *R, const
 	for (size_t j = 0; j < r->nfiles; j++)
 		json_array_append_new(files, json_string(r->files[j]));
 	json_object_set_new(c, "files", files);
+	if (R->code && R->code[e - R->e].checked)
+		json_object_set_new(c, "code", ck_code_json(&R->code[e - R->e]));
 	if (rank)
 		json_object_set_new(c, "rank", json_integer((json_int_t)rank));
 	if (R->ranked_kev) {

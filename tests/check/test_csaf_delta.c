@@ -91,16 +91,16 @@ static void test_delta(void **state)
 	(void)state;
 	/* OLD: A (unscored), B, C (affected at 6.1.50), E (fixed by 6.1.40), G (affected) */
 	struct ck_record o[] = {
-		rec("CVE-2024-1", NULL, NULL, "a"),  rec("CVE-2024-2", NULL, V1, "b"),
-		rec("CVE-2024-3", NULL, NULL, "c"),  rec("CVE-2024-5", "6.1.40", NULL, "e"),
-		rec("CVE-2024-7", NULL, NULL, "g"),
+		rec("CVE-2024-0001", NULL, NULL, "a"),  rec("CVE-2024-0002", NULL, V1, "b"),
+		rec("CVE-2024-0003", NULL, NULL, "c"),  rec("CVE-2024-0005", "6.1.40", NULL, "e"),
+		rec("CVE-2024-0007", NULL, NULL, "g"),
 	};
 	/* now: A scored (changed), B gone (rejected), C fixed by 6.1.20 (removed), D new (added),
 	 * E's fix moved past 6.1.50 (added), G unchanged */
 	struct ck_record n[] = {
-		rec("CVE-2024-1", NULL, V2, "a"),    rec("CVE-2024-3", "6.1.20", NULL, "c"),
-		rec("CVE-2024-4", NULL, NULL, "d"),  rec("CVE-2024-5", "6.1.60", NULL, "e"),
-		rec("CVE-2024-7", NULL, NULL, "g"),
+		rec("CVE-2024-0001", NULL, V2, "a"),    rec("CVE-2024-0003", "6.1.20", NULL, "c"),
+		rec("CVE-2024-0004", NULL, NULL, "d"),  rec("CVE-2024-0005", "6.1.60", NULL, "e"),
+		rec("CVE-2024-0007", NULL, NULL, "g"),
 	};
 	struct ck_set os, ns;
 	set_of(&os, o, 5);
@@ -115,16 +115,16 @@ static void test_delta(void **state)
 	assert_int_equal(d.count[CK_DELTA_ADDED], 2);
 	assert_int_equal(d.count[CK_DELTA_REMOVED], 2);
 	assert_int_equal(d.count[CK_DELTA_CHANGED], 1);
-	assert_true(has(&d, CK_DELTA_ADDED, "CVE-2024-4", "new record"));
-	assert_true(has(&d, CK_DELTA_ADDED, "CVE-2024-5", "range or fix changed"));
-	assert_true(has(&d, CK_DELTA_REMOVED, "CVE-2024-3", "fixed in this release"));
-	assert_true(has(&d, CK_DELTA_REMOVED, "CVE-2024-2", "no longer published"));
-	assert_true(has(&d, CK_DELTA_CHANGED, "CVE-2024-1", "score none -> 7.8"));
+	assert_true(has(&d, CK_DELTA_ADDED, "CVE-2024-0004", "new record"));
+	assert_true(has(&d, CK_DELTA_ADDED, "CVE-2024-0005", "range or fix changed"));
+	assert_true(has(&d, CK_DELTA_REMOVED, "CVE-2024-0003", "fixed in this release"));
+	assert_true(has(&d, CK_DELTA_REMOVED, "CVE-2024-0002", "no longer published"));
+	assert_true(has(&d, CK_DELTA_CHANGED, "CVE-2024-0001", "score none -> 7.8"));
 	for (size_t i = 0; i < d.n; i++)
-		assert_int_equal(d.v[i].rejected, !strcmp(d.v[i].id, "CVE-2024-2"));
+		assert_int_equal(d.v[i].rejected, !strcmp(d.v[i].id, "CVE-2024-0002"));
 	/* sorted by kind, then CVE */
-	assert_string_equal(d.v[0].id, "CVE-2024-4");
-	assert_string_equal(d.v[1].id, "CVE-2024-5");
+	assert_string_equal(d.v[0].id, "CVE-2024-0004");
+	assert_string_equal(d.v[1].id, "CVE-2024-0005");
 	json_t *j = ck_delta_json(&d, "old");
 	assert_int_equal(json_array_size(json_object_get(j, "added")), 2);
 	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(j, "removed"), 0),
@@ -154,7 +154,7 @@ static void test_delta(void **state)
 static void test_db_vector(void **state)
 {
 	(void)state;
-	struct ck_record v[] = {rec("CVE-2024-1", NULL, NULL, "a"), rec("CVE-2024-2", NULL, V1, "b")};
+	struct ck_record v[] = {rec("CVE-2024-0001", NULL, NULL, "a"), rec("CVE-2024-0002", NULL, V1, "b")};
 	struct ck_set s, t;
 	set_of(&s, v, 2);
 	char path[] = "/tmp/kcve-csaf-unit-XXXXXX";

@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
+#include "record/record.h"
 
 #define DB_MAGIC "KCVEDB\0\x02"
 #define DB_HDR 36   /* format 2; format 1 had 28 bytes (no build time) */
@@ -272,6 +273,8 @@ static bool parse_record(struct rd *d, struct ck_record *r, struct xarena *a)
 	memset(r, 0, sizeof *r);
 	r->arena_arrays = 1;
 	r->id = get_str(d);
+	if (!d->bad && !record_valid_cve_id(r->id)) /* a db not built by db build */
+		d->bad = 1;
 	r->title = get_str(d);
 	r->severity = get_str(d);
 	r->score10 = (unsigned)get_uleb(d);

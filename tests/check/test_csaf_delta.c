@@ -135,7 +135,7 @@ static void test_delta(void **state)
 	nrr.e[4].outcome = CK_OUT_NOT_COMPILED;
 	nrr.e[4].reason = xstrdup("fs/a.c: CONFIG_A is not set");
 	ck_delta_compute(&os, &orr, &ns, &nrr, NULL, &nc);
-	assert_true(has(&nc, CK_DELTA_REMOVED, "CVE-2024-7", "no longer compiled: fs/a.c: CONFIG_A"));
+	assert_true(has(&nc, CK_DELTA_REMOVED, "CVE-2024-0007", "no longer compiled: fs/a.c: CONFIG_A"));
 	assert_int_equal(nc.count[CK_DELTA_REMOVED], 3);
 	ck_delta_release(&nc);
 	/* nothing changed: an empty delta */

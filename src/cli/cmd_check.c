@@ -13,6 +13,7 @@
 #include "check/output.h"
 #include "check/pipeline.h"
 #include "check/recset.h"
+#include "check/since.h"
 #include "check/running.h"
 #include "check/triage.h"
 #include "check/treecache.h"
@@ -29,7 +30,7 @@ enum {
 	O_TREE = CLI_LONG, O_DB, O_VERSION, O_GIT, O_REF, O_GIT_CACHE, O_NO_GIT_CACHE, O_CONFIG,
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
-	O_NO_CACHE, O_BATCH,
+	O_NO_CACHE, O_BATCH, O_CSAF, O_SINCE, O_SINCE_VEX,
 	O_READING, O_FIXED_BETWEEN, O_FIXED_BY, O_STRICT, O_MAX_AGE, O_KEV, O_EPSS,
 };
 static const struct cli_option opts[] = {
@@ -49,6 +50,9 @@ static const struct cli_option opts[] = {
 	{"json", O_JSON, false},
 	{"openvex", O_OPENVEX, false},
 	{"cyclonedx", O_CYCLONEDX, false},
+	{"csaf", O_CSAF, false},
+	{"since", O_SINCE, true},
+	{"since-vex", O_SINCE_VEX, true},
 	{"ids", O_IDS, false},
 	{"fixed-in", O_FIXED_IN, false},
 	{"all", O_ALL, false},
@@ -108,7 +112,13 @@ static const struct cli_command check_cmd = {
 	"  A tree's records are cached as a compact db in DIR/.kcve/check-cache (rebuilt when\n"
 	"  a record or kcve changes); --no-cache reads the records and leaves the cache alone\n"
 	"Output (default: table grouped by subsystem and severity, stdout):\n"
-	"  --json | --openvex | --cyclonedx | --ids (one line of CVE ids per kernel)\n"
+	"  --json | --openvex | --cyclonedx | --csaf (CSAF 2.0 VEX) | --ids (one line of CVE\n"
+	"                     ids per kernel)\n"
+	"  --since OLD        what changed since OLD (an older record tree or db): per kernel\n"
+	"                     added/removed/changed CVEs with why (table first, --json \"delta\");\n"
+	"                     --openvex and --csaf write the next revision of OLD's document\n"
+	"  --since-vex FILE   with --since: the previous OpenVEX document to revise (default:\n"
+	"                     the one OLD's records give)\n"
 	"  --fixed-in         smallest release on the same branch fixing everything found\n"
 	"  --fixed-between V1 V2  the CVEs fixed going from release V1 to V2, counted per\n"
 	"                     severity (table, --json or --ids)\n"
@@ -122,14 +132,14 @@ static const struct cli_command check_cmd = {
 	"  --max-age DAYS     warn when the records are older than DAYS days (default 30; 'off'\n"
 	"                     for never): the tree's git HEAD commit, else its newest record\n"
 	"                     date; a db's build time and the tree it was built from\n"
-	"VEX (--openvex, --cyclonedx; see docs/check.md):\n"
+	"VEX (--openvex, --cyclonedx, --csaf; see docs/check.md):\n"
 	"  --product PURL     the kernel's purl (default pkg:generic/linux-kernel@RELEASE, as syft\n"
 	"                     names it); without '@' the release is appended\n"
 	"  --cpe CPE          CPE 2.3 (default cpe:2.3:o:linux:linux_kernel:RELEASE:*:*:*:*:*:*:*)\n"
 	"  --sbom FILE        CycloneDX or SPDX 2.3 JSON SBOM: check its kernel component's version\n"
 	"                     and bind the statements to it (BOM-Link / its purl)\n"
 	"  --author NAME      document author (else $KCVE_VEX_AUTHOR, else a placeholder to replace)\n"
-	"  --role ROLE        the author's role (OpenVEX)\n",
+	"  --role ROLE        the author's role (OpenVEX; CSAF publisher category)\n",
 	opts, false};
 
 static void die_err(const struct kcve_err *e)
@@ -142,6 +152,8 @@ struct check_args {
 	const char *tree, *db, *gitdir, *ref, *git_cache, *config, *source, *arch, *build, *root;
 	const char *batch, *fixed_from, *fixed_by, *sbom_path, *kev, *epss;
 	bool running, json, openvex, cdx, ids, fixed_in, all, fail, no_git_cache, no_cache, strict;
+	bool csaf, fixes; /* fixes: compute each entry's branch fix */
+	const char *since, *since_vex;
 	long max_age;
 	enum ck_reading reading;
 	char **versions;
@@ -197,6 +209,9 @@ static void parse_args(struct cli_parser *p, struct check_args *a)
 		case O_JSON: a->json = true; break;
 		case O_OPENVEX: a->openvex = true; break;
 		case O_CYCLONEDX: a->cdx = true; break;
+		case O_CSAF: a->csaf = true; break;
+		case O_SINCE: a->since = v; break;
+		case O_SINCE_VEX: a->since_vex = v; break;
 		case O_IDS: a->ids = true; break;
 		case O_FIXED_IN: a->fixed_in = true; break;
 		case O_ALL: a->all = true; break;
@@ -225,8 +240,12 @@ static void parse_args(struct cli_parser *p, struct check_args *a)
 /* Options that do not go together (after the parser is done). */
 static void check_usage(const struct cli_parser *p, struct check_args *a)
 {
-	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->ids > 1)
-		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --ids");
+	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->csaf + (int)a->ids > 1)
+		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --csaf, --ids");
+	if ((a->since && (a->ids || a->cdx || a->batch)) ||
+	    (a->since_vex && (!a->openvex || !a->since)))
+		cli_usage_error(p, "--since goes with the table, --json, --openvex or --csaf; "
+				"--since-vex with --since and --openvex");
 	if (a->ref && !a->gitdir)
 		cli_usage_error(p, "--ref needs --git TREE");
 	if ((a->git_cache || a->no_git_cache) && !a->gitdir)
@@ -235,7 +254,7 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 	if (a->git_cache && a->no_git_cache)
 		cli_usage_error(p, "--git-cache and --no-git-cache exclude each other");
 	if (a->batch && (a->nversions || a->gitdir || a->running || a->build || a->config ||
-			 a->json || a->openvex || a->cdx || a->ids || a->all))
+			 a->json || a->openvex || a->cdx || a->csaf || a->ids || a->all))
 		cli_usage_error(p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
 				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
 				"--fail-if-affected, --strict, --max-age, --kev, --epss");
@@ -245,9 +264,13 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 	 * once the records are loaded */
 	if (a->root && a->root[0] == '\0')
 		a->root = NULL;
-	if ((a->vo.product || a->vo.cpe || a->sbom_path || a->vo.role) && !a->openvex && !a->cdx)
-		cli_usage_error(p, "--product, --cpe, --sbom and --role go with --openvex or "
-				"--cyclonedx");
+	if ((a->vo.product || a->vo.cpe || a->sbom_path || a->vo.role) && !a->openvex && !a->cdx &&
+	    !a->csaf)
+		cli_usage_error(p, "--product, --cpe, --sbom and --role go with --openvex, "
+				"--cyclonedx or --csaf");
+	/* the VEX documents name the first release that fixes an affected CVE; --since
+	 * compares it */
+	a->fixes = a->fixed_in || a->openvex || a->csaf || a->since;
 	if (a->sbom_path && (a->vo.product || a->vo.cpe))
 		cli_usage_error(p, "--sbom takes the kernel's identity from the SBOM; drop "
 				"--product/--cpe");
@@ -457,7 +480,7 @@ static void close_inputs(struct check_inputs *in)
 static struct ck_kernel kernel_of(const struct check_args *a, struct check_inputs *in,
 				  const struct ck_running *rn, size_t i)
 {
-	struct ck_kernel k = {.reading = a->reading, .fixed_in = a->fixed_in};
+	struct ck_kernel k = {.reading = a->reading, .fixed_in = a->fixes};
 	k.release = in->gt ? (a->nversions ? a->versions[0] : NULL) : a->versions[i];
 #ifndef KCVE_NO_GIT
 	k.git = in->gt;
@@ -477,13 +500,23 @@ static struct ck_kernel kernel_of(const struct check_args *a, struct check_input
 }
 
 static void print_results(const struct check_args *a, const struct ck_set *set,
-			  struct ck_result *res, size_t nres)
+			  struct ck_result *res, size_t nres, struct ck_since *since)
 {
 	struct ck_out_opts o = {.all = a->all, .fixed_in = a->fixed_in,
 				.color = cli_use_color(stdout)};
 	struct ck_vex_opts vo = a->vo;
 	vo.all = a->all;
-	if (a->json)
+	struct kcve_err err = {0};
+	if (since && ck_since_finish(since, &vo, a->openvex, &err))
+		die_err(&err);
+	if (since) {
+		o.deltas = since->deltas;
+		o.since = since->label;
+		vo.since = &since->vex;
+	}
+	if (a->csaf)
+		ck_print_csaf(stdout, set, res, nres, &vo, since ? &since->csaf : NULL);
+	else if (a->json)
 		ck_print_json(stdout, set, res, nres, &o);
 	else if (a->openvex)
 		ck_print_openvex(stdout, set, res, nres, &vo);
@@ -554,7 +587,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	/* One result per checked kernel.  --ids streams (print and free each result), so that
 	 * checking hundreds of releases in one run stays small. */
 	size_t nres = a.gitdir ? 1 : a.nversions;
-	set.compile_once = nres == 1 && !a.fixed_in;
+	set.compile_once = nres == 1 && !a.fixes;
+	struct ck_since since;
+	if (a.since && ck_since_open(&since, a.since, a.since_vex, &err))
+		die_err(&err);
 	struct ck_result *res = xcalloc(nres, sizeof *res);
 	bool any = false, gaps = false;
 	if (pl.age)
@@ -565,6 +601,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		if (a.source && set.fprints)
 			k.code_source = a.source;
 		ck_pipeline_run(&pl, &k, R);
+		if (a.since) /* the same kernel with OLD's records */
+			ck_since_kernel(&since, &set, &k, R);
 		/* the release's warnings; the age (the last one) was said once, above */
 		for (size_t w = 0; w < R->ncov - (pl.age != NULL); w++)
 			fprintf(stderr, "kcve: warning: %s\n", R->cov[w].message);
@@ -582,7 +620,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 #endif
 	close_inputs(&in);
 	ck_cov_index_release(&covix);
-	print_results(&a, &set, res, nres);
+	print_results(&a, &set, res, nres, a.since ? &since : NULL);
+	if (a.since)
+		ck_since_close(&since);
 
 	for (size_t i = 0; i < nres; i++)
 		ck_result_release(&res[i]);

@@ -84,7 +84,8 @@ void cf_src_build(struct cf_src *f, const char *text, size_t len)
 		f->ixs[i] = (struct cf_ix){f->hs[i], (uint32_t)i};
 		f->ixl[i] = (struct cf_ix){f->hl[i], (uint32_t)i};
 	}
-	funcscan_scan(&f->fs, text, len);
+	f->text = text;
+	f->len = len;
 	qsort(f->ixs, f->n, sizeof *f->ixs, cmp_ix);
 	qsort(f->ixl, f->n, sizeof *f->ixl, cmp_ix);
 }
@@ -167,6 +168,11 @@ static bool in_header_function(const struct cf_src *f, uint32_t pos, const char 
 	char name[128];
 	header_name(hfunc_raw, name, sizeof name);
 	unsigned line = f->lineno[pos];
+	if (!f->scanned) { /* most hunks have one place and never ask: scan on first use */
+		struct cf_src *mf = (struct cf_src *)f;
+		funcscan_scan(&mf->fs, f->text, f->len);
+		mf->scanned = true;
+	}
 	const struct funcscan_fn *fn = funcscan_at(&f->fs, line);
 	if (!fn && line > 1)
 		fn = funcscan_at(&f->fs, line - 1);
@@ -421,7 +427,7 @@ static void eval_candidate(const struct item *it, size_t m, const struct cf_src 
 	for (size_t k = 0; k < m && firstpos < 0; k++)
 		firstpos = pos[k];
 	c->line = firstpos >= 0 ? f->lineno[firstpos] : 0;
-	c->fmatch = firstpos >= 0 && hfunc[0] &&
+	c->fmatch = firstpos >= 0 && hfunc[0] && hraw &&
 		    in_header_function(f, (uint32_t)firstpos, hraw, hfunc);
 }
 
@@ -486,7 +492,7 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const str
 	size_t nc = find_candidates(it, m, f, c);
 	long *pos = xcalloc(3 * m + 1, sizeof *pos);
 	for (size_t i = 0; i < nc; i++)
-		eval_candidate(it, m, f, h->func, hfunc, &c[i], pos);
+		eval_candidate(it, m, f, nc > 1 ? h->func : NULL, hfunc, &c[i], pos);
 	choose(c, nc, out);
 	free(pos);
 	free(it);

@@ -41,8 +41,12 @@ struct cf_src {
 	char **functext;     /* their strict forms */
 	size_t nfunc;
 	struct cf_ix { uint64_t h; uint32_t pos; } *ixs, *ixl; /* sorted by hash */
-	struct funcscan fs;  /* the file's C function boundaries */
+	struct funcscan fs;  /* the file's C function boundaries, scanned on first use */
+	bool scanned;
+	const char *text;    /* the file's text (the caller keeps it while f is in use) */
+	size_t len;
 };
+/* text must stay valid until cf_src_release (the function scan reads it when first needed). */
 void cf_src_build(struct cf_src *f, const char *text, size_t len);
 void cf_src_release(struct cf_src *f);
 

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s.blob = xmalloc(size - 3 + 1);
 		memcpy(s.blob, data + 3, size - 3);
 		s.blob_len = size - 3;
-		rc = ck_db_parse_payload(&s, data[1], data[2] & 15, &e);
+		rc = ck_db_parse_payload(&s, data[1], data[2] & 63, &e);
 	} else {
 		rc = ck_db_parse(&s, size ? data + 1 : data, size ? size - 1 : 0, "fuzz", &e);
 	}

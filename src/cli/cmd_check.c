@@ -5,12 +5,16 @@
 
 #include "check/batch.h"
 #include "check/check.h"
+#include "check/funclevel.h"
+#include "check/codestage.h"
+#include "core/fileio.h"
 #include "check/filestage.h"
 #include "check/gitdates.h"
 #include "check/gitscan.h"
 #include "check/output.h"
 #include "check/pipeline.h"
 #include "check/recset.h"
+#include "check/since.h"
 #include "check/running.h"
 #include "check/triage.h"
 #include "check/treecache.h"
@@ -26,8 +30,11 @@
 /* Everything the options say. */
 struct check_args {
 	const char *tree, *db, *gitdir, *ref, *git_cache, *config, *source, *arch, *build, *root;
+	const char *system_map;
 	const char *batch, *fixed_from, *fixed_by, *sbom_path, *kev, *epss;
 	bool running, json, openvex, cdx, ids, fixed_in, all, fail, no_git_cache, no_cache, strict;
+	bool csaf, fixes; /* fixes: compute each entry's branch fix */
+	const char *since, *since_vex;
 	long max_age;
 	enum ck_reading reading;
 	char **versions;
@@ -54,7 +61,9 @@ static const struct cli_option opts[] = {
 	FLAG("no-git-cache", no_git_cache, "--git reads every commit and writes no scan cache"),
 	STRING("config", config, "FILE", ".config (or .config.gz) of the kernel; needs --source or a --db\n"
 	       "built with --source"),
-	STRING("source", source, "KSRC", "kernel source tree for the Kbuild evaluation"),
+	STRING("source", source, "KSRC", "kernel source tree for the Kbuild evaluation; with a --db\n"
+	       "holding fix fingerprints, the fixes are also read in its code\n"
+	       "(its Makefile gives the release when --version is absent)"),
 	STRING("arch", arch, "ARCH", "SRCARCH for --source (default: from the config)"),
 	STRING("build", build, "DIR", "kernel build directory: exact compiled files (headers too) from\n"
 	       "its .*.cmd files; its include/config/kernel.release gives the\n"
@@ -65,6 +74,10 @@ static const struct cli_option opts[] = {
 	     "rule blocks is not affected: mitigated)"),
 	STRING("root", root, "DIR", "with --running: read proc/, boot/, etc/modprobe.d... under DIR\n"
 	       "(also $KCVE_ROOT)"),
+	STRING("system-map", system_map, "FILE", "the kernel's System.map (boot/System.map-R: with lib/modules/R\n"
+	       "beside boot/): with a --db holding fix fingerprints, a CVE whose\n"
+	       "changed functions are all missing from the image is not affected;\n"
+	       "--build (vmlinux, .ko) and --running (kallsyms, modules) do the same"),
 	STRING("batch", batch, "FILE", "a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]' line per kernel\n"
 	       "(- = stdin); JSON Lines out, one per kernel (docs/check.md)"),
 	CLI_OPT_HEADING("Ranking (docs/check.md): KEV first, then exposure, EPSS, CVSS, id:"),
@@ -80,7 +93,13 @@ static const struct cli_option opts[] = {
 	FLAG("json", json, "one JSON document (docs/check.md)"),
 	FLAG("openvex", openvex, "an OpenVEX document"),
 	FLAG("cyclonedx", cdx, "a CycloneDX VEX document"),
+	FLAG("csaf", csaf, "a CSAF 2.0 VEX document"),
 	FLAG("ids", ids, "one line of CVE ids per kernel"),
+	STRING("since", since, "OLD", "what changed since OLD (an older record tree or db): per kernel\n"
+	       "added/removed/changed CVEs with why (table first, --json \"delta\");\n"
+	       "--openvex and --csaf write the next revision of OLD's document"),
+	STRING("since-vex", since_vex, "FILE", "with --since: the previous OpenVEX document to revise (default:\n"
+	       "the one OLD's records give)"),
 	FLAG("fixed-in", fixed_in, "smallest release on the same branch fixing everything found"),
 	STRING("fixed-between", fixed_from, "V1 V2", "the CVEs fixed going from release V1 to V2, counted per\n"
 	       "severity (table, --json or --ids)"),
@@ -94,14 +113,14 @@ static const struct cli_option opts[] = {
 	CLI_OPT_LOGIC("max-age", O_MAX_AGE, "DAYS", "warn when the records are older than DAYS days (default 30; 'off'\n"
 		      "for never): the tree's git HEAD commit, else its newest record\n"
 		      "date; a db's build time and the tree it was built from"),
-	CLI_OPT_HEADING("VEX (--openvex, --cyclonedx; see docs/check.md):"),
+	CLI_OPT_HEADING("VEX (--openvex, --cyclonedx, --csaf; see docs/check.md):"),
 	STRING("product", vo.product, "PURL", "the kernel's purl (default pkg:generic/linux-kernel@RELEASE, as syft\n"
 	       "names it); without '@' the release is appended"),
 	STRING("cpe", vo.cpe, "CPE", "CPE 2.3 (default cpe:2.3:o:linux:linux_kernel:RELEASE:*:*:*:*:*:*:*)"),
 	STRING("sbom", sbom_path, "FILE", "CycloneDX or SPDX 2.3 JSON SBOM: check its kernel component's version\n"
 	       "and bind the statements to it (BOM-Link / its purl)"),
 	STRING("author", vo.author, "NAME", "document author (else $KCVE_VEX_AUTHOR, else a placeholder to replace)"),
-	STRING("role", vo.role, "ROLE", "the author's role (OpenVEX)"),
+	STRING("role", vo.role, "ROLE", "the author's role (OpenVEX; CSAF publisher category)"),
 	CLI_OPT_END,
 };
 #undef FLAG
@@ -163,8 +182,12 @@ static void parse_args(struct cli_parser *p, struct check_args *a)
 /* Options that do not go together (after the parser is done). */
 static void check_usage(const struct cli_parser *p, struct check_args *a)
 {
-	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->ids > 1)
-		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --ids");
+	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->csaf + (int)a->ids > 1)
+		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --csaf, --ids");
+	if ((a->since && (a->ids || a->cdx || a->batch)) ||
+	    (a->since_vex && (!a->openvex || !a->since)))
+		cli_usage_error(p, "--since goes with the table, --json, --openvex or --csaf; "
+				"--since-vex with --since and --openvex");
 	if (a->ref && !a->gitdir)
 		cli_usage_error(p, "--ref needs --git TREE");
 	if ((a->git_cache || a->no_git_cache) && !a->gitdir)
@@ -173,19 +196,23 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 	if (a->git_cache && a->no_git_cache)
 		cli_usage_error(p, "--git-cache and --no-git-cache exclude each other");
 	if (a->batch && (a->nversions || a->gitdir || a->running || a->build || a->config ||
-			 a->json || a->openvex || a->cdx || a->ids || a->all))
+			 a->system_map || a->json || a->openvex || a->cdx || a->csaf || a->ids || a->all))
 		cli_usage_error(p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
 				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
 				"--fail-if-affected, --strict, --max-age, --kev, --epss");
 	if (a->no_cache && a->db)
 		cli_usage_error(p, "--no-cache applies to a record tree, not to --db FILE");
-	if (a->source && !a->config && !a->running)
-		cli_usage_error(p, "--source needs --config FILE (or --running)");
+	/* --source alone reads the fixes in the code: it needs a --db with fingerprints, checked
+	 * once the records are loaded */
 	if (a->root && a->root[0] == '\0')
 		a->root = NULL;
-	if ((a->vo.product || a->vo.cpe || a->sbom_path || a->vo.role) && !a->openvex && !a->cdx)
-		cli_usage_error(p, "--product, --cpe, --sbom and --role go with --openvex or "
-				"--cyclonedx");
+	if ((a->vo.product || a->vo.cpe || a->sbom_path || a->vo.role) && !a->openvex && !a->cdx &&
+	    !a->csaf)
+		cli_usage_error(p, "--product, --cpe, --sbom and --role go with --openvex, "
+				"--cyclonedx or --csaf");
+	/* the VEX documents name the first release that fixes an affected CVE; --since
+	 * compares it */
+	a->fixes = a->fixed_in || a->openvex || a->csaf || a->since;
 	if (a->sbom_path && (a->vo.product || a->vo.cpe))
 		cli_usage_error(p, "--sbom takes the kernel's identity from the SBOM; drop "
 				"--product/--cpe");
@@ -232,6 +259,11 @@ static void gather_versions(const struct cli_parser *p, struct check_args *a, st
 	char norm[64];
 	if (a->build && a->nversions == 0 && !a->gitdir && ck_build_release(a->build, norm, sizeof norm))
 		add_version(a, norm);
+	if (a->source && a->nversions == 0 && !a->gitdir && !a->batch) {
+		if (ck_source_release(a->source, norm, sizeof norm, &err) != 0)
+			die_err(&err);
+		add_version(a, norm);
+	}
 	if (a->nversions == 0 && !a->gitdir && !a->batch)
 		kcve_die(KCVE_E_USAGE, "nothing to check: give --version, --git, --running or --build "
 				       "(with include/config/kernel.release); see 'kcve check --help'");
@@ -332,7 +364,38 @@ struct check_inputs {
 	struct ck_git *gt;
 	char glabel[128];
 	struct ck_modprobe *mp; /* --running: the modprobe.d rules */
+	struct ksyms syms; /* the image's symbols (function level) */
+	bool have_syms;
+	char branch[32];   /* the checked kernel's branch, for its version of each fix */
 };
+
+/* The function level's symbols: --system-map, else a build directory's vmlinux and modules,
+ * else the running kernel's; only when the records carry fix fingerprints (their functions). */
+static void open_symbols(const struct check_args *a, const struct ck_set *set,
+			 const struct ck_running *rn, struct check_inputs *in)
+{
+	struct kcve_err err = {0};
+	int rc = 0;
+	if (!a->system_map && (!set->fprints || (!a->build && !a->running)))
+		return;
+	if (!set->fprints)
+		kcve_die(KCVE_E_USAGE, "--system-map needs a --db holding fix fingerprints with their "
+				       "functions ('kcve db build --repo LINUX.git')");
+	if (a->system_map)
+		rc = ksyms_open_system_map(&in->syms, a->system_map, &err);
+	else if (a->build)
+		rc = ksyms_open_build(&in->syms, a->build, &err);
+	else
+		rc = ksyms_open_running(&in->syms, a->root, rn->uname_r, &err);
+	if (rc != 0 && a->system_map)
+		die_err(&err);
+	if (rc != 0) {
+		fprintf(stderr, "kcve: warning: function level skipped: %s\n", err.msg);
+		ksyms_free(&in->syms);
+		return;
+	}
+	in->have_syms = true;
+}
 
 static void warn_line(void *ctx, const char *msg)
 {
@@ -358,6 +421,7 @@ static void open_inputs(struct kcve_global *g, const struct check_args *a, const
 	}
 	if (a->build && ck_files_open_build(&in->bf, a->build, &err) != 0)
 		die_err(&err);
+	open_symbols(a, set, rn, in);
 	if (a->running && ck_modprobe_load(&in->mp, a->root, rn->uname_r, warn_line, NULL, &err) != 0)
 		die_err(&err);
 #ifndef KCVE_NO_GIT
@@ -384,13 +448,14 @@ static void close_inputs(struct check_inputs *in)
 	ck_files_close(in->cf);
 	ck_files_close(in->bf);
 	ck_modprobe_free(in->mp);
+	ksyms_free(&in->syms);
 }
 
 /* The kernel description of the i-th checked kernel (check/pipeline.h). */
 static struct ck_kernel kernel_of(const struct check_args *a, struct check_inputs *in,
 				  const struct ck_running *rn, size_t i)
 {
-	struct ck_kernel k = {.reading = a->reading, .fixed_in = a->fixed_in};
+	struct ck_kernel k = {.reading = a->reading, .fixed_in = a->fixes};
 	k.release = in->gt ? (a->nversions ? a->versions[0] : NULL) : a->versions[i];
 #ifndef KCVE_NO_GIT
 	k.git = in->gt;
@@ -401,6 +466,10 @@ static struct ck_kernel kernel_of(const struct check_args *a, struct check_input
 		k.config = (struct ck_file_input){"config", ck_files_verdict, in->cf};
 	if (in->bf)
 		k.build = (struct ck_file_input){"build", ck_files_verdict, in->bf};
+	if (in->have_syms && k.release) {
+		ck_fix_branch(k.release, in->branch, sizeof in->branch);
+		k.funcs = (struct ck_func_input){&in->syms, ck_fix_funcs_fprints, NULL, in->branch};
+	}
 	if (a->running) {
 		k.running = rn;
 		k.modmap = in->cf;
@@ -410,13 +479,23 @@ static struct ck_kernel kernel_of(const struct check_args *a, struct check_input
 }
 
 static void print_results(const struct check_args *a, const struct ck_set *set,
-			  struct ck_result *res, size_t nres)
+			  struct ck_result *res, size_t nres, struct ck_since *since)
 {
 	struct ck_out_opts o = {.all = a->all, .fixed_in = a->fixed_in,
 				.color = cli_use_color(stdout)};
 	struct ck_vex_opts vo = a->vo;
 	vo.all = a->all;
-	if (a->json)
+	struct kcve_err err = {0};
+	if (since && ck_since_finish(since, &vo, a->openvex, &err))
+		die_err(&err);
+	if (since) {
+		o.deltas = since->deltas;
+		o.since = since->label;
+		vo.since = &since->vex;
+	}
+	if (a->csaf)
+		ck_print_csaf(stdout, set, res, nres, &vo, since ? &since->csaf : NULL);
+	else if (a->json)
 		ck_print_json(stdout, set, res, nres, &o);
 	else if (a->openvex)
 		ck_print_openvex(stdout, set, res, nres, &vo);
@@ -460,6 +539,12 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 
 	struct ck_set set;
 	load_set(g, a.tree, a.db, !a.no_cache, &set);
+	if (a.source && !a.config && !a.running && !a.batch && !set.fprints)
+		cli_usage_error(&p, "--source needs --config FILE (or --running), or a --db built with "
+				"fix fingerprints ('kcve db build --patches DIR' or '--repo LINUX.git')");
+	if (a.source && set.fprints && !is_dir(a.source))
+		kcve_die(KCVE_E_NOTFOUND, "source tree %s not found; give the top directory of a "
+			 "kernel source tree", a.source);
 	struct ck_triage tri;
 	struct kcve_err err = {0};
 	if (ck_triage_open(&tri, &set, a.kev, a.epss, &err) != 0)
@@ -481,7 +566,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	/* One result per checked kernel.  --ids streams (print and free each result), so that
 	 * checking hundreds of releases in one run stays small. */
 	size_t nres = a.gitdir ? 1 : a.nversions;
-	set.compile_once = nres == 1 && !a.fixed_in;
+	set.compile_once = nres == 1 && !a.fixes;
+	struct ck_since since;
+	if (a.since && ck_since_open(&since, a.since, a.since_vex, &err))
+		die_err(&err);
 	struct ck_result *res = xcalloc(nres, sizeof *res);
 	bool any = false, gaps = false;
 	if (pl.age)
@@ -489,7 +577,11 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	for (size_t i = 0; i < nres; i++) {
 		struct ck_result *R = &res[i];
 		struct ck_kernel k = kernel_of(&a, &in, &rn, i);
+		if (a.source && set.fprints)
+			k.code_source = a.source;
 		ck_pipeline_run(&pl, &k, R);
+		if (a.since) /* the same kernel with OLD's records */
+			ck_since_kernel(&since, &set, &k, R);
 		/* the release's warnings; the age (the last one) was said once, above */
 		for (size_t w = 0; w < R->ncov - (pl.age != NULL); w++)
 			fprintf(stderr, "kcve: warning: %s\n", R->cov[w].message);
@@ -507,7 +599,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 #endif
 	close_inputs(&in);
 	ck_cov_index_release(&covix);
-	print_results(&a, &set, res, nres);
+	print_results(&a, &set, res, nres, a.since ? &since : NULL);
+	if (a.since)
+		ck_since_close(&since);
 
 	for (size_t i = 0; i < nres; i++)
 		ck_result_release(&res[i]);

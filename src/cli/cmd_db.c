@@ -5,9 +5,11 @@
 #include <time.h>
 
 #include "check/check.h"
+#include "check/codestage.h"
 #include "check/filestage.h"
 #include "check/gitdates.h"
 #include "check/recset.h"
+#include "codefix/fprint.h"
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_records.h"
@@ -15,14 +17,16 @@
 #include "core/error.h"
 #include "core/strmap.h"
 
-enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON };
+enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON, O_PATCHES, O_REPO };
 static const struct cli_option opts[] = {
 	CLI_OPT("output", 'o', true), CLI_OPT("tree", O_TREE, true),     CLI_OPT("source", O_SOURCE, true),
 	CLI_OPT("db", O_DB, true),    CLI_OPT("config", O_CONFIG, true), CLI_OPT("arch", O_ARCH, true),
-	CLI_OPT("json", O_JSON, false), CLI_OPT_END};
+	CLI_OPT("json", O_JSON, false), CLI_OPT("patches", O_PATCHES, true),
+	CLI_OPT("repo", O_REPO, true),  CLI_OPT_END};
 static const struct cli_command db_cmd = {
 	"db",
-	"build [--tree DIR] -o FILE [--source KSRC] [--json]\n"
+	"build [--tree DIR] -o FILE [--source KSRC] [--patches DIR | --repo LINUX.git]\n"
+	"      [--json]\n"
 	"info [--json] FILE\n"
 	"files (--db FILE | --tree DIR) --config CONFIG [--source KSRC] [--arch A] [--json]",
 	"build  reduce the published records of a tree (id, title, severity, programFiles,\n"
@@ -31,20 +35,26 @@ static const struct cli_command db_cmd = {
 	"       that kernel source are stored too, so --config/--running work without sources.\n"
 	"       The tree's supported-branch data (kcve branches), its git HEAD commit time and\n"
 	"       newest record date, and the build time ($SOURCE_DATE_EPOCH, else now) go along,\n"
-	"       for check's coverage warnings.\n"
+	"       for check's coverage warnings.  With --patches DIR, each record's fix read\n"
+	"       from DIR/CVE-YYYY-NNNN.patch (a unified diff) is stored as a fingerprint, for\n"
+	"       'kcve check --source DIR' on a tree without history.  With --repo LINUX.git,\n"
+	"       each record's mainline fix (.sha1) and every stable backport of it (through\n"
+	"       the history index, built or updated first) are stored, each branch's own\n"
+	"       version of the fix.\n"
 	"info   print what a database holds (and verify it loads).\n"
 	"files  the config-stage verdict and module of every distinct programFile of the\n"
 	"       records, one 'path<TAB>verdict<TAB>module' line each: from KSRC's Kbuild files\n"
 	"       with --source, else from the database's conditions (to compare the two).\n"
-	"--json  build: {\"file\", \"records\", \"conditions\"};\n"
+	"--json  build: {\"file\", \"records\", \"conditions\", \"fingerprints\" (records\n"
+	"        with one)};\n"
 	"        info: {\"file\", \"format\", \"records\", \"pairs\", \"program_files\",\n"
 	"        \"conditions\", \"built\", \"tree_head\", \"newest_record\" (UTC times, null:\n"
-	"        unknown), \"branches\"};\n"
+	"        unknown), \"branches\", \"fingerprints\", \"fingerprint_cves\"};\n"
 	"        files: [{\"file\", \"verdict\", \"module\" (null: none known)}]\n",
 	opts, false};
 
 struct db_args {
-	const char *out, *tree, *source, *db, *config, *arch;
+	const char *out, *tree, *source, *db, *config, *arch, *patches, *repo;
 	bool json;
 };
 
@@ -112,6 +122,56 @@ static void day_or_null(long long t, char out[24])
 		strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* kcve db info FILE: what a database holds (records, pairs, files, conditions, fingerprints)
+ * and its dates. */
+static int db_info(const char *file, bool json)
+{
+	struct kcve_err err = {0};
+	struct ck_set set;
+	if (ck_set_load_db(&set, file, &err) != 0) {
+		ck_set_release(&set);
+		kcve_die(err.code, "%s", err.msg);
+	}
+	size_t pairs = 0, nfiles = 0;
+	for (size_t i = 0; i < set.n; i++) {
+		pairs += set.v[i].pairs.n;
+		nfiles += set.v[i].nfiles;
+	}
+	char built[24], head[24], newest[24];
+	day_or_null(set.built, built);
+	day_or_null(set.tree_head, head);
+	day_or_null(set.newest_record, newest);
+	json_t *doc = !json ? NULL
+			      : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I}",
+					  "file", file, "format", (json_int_t)set.db_format,
+					  "records", (json_int_t)set.n, "pairs", (json_int_t)pairs,
+					  "program_files", (json_int_t)nfiles, "conditions",
+					  (json_int_t)set.nconds, "built",
+					  cli_json_str_or_null(built[0] ? built : NULL),
+					  "tree_head", cli_json_str_or_null(head[0] ? head : NULL),
+					  "newest_record",
+					  cli_json_str_or_null(newest[0] ? newest : NULL),
+					  "branches", (json_int_t)set.branches.n);
+	if (!doc)
+		printf("%s: %zu records, %zu vulnerable:fixed pairs, %zu program files, %zu "
+		       "file conditions\n  format %u, built %s, tree HEAD commit %s, newest "
+		       "record %s, %zu branches of supported-branch data\n", file, set.n,
+		       pairs, nfiles, set.nconds, set.db_format, built[0] ? built : "unknown",
+		       head[0] ? head : "unknown", newest[0] ? newest : "unknown",
+		       set.branches.n);
+	size_t nfp = set.fprints ? set.fprints->n : 0, nfpcve = 0;
+	for (size_t i = 0; i < nfp; i++)
+		nfpcve += !i || strcmp(set.fprints->v[i].cve, set.fprints->v[i - 1].cve);
+	if (doc) {
+		json_object_set_new(doc, "fingerprints", json_integer((json_int_t)nfp));
+		json_object_set_new(doc, "fingerprint_cves", json_integer((json_int_t)nfpcve));
+	} else if (nfp) {
+		printf("  %zu fix fingerprints for %zu CVEs (check --source)\n", nfp, nfpcve);
+	}
+	ck_set_release(&set);
+	return doc ? cli_json_print(doc) : 0;
+}
+
 int cmd_db(int argc, char **argv, struct kcve_global *g)
 {
 	struct db_args a = {0};
@@ -126,6 +186,8 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		case O_CONFIG: a.config = p.arg; break;
 		case O_ARCH: a.arch = p.arg; break;
 		case O_JSON: a.json = true; break;
+		case O_PATCHES: a.patches = p.arg; break;
+		case O_REPO: a.repo = p.arg; break;
 		}
 	}
 	char **ops;
@@ -137,46 +199,13 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	if (nops != (info ? 2 : 1))
 		cli_usage_error(&p, info ? "db info needs one FILE" : "unexpected argument after '%s'",
 				sub);
-	if ((a.out && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
+	if ((a.out && !build) || ((a.patches || a.repo) && !build) || (a.db && !files) || ((a.config || a.arch) && !files) ||
 	    (info && (a.tree || a.source)))
 		cli_usage_error(&p, "option not valid for 'db %s'", sub);
 	struct kcve_err err = {0};
 	struct ck_set set;
-	if (info) {
-		if (ck_set_load_db(&set, ops[1], &err) != 0) {
-			ck_set_release(&set);
-			kcve_die(err.code, "%s", err.msg);
-		}
-		size_t pairs = 0, nfiles = 0;
-		for (size_t i = 0; i < set.n; i++) {
-			pairs += set.v[i].pairs.n;
-			nfiles += set.v[i].nfiles;
-		}
-		char built[24], head[24], newest[24];
-		day_or_null(set.built, built);
-		day_or_null(set.tree_head, head);
-		day_or_null(set.newest_record, newest);
-		json_t *doc = !a.json ? NULL
-				      : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I}",
-						  "file", ops[1], "format", (json_int_t)set.db_format,
-						  "records", (json_int_t)set.n, "pairs", (json_int_t)pairs,
-						  "program_files", (json_int_t)nfiles, "conditions",
-						  (json_int_t)set.nconds, "built",
-						  cli_json_str_or_null(built[0] ? built : NULL),
-						  "tree_head", cli_json_str_or_null(head[0] ? head : NULL),
-						  "newest_record",
-						  cli_json_str_or_null(newest[0] ? newest : NULL),
-						  "branches", (json_int_t)set.branches.n);
-		if (!doc)
-			printf("%s: %zu records, %zu vulnerable:fixed pairs, %zu program files, %zu "
-			       "file conditions\n  format %u, built %s, tree HEAD commit %s, newest "
-			       "record %s, %zu branches of supported-branch data\n", ops[1], set.n,
-			       pairs, nfiles, set.nconds, set.db_format, built[0] ? built : "unknown",
-			       head[0] ? head : "unknown", newest[0] ? newest : "unknown",
-			       set.branches.n);
-		ck_set_release(&set);
-		return doc ? cli_json_print(doc) : 0;
-	}
+	if (info)
+		return db_info(ops[1], a.json);
 	if (files) {
 		if (!a.config)
 			cli_usage_error(&p, "db files needs --config FILE (the .config to evaluate)");
@@ -199,13 +228,29 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		set.built = clock_stamp() > 0 ? clock_stamp() : 1;
 	if (rc == 0 && source)
 		rc = ck_set_add_conditions(&set, source, &err);
+	size_t nfp = 0;
+	if (rc == 0 && a.patches)
+		rc = ck_set_add_patches(&set, a.patches, &nfp, &err);
+#ifndef KCVE_NO_GIT
+	size_t nrepo = 0;
+	if (rc == 0 && a.repo)
+		rc = ck_set_add_repo_fixes(&set, a.repo, &nrepo, &err);
+	nfp += nrepo;
+#else
+	if (a.repo)
+		kcve_die(KCVE_E_USAGE, "this kcve has no git support: build the database with --repo "
+			 "on a full kcve and copy it here");
+#endif
 	if (rc == 0)
 		rc = ck_db_write(&set, out, &err);
 	if (rc == 0)
-		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions\n", out, set.n, set.nconds);
+		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions, %zu fix fingerprints\n",
+			out, set.n, set.nconds, nfp);
 	json_t *doc = rc || !a.json ? NULL
 				    : json_pack("{s:o, s:I, s:I}", "file", cli_json_text(out), "records",
 						(json_int_t)set.n, "conditions", (json_int_t)set.nconds);
+	if (doc)
+		json_object_set_new(doc, "fingerprints", json_integer((json_int_t)nfp));
 	ck_set_release(&set);
 	if (rc)
 		kcve_die(err.code, "%s", err.msg);

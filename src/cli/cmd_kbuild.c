@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "core/error.h"
+#include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
@@ -75,8 +76,14 @@ static void answer(json_t *out, const char *file, enum kb_verdict v, const char 
 	if (out)
 		json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "file", file, "verdict",
 						     kb_verdict_name(v), "reason", reason));
-	else
-		printf("%s\t%s\t%s\n", file, kb_verdict_name(v), reason);
+	else { /* reason quotes makefile text: no ESC or other control reaches the terminal */
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		sb_add_display(&a, file);
+		sb_add_display(&b, reason);
+		printf("%s\t%s\t%s\n", sb_str(&a), kb_verdict_name(v), sb_str(&b));
+		sb_release(&a);
+		sb_release(&b);
+	}
 }
 
 int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
@@ -127,9 +134,13 @@ int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 		if (stats)
 			fprintf(stderr, "kbuild: %zu compiled files (sources and headers) in %.3f s\n",
 				kb_build_count(b), now() - t0);
-		if (list)
-			for (size_t i = 0; i < kb_build_count(b); i++)
-				printf("%s\n", kb_build_path(b, i));
+		if (list) /* paths quoted from .cmd files: shown as text */
+			for (size_t i = 0; i < kb_build_count(b); i++) {
+				struct strbuf p = STRBUF_INIT;
+				sb_add_display(&p, kb_build_path(b, i));
+				printf("%s\n", sb_str(&p));
+				sb_release(&p);
+			}
 		for (size_t i = 0; i < nfiles; i++) {
 			enum kb_verdict v = kb_build_verdict(b, files[i]);
 			answer(out, files[i], v,

@@ -117,6 +117,20 @@ assert s["0001"]["justification"] == "inline_mitigations_already_exist", s["0001
 assert "impact_statement" not in s["0001"] and "hardening.conf:2" in s["0001"]["status_notes"]
 assert s["0003"]["status"] == "affected"
 PYEOF
+# CSAF: known_not_affected with inline_mitigations_already_exist and a workaround naming the rule
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --csaf > "$T/c.json" 2>/dev/null \
+	|| fail "csaf"
+$PY - "$T/c.json" <<'PYEOF' || fail "csaf mitigated"
+import json, sys
+v = {x["cve"][-4:]: x for x in json.load(open(sys.argv[1]))["vulnerabilities"]}
+m = v["0001"]
+assert m["product_status"] == {"known_not_affected": ["linux-kernel-6.1.5"]}, m["product_status"]
+assert m["flags"] == [{"label": "inline_mitigations_already_exist",
+                       "product_ids": ["linux-kernel-6.1.5"]}], m["flags"]
+assert [r["category"] for r in m["remediations"]] == ["workaround"], m["remediations"]
+assert "hardening.conf:2" in m["remediations"][0]["details"], m["remediations"]
+assert v["0003"]["product_status"] == {"known_affected": ["linux-kernel-6.1.5"]}
+PYEOF
 "$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" > "$T/t.txt" 2>/dev/null || fail table
 grep -q "blacklisted, still loadable: /etc/modprobe.d/hardening.conf:4: blacklist nft_ct" "$T/t.txt" \
 	|| fail "table without the blacklist rule: $(cat "$T/t.txt")"

@@ -53,7 +53,7 @@ static void test_normalize(void **state)
 }
 
 static const char *REC =
-	"{\"cveMetadata\":{\"cveId\":\"CVE-2024-1\"},\"containers\":{\"cna\":{\"title\":\"t\","
+	"{\"cveMetadata\":{\"cveId\":\"CVE-2024-1000\"},\"containers\":{\"cna\":{\"title\":\"t\","
 	"\"affected\":[{\"vendor\":\"Linux\",\"product\":\"Linux\",\"defaultStatus\":\"affected\","
 	"\"programFiles\":[\"fs/a.c\"],\"versions\":["
 	"{\"version\":\"2.6.36\",\"status\":\"affected\"},"
@@ -190,7 +190,7 @@ static void test_db_roundtrip(void **state)
 	struct ck_set t;
 	assert_int_equal(ck_set_load_db(&t, path, &e), 0);
 	assert_int_equal(t.n, 1);
-	assert_string_equal(t.v[0].id, "CVE-2024-1");
+	assert_string_equal(t.v[0].id, "CVE-2024-1000");
 	assert_int_equal(t.v[0].pairs.n, 2);
 	assert_string_equal(t.v[0].pairs.v[1].fver, "6.11");
 	assert_int_equal(t.v[0].nprod, 1);

@@ -5,14 +5,7 @@
 #    (--git-cache), as .cmd files and include/config/kernel.release of a --build directory,
 #    and as a file named on the command line;
 #  - a malformed .dyad line of 10,000 fields: "malformed line", exit 13, no leak (ASan);
-set -euo pipefail
-: "${KCVE:?KCVE must point at the kcve binary}"
-T=${HOSTILE_KEEP:-$(mktemp -d)}
-[ -n "${HOSTILE_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
-HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../store/lib_repo.sh"
-. "$HERE/lib_hostile.sh"
-repo_with_record
+. "$(dirname "$0")/setup29.sh"
 P=$V/cve/published/2024
 
 # LABEL COMMAND...: within 30 s, no signal or sanitizer report; rc in RC, stderr in $T/err

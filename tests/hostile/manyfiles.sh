@@ -28,3 +28,11 @@ timeout 120 "$KCVE" check --tree "$T/tree" --version 6.1.5 --source "$T/ksrc" --
 grep -q "none of the $N program file(s) is compiled" "$T/out" ||
 	fail "expected the $N distinct files counted once each (rc $rc): $(head -c 400 "$T/out") $(head -c 400 "$T/err")"
 echo "ok: $N programFiles (each listed twice) loaded once each"
+# db build reads the same records (and writes every file once): also linear
+rc=0
+timeout 120 "$KCVE" db build --tree "$T/tree" -o "$T/many.db" > /dev/null 2> "$T/err" || rc=$?
+[ "$rc" = 124 ] && fail "db build did not finish within 120 s: quadratic loading again?"
+[ "$rc" = 0 ] || fail "db build failed (rc $rc): $(head -c 400 "$T/err")"
+timeout 120 "$KCVE" check --db "$T/many.db" --version 6.1.5 --ids > /dev/null 2> "$T/err" || rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 18 ] || fail "check --db on the db failed (rc $rc): $(head -c 400 "$T/err")"
+echo "ok: db build and check --db of the same record"

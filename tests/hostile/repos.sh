@@ -8,15 +8,8 @@
 # (ulimit -v 2 GiB, or for an ASan build, whose shadow memory needs terabytes of address
 # space, ASan's own malloc_limit_mb/hard_rss_limit_mb of 2 GiB), and a clear one-line
 # "kcve:" error or warning.
-set -euo pipefail
-: "${KCVE:?KCVE must point at the kcve binary}"
-T=${HOSTILE_KEEP:-$(mktemp -d)}
-[ -n "${HOSTILE_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
-HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../store/lib_repo.sh"
+. "$(dirname "$0")/setup29.sh"
 MKPACK=$HERE/mkpack.py
-. "$HERE/lib_hostile.sh"
-repo_with_record
 git -C "$V" init -q -b main && git -C "$V" add -A && git -C "$V" commit -q -m records
 git -C "$R" gc -q --prune=now
 cp -a "$R" "$T/linux.pristine"

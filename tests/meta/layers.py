@@ -23,6 +23,7 @@ LAYERS = {
     "csrc": 1,         # C source scanning (function boundaries)
     "ksyms": 1,        # symbols of kernel images (vmlinux, System.map, kallsyms)
     "record": 2,       # one CVE record: JSON, mbox, affected ranges, CVSS
+    "codefix": 2,      # fix fingerprints: a fix as code, found again in a tree without history
     "policy": 3,       # supported branches and EOL dates (below store and check)
     "store": 4,        # the record tree: states, lock, journal, create/update/reject
     "review": 5,       # reviewer votes

@@ -74,7 +74,8 @@ grep -q '^5.4 .* unsupported$' "$T/bl" || fail "iseol branch: $(cat "$T/bl")"
 grep -q '^6.1 .* supported$' "$T/bl" || fail "6.1 supported"
 # FIX_B only landed in 6.2 (not listed, older than the mainline branch): refused
 refuse 20 "only lands on branches no longer supported \(6.2; supported: 6.4, 6.3, 6.1\)" K create "$FIX_B"
-refuse 13 "releases.json is not JSON" K branches import /dev/null
+: > "$T/empty.json" # an empty file (/dev/null is a device: the bounded reader refuses it)
+refuse 13 "releases.json is not JSON" K branches import "$T/empty.json"
 # the CNA team may force it, the reason is recorded in the id's file
 out=$(K create --force --reason "exploited in the wild" "$FIX_B")
 id_b=${out%% *}

@@ -26,7 +26,8 @@ record() {
   "affected": [
     {"product": "Linux", "vendor": "Linux", "defaultStatus": "unaffected", "versions": [$gv]},
     {"product": "Linux", "vendor": "Linux", "defaultStatus": "$def", "versions": [$sv]}],
-  "cpeApplicability": [{"nodes": [{"operator": "OR", "negate": false, "cpeMatch": [$cpe]}]}]}},
+  "cpeApplicability": [{"nodes": [{"operator": "OR", "negate": false, "cpeMatch": [$cpe]}]}],
+  "references": [{"url": "https://git.kernel.org/stable/c/$fix"}]}},
  "cveMetadata": {"cveId": "$id", "state": "PUBLISHED"}}
 J
 }

@@ -75,6 +75,18 @@ struct ck_stage_count {
 	size_t unknown; /* of which undecided ("unknown"/"no data") */
 };
 
+/* The code stage's reading of one CVE (check/codestage.h): verdict is an enum cf_verdict
+ * (codefix/match.h), ev its evidence per hunk (file names point into the set's fingerprints). */
+struct cf_ev;
+struct ck_code {
+	bool checked;          /* the CVE has a fingerprint and the code stage ran */
+	unsigned char verdict; /* enum cf_verdict */
+	unsigned hunks, found;
+	const char *label;     /* version of the fix that decided ("patch", "mainline", "6.1") */
+	struct cf_ev *ev;
+	size_t nev;
+};
+
 struct ck_result {
 	char label[128];       /* what was checked: "6.1.107", "git:/path@HEAD", ... */
 	char release[32];      /* release number when known ("" for a git tree without --version) */
@@ -89,6 +101,8 @@ struct ck_result {
 	size_t unfixed_on_branch; /* affected CVEs without any fix on the branch */
 	struct ck_coverage cov[CK_COV_MAX]; /* what the records cannot vouch for (coverage.h) */
 	size_t ncov;
+	struct ck_code *code;  /* one per entry when the code stage ran (--source), else NULL */
+	size_t ncode_decided;  /* CVEs whose code verdict decided their outcome */
 	bool ranked_kev, ranked_epss; /* --kev / --epss were applied (check/triage.h) */
 	const char *const *untracked_kev; /* KEV Linux kernel ids no record of the set carries
 					   * (sorted; borrowed from check/triage.h's ck_triage) */
@@ -118,5 +132,7 @@ const char *ck_entry_reason(const struct ck_set *s, const struct ck_result *res,
 void ck_readings_explain(const struct ck_set *s, const struct ck_result *res,
 			 const struct ck_entry *e, char *json_why, char *dyad_why, size_t n);
 void ck_result_release(struct ck_result *res);
+/* Count the entries still kept after a stage, under its name (for the stage summary). */
+void ck_result_push_stage(struct ck_result *res, const char *name);
 
 #endif

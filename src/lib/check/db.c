@@ -11,15 +11,17 @@
 
 #include "check/coverage.h"
 #include "check/recset.h"
+#include "codefix/fprint.h"
 #include "core/assert.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
+#include "record/record.h"
 
 #define DB_MAGIC "KCVEDB\0\x02"
 #define DB_HDR 36   /* format 2; format 1 had 28 bytes (no build time) */
 #define DB_HDR_V1 28
-#define DB_FLAGS 31 /* every flag bit a format-2 image may set (format 1: 3) */
+#define DB_FLAGS 63 /* every flag bit a format-2 image may set (format 1: 3) */
 #define DB_MAX_RAW (1u << 30)
 
 /* ---- writer ------------------------------------------------------------------------------ */
@@ -158,6 +160,15 @@ uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *out)
 				put_str(out, s->v[i].cvss31);
 			}
 	}
+	/* the fix fingerprints (codefix/fprint.h), one length-prefixed section */
+	if (s->fprints && s->fprints->n) {
+		flags |= 32;
+		struct strbuf fp = STRBUF_INIT;
+		cf_set_encode(s->fprints, &fp);
+		put_uleb(out, fp.len);
+		sb_add(out, fp.buf, fp.len);
+		sb_release(&fp);
+	}
 	return flags;
 }
 
@@ -262,6 +273,8 @@ static bool parse_record(struct rd *d, struct ck_record *r, struct xarena *a)
 	memset(r, 0, sizeof *r);
 	r->arena_arrays = 1;
 	r->id = get_str(d);
+	if (!d->bad && !record_valid_cve_id(r->id)) /* a db not built by db build */
+		d->bad = 1;
 	r->title = get_str(d);
 	r->severity = get_str(d);
 	r->score10 = (unsigned)get_uleb(d);
@@ -465,6 +478,16 @@ int ck_db_parse_payload(struct ck_set *s, uint32_t nrec, uint32_t flags, struct 
 	}
 	if ((flags & 16) && !parse_cvss_section(&d, s))
 		return corrupt(err, name, "CVSS section damaged");
+	if (flags & 32) {
+		size_t n = get_count(&d);
+		if (d.bad)
+			return corrupt(err, name, "fix fingerprints damaged");
+		s->fprints = xcalloc(1, sizeof *s->fprints);
+		int rc = cf_set_decode(s->fprints, d.p, n, name, err);
+		if (rc)
+			return rc;
+		d.p += n;
+	}
 	if (d.p != d.end)
 		return corrupt(err, name, "trailing data");
 	return 0;

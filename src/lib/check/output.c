@@ -1,4 +1,5 @@
 #include "check/output.h"
+#include "check/codestage.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <time.h>
 
 #include "check/rank.h"
+#include "core/safefs.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 
@@ -97,8 +99,12 @@ static void print_markers(FILE *f, const struct ck_entry *e)
 		fputs(" [module loaded]", f);
 	else if (e->module == CK_MOD_NOT_LOADED)
 		fputs(" [module not loaded]", f);
-	if (e->mitigation == CK_MIT_BLACKLIST)
-		fprintf(f, " [blacklisted, still loadable: %s]", e->mitigation_why);
+	if (e->mitigation == CK_MIT_BLACKLIST) { /* quotes modprobe.d text of the image */
+		struct strbuf w = STRBUF_INIT;
+		sb_add_display(&w, e->mitigation_why);
+		fprintf(f, " [blacklisted, still loadable: %s]", sb_str(&w));
+		sb_release(&w);
+	}
 	if (e->fixed_in[0])
 		fprintf(f, " (fixed in %s)", e->fixed_in);
 }
@@ -117,16 +123,23 @@ static void print_row(FILE *f, const struct ck_entry *e, const struct ck_record 
 		col = e->outcome == CK_OUT_AFFECTED ? "\033[31m" : "\033[33m";
 		end = "\033[0m";
 	}
-	if (sub) /* the ranked list: KEV and EPSS columns, the subsystem */
+	/* title and subsystem come from records (or a db from elsewhere): shown as text */
+	struct strbuf t = STRBUF_INIT, sb = STRBUF_INIT;
+	sb_add_display(&t, r->title);
+	if (sub) { /* the ranked list: KEV and EPSS columns, the subsystem */
+		sb_add_display(&sb, sub);
 		fprintf(f, "  %-5s %-16s %-8s %4s %-11s %-24s ",
 			e->kev ? e->kev_ransomware ? "KEV+R" : "KEV" : "", r->id,
-			sev_names[sev_rank(r->severity)], score, epss, sub);
-	else
+			sev_names[sev_rank(r->severity)], score, epss, sb_str(&sb));
+	} else {
 		fprintf(f, "  %-16s %-8s %4s ", r->id, sev_names[sev_rank(r->severity)], score);
+	}
 	fprintf(f, "%s%-8s%s%s %s", col, ck_outcome_name(e->outcome), end,
-		e->disagree ? " ≠" : e->needs_git ? " ?" : "", r->title);
+		e->disagree ? " ≠" : e->needs_git ? " ?" : "", sb_str(&t));
 	print_markers(f, e);
 	fputc('\n', f);
+	sb_release(&t);
+	sb_release(&sb);
 }
 
 /* --kev / --epss: every kept CVE in the one ranking (check/rank.h). */
@@ -165,12 +178,20 @@ static void print_triage_notes(FILE *f, const struct ck_set *s, const struct ck_
 void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		    const struct ck_out_opts *o)
 {
+	struct strbuf title = STRBUF_INIT;
 	for (size_t k = 0; k < nres; k++) {
 		struct ck_result *R = &res[k];
 		if (o->deltas) /* what changed comes first */
 			ck_delta_print(f, &o->deltas[k], R->label, o->since);
 		fprintf(f, "Kernel %s: ", R->label);
 		print_stages(f, R);
+		if (R->code) {
+			size_t fp = 0;
+			for (size_t i = 0; i < R->n; i++)
+				fp += R->code[i].checked;
+			fprintf(f, "Code: %zu of %zu CVEs with a fix fingerprint decided by the code\n",
+				R->ncode_decided, fp);
+		}
 		struct row *rows = xcalloc(R->n + 1, sizeof *rows);
 		size_t n = 0;
 		for (size_t i = 0; i < R->n; i++) {
@@ -179,6 +200,9 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 			rows[n].e = &R->e[i];
 			rows[n].r = &s->v[R->e[i].rec];
 			ck_record_subsystem(rows[n].r, rows[n].sub, sizeof rows[n].sub);
+			sb_reset(&title); /* from file names or the title: shown as text */
+			sb_add_display(&title, rows[n].sub);
+			snprintf(rows[n].sub, sizeof rows[n].sub, "%s", sb_str(&title));
 			rows[n].sev = sev_rank(rows[n].r->severity);
 			n++;
 		}
@@ -249,6 +273,7 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 		if (k + 1 < nres)
 			fputc('\n', f);
 	}
+	sb_release(&title);
 }
 
 void ck_print_ids(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres)
@@ -326,6 +351,8 @@ static json_t *cve_json(const struct ck_set *s, const struct ck_result *R, const
 	for (size_t j = 0; j < r->nfiles; j++)
 		json_array_append_new(files, json_string(r->files[j]));
 	json_object_set_new(c, "files", files);
+	if (R->code && R->code[e - R->e].checked)
+		json_object_set_new(c, "code", ck_code_json(&R->code[e - R->e]));
 	if (rank)
 		json_object_set_new(c, "rank", json_integer((json_int_t)rank));
 	if (R->ranked_kev) {

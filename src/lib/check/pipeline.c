@@ -1,6 +1,7 @@
 /* The check pipeline (see check/pipeline.h): the stage table and the stages that are not a
  * module of their own. */
 #include "check/pipeline.h"
+#include "check/codestage.h"
 
 #include <string.h>
 
@@ -42,6 +43,17 @@ static void stage_build(const struct ck_pipeline *p, const struct ck_kernel *k,
 {
 	if (k->build.fn)
 		ck_run_files(p->set, res, k->build.stage, k->build.fn, k->build.ctx);
+}
+
+/* code (--source with a database holding fix fingerprints): the fix read in the tree's code
+ * overrides the version where it decides; a tree that cannot be opened leaves every entry as
+ * it is (the caller checks the directory before) */
+static void stage_code(const struct ck_pipeline *p, const struct ck_kernel *k,
+		       struct ck_result *res)
+{
+	struct kcve_err err = {0};
+	if (k->code_source && p->set->fprints)
+		(void)ck_run_code(p->set, res, k->code_source, &err);
 }
 
 /* functions: the changed code is not in the image (check/funclevel.h) */
@@ -121,6 +133,7 @@ static const struct {
 	{"exploitation", CK_STAGE_RELEASE, stage_exploitation}, /* annotates: kev, epss */
 	{"config", CK_STAGE_KERNEL, stage_config},
 	{"build", CK_STAGE_KERNEL, stage_build},
+	{"code", CK_STAGE_KERNEL, stage_code},
 	{"functions", CK_STAGE_KERNEL, stage_functions},
 	{"modules", CK_STAGE_KERNEL, stage_modules},
 	{"modprobe", CK_STAGE_KERNEL, stage_modprobe}, /* reads the module state */

@@ -2,8 +2,8 @@
  * public API) runs its stages through ck_pipeline_run(), in the one order listed in the stage
  * table of check/pipeline.c:
  *
- *   version | git ─▶ coverage ─▶ exploitation ─▶ config ─▶ build ─▶ functions ─▶ modules ─▶
- *   modprobe ─▶ fixed-in
+ *   version | git ─▶ coverage ─▶ exploitation ─▶ config ─▶ build ─▶ code ─▶ functions ─▶
+ *   modules ─▶ modprobe ─▶ fixed-in
  *
  * A stage reads what the kernel description gives it and the result so far, and is skipped
  * when its input is absent (no configuration: no config stage).  Adding a stage: add its input
@@ -66,6 +66,8 @@ struct ck_kernel {
 	const struct ck_modprobe *modprobe; /* modprobe stage: the system's modprobe.d rules
 					     * (needs running and modmap; NULL: skipped) */
 	bool fixed_in;               /* fixed-in stage */
+	const char *code_source;     /* code stage: the source tree the fix fingerprints of the
+				      * set are read in (check/codestage.h; NULL: skipped) */
 };
 
 enum ck_stage_scope {

@@ -12,6 +12,7 @@
 #include "core/safefs.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
+#include "record/record.h"
 
 static const char *dup_or_null(const char *s)
 {
@@ -92,11 +93,22 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 				    "%s is not a CVE JSON 5 record (no cveMetadata.cveId or containers.cna)",
 				    name);
 	}
+	if (!record_valid_cve_id(id)) { /* a newline and a forged row must not reach a table */
+		char *q = safe_printable(id);
+		int rc = kcve_err_set(err, KCVE_E_PARSE, "%s: cveMetadata.cveId '%.64s' is not a CVE "
+				      "id (CVE-YYYY-NNNN+); fix the record", name, q);
+		free(q);
+		json_decref(root);
+		return rc;
+	}
 	r->id = xstrdup(id);
 	r->published = parse_iso_date(jstr(meta, "datePublished"));
 	r->updated = parse_iso_date(jstr(meta, "dateUpdated"));
+	/* shown on terminals (the table, report text): no control or bidi character survives */
 	const char *title = jstr(cna, "title");
-	r->title = xstrdup(title ? title : "");
+	struct strbuf tb = STRBUF_INIT;
+	sb_add_display(&tb, title ? title : "");
+	r->title = sb_detach(&tb);
 	r->severity = xstrdup("");
 
 	json_t *metrics = json_object_get(cna, "metrics");
@@ -205,6 +217,11 @@ int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct 
 		return kcve_err_set(err, KCVE_E_IO, "cannot read %s: %s", path, safefs_reason(e));
 	}
 	int rc = ck_record_parse_json(r, sb.buf, sb.len, path, err);
+	if (!rc && strcmp(r->id, id)) { /* else one CVE could be listed twice, under another id */
+		rc = kcve_err_set(err, KCVE_E_PARSE, "%s names %s in cveMetadata.cveId, not the id of "
+				  "its file name; fix the record", path, r->id);
+		ck_record_release(r);
+	}
 	if (rc) {
 		sb_release(&sb);
 		return rc;

@@ -38,6 +38,9 @@
  * newest patch)... with strictly increasing non-zero keys.
  * With flag bit 4 (records with a CVSS 3.1 vector), the vector section: uleb n, (uleb record
  * index, str vector)... with strictly increasing indexes.
+ * With flag bit 5, the fix fingerprints (codefix/fprint.h gives their layout): uleb length, then
+ * that many bytes; a kcve older than fingerprints refuses such a file ("bad header": rebuild it
+ * or update kcve), a file without them still loads.
  * Every length is bounds-checked on load: a corrupt file is a clean KCVE_E_PARSE error. */
 #ifndef KCVE_CHECK_RECSET_H
 #define KCVE_CHECK_RECSET_H
@@ -61,6 +64,8 @@ struct ck_cov_branch {
 	unsigned long long key; /* the branch's numbers, ordered as the kernel orders branches */
 	long long max_patch;    /* newest patch named on the branch (0: only the mainline release) */
 };
+
+struct cf_set;
 
 struct ck_cond {
 	const char *path, *cond;
@@ -94,6 +99,8 @@ struct ck_set {
 	 * the next release: a one-release run then reuses the same few pages for every record,
 	 * where keeping them touched ~20 MB of fresh memory (page faults were a third of a run). */
 	bool compile_once;
+	/* Fix fingerprints (codefix/fprint.h) from `db build --patches/--repo`: NULL when none. */
+	struct cf_set *fprints;
 };
 
 /* Find the record tree: `path` if given, else walk up from the current directory to a

@@ -1,6 +1,7 @@
 /* Loading the record set from a vulns-style tree: cve/published/YEAR/CVE-YEAR-N.{json,dyad,sha1}.
  * Only published records apply to kernels; rejected ones are skipped on purpose. */
 #include "check/recset.h"
+#include "codefix/fprint.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -228,5 +229,8 @@ void ck_set_release(struct ck_set *s)
 	free(s->origin);
 	branch_policy_release(&s->branches);
 	free(s->covix);
+	if (s->fprints)
+		cf_set_release(s->fprints);
+	free(s->fprints);
 	memset(s, 0, sizeof *s);
 }

@@ -1,5 +1,6 @@
 /* OpenVEX and CycloneDX documents of a check result (see vex.h, docs/check.md "VEX"). */
 #include "check/vex.h"
+#include "check/codestage.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -126,7 +127,12 @@ static json_t *statement(const struct ck_set *s, const struct ck_result *R,
 	case CK_OUT_MITIGATED: status = "not_affected"; break;
 	case CK_OUT_FIXED: status = "fixed"; break;
 	}
+	bool code_fixed = ck_code_fixed(R, (size_t)(e - R->e));
+	if (code_fixed)
+		status = "not_affected";
 	json_object_set_new(st, "status", json_string(status));
+	if (code_fixed) /* the fix found in the tree's code: the evidence is in status_notes */
+		json_object_set_new(st, "justification", json_string("vulnerable_code_not_present"));
 	/* kcve's reason (version range, files not compiled, readings that disagree) in
 	 * status_notes; a not_affected statement carries it as its impact_statement too (the
 	 * schema allows that or a justification, not both) */
@@ -361,7 +367,7 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 		any_aff |= e->outcome == CK_OUT_AFFECTED;
 		any_mitigated |= e->outcome == CK_OUT_MITIGATED;
 		any_unknown |= e->outcome == CK_OUT_UNKNOWN || e->outcome == CK_OUT_NO_DATA;
-		all_fixed &= e->outcome == CK_OUT_FIXED;
+		all_fixed &= e->outcome == CK_OUT_FIXED && !ck_code_fixed(R, rec);
 		char rb[256];
 		sb_addf(&detail, "%s%s: %s (%s)", detail.len ? "; " : "", R->label,
 			ck_outcome_name(e->outcome), ck_entry_reason(s, R, e, rb, sizeof rb));

@@ -243,14 +243,49 @@ int safe_lstat_at(int dirfd, const char *rel, struct stat *st)
 	return r;
 }
 
+/* Length of the UTF-8 sequence at p that a terminal would obey rather than show: a C1 control
+ * (U+0080-U+009F) or a bidirectional control (U+061C, U+200E, U+200F, U+202A-U+202E,
+ * U+2066-U+2069), which can reorder what a line shows. 0 for anything else. */
+static size_t hidden_control(const unsigned char *p)
+{
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return 2;
+	if (p[0] == 0xd8 && p[1] == 0x9c)
+		return 2;
+	if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae)))
+		return 3;
+	if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
+		return 3;
+	return 0;
+}
+
+/* escape: '\' and controls as \xNN (names in messages); else controls become '?' (text) */
+static void add_neutral(struct strbuf *sb, const char *text, bool escape)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		size_t h = hidden_control(p);
+		if (h || *p < 0x20 || *p == 0x7f || (escape && *p == '\\')) {
+			if (!h)
+				h = 1;
+			for (size_t i = 0; escape && i < h; i++)
+				sb_addf(sb, "\\x%02x", p[i]);
+			if (!escape)
+				sb_addc(sb, '?');
+			p += h - 1;
+		} else {
+			sb_addc(sb, (char)*p);
+		}
+	}
+}
+
 void sb_add_printable(struct strbuf *sb, const char *name)
 {
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			sb_addf(sb, "\\x%02x", *p);
-		else
-			sb_addc(sb, (char)*p);
-	}
+	add_neutral(sb, name, true);
+}
+
+void sb_add_display(struct strbuf *sb, const char *text)
+{
+	add_neutral(sb, text, false);
 }
 
 char *safe_printable(const char *name)

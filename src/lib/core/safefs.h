@@ -43,9 +43,15 @@ int safe_read_at(int dirfd, const char *rel, struct strbuf *sb, size_t cap);
 /* lstat of rel below dirfd (links not followed, on the way or at the end). */
 int safe_lstat_at(int dirfd, const char *rel, struct stat *st);
 
-/* A name as one printable line: control characters and '\' as \xNN (for messages: a name
- * with a newline must not split an error into lines). The second form is malloc'd. */
+/* A name as one printable line: control characters (C0, DEL, C1, bidirectional controls) and
+ * '\' as \xNN (for messages: a name with a newline must not split an error into lines). The
+ * second form is malloc'd. */
 void sb_add_printable(struct strbuf *sb, const char *name);
+/* Text from a record or a makefile shown on a terminal (a title): every control character
+ * (C0, DEL, C1) and every bidirectional control becomes '?', so text can neither move the
+ * cursor, set a window title (ESC, OSC), overwrite a line (CR), add one (LF), nor reorder
+ * what a line shows. UTF-8 otherwise kept. */
+void sb_add_display(struct strbuf *sb, const char *text);
 char *safe_printable(const char *name);
 
 /* Guard a root (absolute, canonical path) through its open directory descriptor. */

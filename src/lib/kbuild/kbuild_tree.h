@@ -1,5 +1,5 @@
-/* Internal state of a Kbuild tree evaluation (tree.c, recipes.c, symbolic.c, verdict.c, export.c,
- * pathinfo.c). */
+/* Internal state of a Kbuild tree evaluation, shared by the files after ppline.c in the source
+ * layout of docs/kbuild.md (tree.c walks, the others add to it or answer from it). */
 #ifndef KCVE_KBUILD_TREE_H
 #define KCVE_KBUILD_TREE_H
 
@@ -29,7 +29,7 @@ struct kb_dir {
 	char *cond;        /* symbolic mode: condition for reaching it */
 };
 
-/* Where a word of an object list was listed (tree.c's list hook), for reasons; the first
+/* Where a word of an object list was listed (dirctx.c's list hook), for reasons; the first
  * listing wins, but an enabled one replaces a disabled one. */
 struct kb_note {
 	bool enabled; /* under a name that builds (-y, -m, -objs), not obj-, foo-, -n */
@@ -87,7 +87,13 @@ struct kb_tree {
 /* treedata.c: constructors, destructors and queries of the state */
 void kbt_free_obj(void *p);
 void kbt_free_dir(void *p);
+void kbt_free_rule_src(void *p);
 void kbt_add_object(struct kb_tree *t, const char *path, const char *reason, int kind);
+/* The innermost directory (dir itself or an ancestor) that a `$(build)=` recipe builds, with the
+ * makefile naming it; NULL when none. */
+const char *kbt_custom_dir(struct kb_tree *t, const char *dir, char **which);
+/* The innermost directory (dir or an ancestor) listed only by a literal `subdir-`; NULL when none. */
+const char *kbt_clean_dir(struct kb_tree *t, const char *dir, char **which);
 
 /* dirctx.c: one directory's makefile evaluated in a fresh context, with the hooks. */
 struct kbt_hookdata {
@@ -114,13 +120,8 @@ void kbt_rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, c
 		   unsigned line);
 /* After the evaluation: such a source is compiled when (and as) its target object is. */
 void kbt_apply_rule_sources(struct kb_tree *t);
-void kbt_free_rule_src(void *p);
-/* The innermost directory (dir itself or an ancestor) that a `$(build)=` recipe builds, with the
- * makefile naming it; NULL when none. */
-const char *kbt_custom_dir(struct kb_tree *t, const char *dir, char **which);
-/* The innermost directory (dir or an ancestor) listed only by a literal `subdir-`; NULL when none. */
-const char *kbt_clean_dir(struct kb_tree *t, const char *dir, char **which);
 
+/* tree.c: the walk (kb_tree_open and kb_tree_close of kbuild.h too) */
 int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg, const char *arch,
 	     bool symbolic, struct kcve_err *err);
 void kbt_evaluate(struct kb_tree *t);

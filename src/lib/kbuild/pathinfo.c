@@ -54,7 +54,7 @@ bool kb_file_module(struct kb_tree *t, const char *path, char *out, size_t outsz
 	return ok;
 }
 
-/* Symbolic form of one `#if` operand, the same forms verdict.c's pp_value() decides from a
+/* Symbolic form of one `#if` operand, the same forms includes.c's pp_value() decides from a
  * config: 0/1, IS_ENABLED(CONFIG_X) (=y or =m), IS_BUILTIN (=y), IS_MODULE (=m),
  * defined(CONFIG_X) (set, not =m), optionally negated; anything else is "unknown". */
 static char *pp_sym(const struct kbt_pp_operand *op)

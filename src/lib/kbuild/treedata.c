@@ -1,6 +1,6 @@
 /* The evaluator's state (struct kb_tree, kbuild_tree.h): constructors, destructors and queries
  * of its values, shared by the walk (tree.c) and what it adds (recipes.c, rulesrc.c) and by the
- * answers (verdict.c, export.c).  Depends on nothing else in kbuild but the path helpers. */
+ * answers (verdict.c, export.c).  Calls nothing else in kbuild. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -339,10 +339,13 @@ int ksyms_open_running(struct ksyms *k, const char *root, const char *release,
 		return finish(k, kcve_err_set(err, KCVE_E_NOTFOUND, "--root %s: %s", r, strerror(errno))), -1;
 	struct stat st;
 	int fd = safe_open_read(rootfd, "proc/kallsyms", &st);
+	int oerr = errno;
 	char what[600];
-	snprintf(what, sizeof what, "%s%sproc/kallsyms", root ? root : "/", root ? "/" : "");
+	size_t rl = strlen(r); /* messages: "ROOT/proc/kallsyms" with one '/' */
+	const char *sep = rl && r[rl - 1] == '/' ? "" : "/";
+	snprintf(what, sizeof what, "%s%sproc/kallsyms", r, sep);
 	int rc = fd < 0 ? kcve_err_set(err, KCVE_E_NOTFOUND, "%s: %s; the running kernel's symbols are needed",
-				       what, safefs_reason(errno))
+				       what, safefs_reason(oerr))
 			: map_fd(k, fd, what, err);
 	if (fd >= 0)
 		close(fd);
@@ -355,7 +358,7 @@ int ksyms_open_running(struct ksyms *k, const char *root, const char *release,
 			config_lto(k, rootfd, cfg);
 		int mfd = modules_dir(rootfd, release);
 		char mwhat[600];
-		snprintf(mwhat, sizeof mwhat, "%s%slib/modules/%s", root ? root : "/", root ? "/" : "",
+		snprintf(mwhat, sizeof mwhat, "%s%slib/modules/%s", r, sep,
 			 release);
 		if (mfd >= 0)
 			rc = add_modules(k, mfd, mwhat, err);

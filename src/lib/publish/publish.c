@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/assert.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -155,6 +156,8 @@ static int mail_step(struct run *r, const struct cve_entry *e, struct pubstate *
 			if ((rc = pubstate_save(r->root, e->id, st, err)))
 				goto out;
 		}
+		/* exactly once: the id is on disk before the message that carries it exists */
+		KCVE_ASSERT(*id);
 		struct strbuf msg = STRBUF_INIT;
 		message_build(&msg, mbox.buf, mbox.len, id, date, irt);
 		rc = outbox_queue(r->root, name, msg.buf, msg.len, err);

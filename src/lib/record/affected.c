@@ -228,6 +228,75 @@ static bool next_branch(const char *major, char *out, size_t outsz)
 	return true;
 }
 
+/* Default affected, a pair with fix F (once per F): the unaffected range from F (up to the next
+ * affected mainline version, or "<= *" as original_commit_for_fix, or "<= X.Y.*" for a stable
+ * F) and, for a stable introduction, product 1's stable introduction range
+ * (docs/spec/record.md "Product 2", step 3). */
+static void fixed_point(const struct dyad_pair *p, const struct strset *A, struct strset *seen,
+			struct vrange_list *semver, struct vrange_list *stable)
+{
+	/* "X.Y.*" from the first two components (2.6.32.5 -> 2.6.*) */
+	char wild[DYAD_VER_MAX + 4];
+	const char *d1 = strchr(p->fver, '.');
+	const char *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
+	if (d1)
+		snprintf(wild, sizeof(wild), "%.*s.*",
+			 (int)(d2 ? (size_t)(d2 - p->fver) : strlen(p->fver)),
+			 p->fver);
+	else
+		snprintf(wild, sizeof(wild), "%s.*", p->fver);
+	char *k = keyf("kernel", "unaffected", p->fver, "", wild);
+	if (strset_add(seen, k)) {
+		if (mainline(p->fver)) {
+			const char *next = NULL;
+			for (size_t a = 0; a < strset_count(A); a++)
+				if (kver_cmp_str(p->fver, strset_at(A, a)) < 0 &&
+				    (!next || kver_cmp_str(next, strset_at(A, a)) > 0))
+					next = strset_at(A, a);
+			struct kver fv;
+			kver_parse(&fv, p->fver);
+			if (next && !fv.rc)
+				push_range(semver, p->fver, next, NULL,
+					   "unaffected", "semver");
+			else
+				push_range(semver, p->fver, NULL, "*",
+					   "unaffected", "original_commit_for_fix");
+		} else {
+			push_range(semver, p->fver, NULL, wild, "unaffected",
+				   "semver");
+			if (!mainline(p->vver)) {
+				char *sk = keyf("stable", "affected", p->vver,
+						p->fver, "");
+				if (strset_add(seen, sk))
+					push_range(stable, p->vver, p->fver, NULL,
+						   "affected", "semver");
+				free(sk);
+			}
+		}
+	}
+	free(k);
+}
+
+/* cpeApplicability: a match per included pair, except unfixed stable pairs on a branch that
+ * has a fix (docs/spec/record.md "cpeApplicability"). */
+static void cpe_matches(const struct dyad_list *pairs, const struct strset *fixed_branches,
+			struct affected *out)
+{
+	out->cpe = xcalloc(pairs->n + 1, sizeof(*out->cpe));
+	for (size_t i = 0; i < pairs->n; i++) {
+		const struct dyad_pair *p = &pairs->v[i];
+		char maj[24];
+		if (affected_same_version(p))
+			continue;
+		if (is0(p->fver) && !is0(p->vver) && !mainline(p->vver) &&
+		    strset_contains(fixed_branches, kver_str_major(p->vver, maj, sizeof(maj))))
+			continue;
+		out->cpe[out->ncpe].start = is0(p->vver) ? NULL : p->vver;
+		out->cpe[out->ncpe].end = is0(p->fver) ? NULL : p->fver;
+		out->ncpe++;
+	}
+}
+
 void affected_compute(const struct dyad_list *pairs, struct affected *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -279,48 +348,8 @@ void affected_compute(const struct dyad_list *pairs, struct affected *out)
 				}
 				free(k);
 			}
-			if (!is0(p->fver)) {
-				/* "X.Y.*" from the first two components (2.6.32.5 -> 2.6.*) */
-				char wild[DYAD_VER_MAX + 4];
-				const char *d1 = strchr(p->fver, '.');
-				const char *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
-				if (d1)
-					snprintf(wild, sizeof(wild), "%.*s.*",
-						 (int)(d2 ? (size_t)(d2 - p->fver) : strlen(p->fver)),
-						 p->fver);
-				else
-					snprintf(wild, sizeof(wild), "%s.*", p->fver);
-				char *k = keyf("kernel", "unaffected", p->fver, "", wild);
-				if (strset_add(&seen, k)) {
-					if (mainline(p->fver)) {
-						const char *next = NULL;
-						for (size_t a = 0; a < strset_count(&A); a++)
-							if (kver_cmp_str(p->fver, strset_at(&A, a)) < 0 &&
-							    (!next || kver_cmp_str(next, strset_at(&A, a)) > 0))
-								next = strset_at(&A, a);
-						struct kver fv;
-						kver_parse(&fv, p->fver);
-						if (next && !fv.rc)
-							push_range(&out->semver, p->fver, next, NULL,
-								   "unaffected", "semver");
-						else
-							push_range(&out->semver, p->fver, NULL, "*",
-								   "unaffected", "original_commit_for_fix");
-					} else {
-						push_range(&out->semver, p->fver, NULL, wild, "unaffected",
-							   "semver");
-						if (!mainline(p->vver)) {
-							char *sk = keyf("stable", "affected", p->vver,
-									p->fver, "");
-							if (strset_add(&seen, sk))
-								push_range(&stable, p->vver, p->fver, NULL,
-									   "affected", "semver");
-							free(sk);
-						}
-					}
-				}
-				free(k);
-			}
+			if (!is0(p->fver))
+				fixed_point(p, &A, &seen, &out->semver, &stable);
 		} else if (!is0(p->vver) && !is0(p->fver)) {
 			char *k = keyf("kernel", "affected", p->vver, p->fver, "");
 			if (strset_add(&seen, k))
@@ -346,20 +375,7 @@ void affected_compute(const struct dyad_list *pairs, struct affected *out)
 	}
 	free(stable.v);
 
-	/* cpeApplicability */
-	out->cpe = xcalloc(pairs->n + 1, sizeof(*out->cpe));
-	for (size_t i = 0; i < pairs->n; i++) {
-		const struct dyad_pair *p = &pairs->v[i];
-		char maj[24];
-		if (affected_same_version(p))
-			continue;
-		if (is0(p->fver) && !is0(p->vver) && !mainline(p->vver) &&
-		    strset_contains(&fixed_branches, kver_str_major(p->vver, maj, sizeof(maj))))
-			continue;
-		out->cpe[out->ncpe].start = is0(p->vver) ? NULL : p->vver;
-		out->cpe[out->ncpe].end = is0(p->fver) ? NULL : p->fver;
-		out->ncpe++;
-	}
+	cpe_matches(pairs, &fixed_branches, out);
 	strset_clear(&A);
 	strset_clear(&Fm);
 	strset_clear(&seen);

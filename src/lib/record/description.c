@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/assert.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "record/utf8.h"
@@ -189,8 +190,12 @@ void description_truncate(const char *desc, size_t len, struct strbuf *out)
 	/* The anchor slices bytes (and would panic inside a multi-byte character); cut at the
 	 * last character boundary at or before the limit instead. */
 	size_t cut = utf8_floor_boundary(desc, len, DESCRIPTION_MAX);
+	KCVE_ASSERT(cut <= DESCRIPTION_MAX);
+	size_t start = out->len;
 	sb_add(out, desc, cut);
 	if (cut == 0 || desc[cut - 1] != '\n')
 		sb_addc(out, '\n');
 	sb_adds(out, DESCRIPTION_TRUNCATED);
+	/* the JSON description's bound: the limit, a newline and the marker */
+	KCVE_ASSERT(out->len - start <= DESCRIPTION_MAX + 1 + strlen(DESCRIPTION_TRUNCATED));
 }

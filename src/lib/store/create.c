@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/fileio.h"
 #include "core/sha.h"
 #include "core/version.h"
 #include "core/xalloc.h"
@@ -42,12 +43,44 @@ const char *store_batch_sha(const char *line, char out[41])
 	return NULL;
 }
 
+/* A record whose .dyad was made for sha (its header's "for git id"): a .sha1 that names
+ * another commit must not let the fix get a second CVE. */
+struct dyad_for {
+	const char *sha;
+	struct cve_entry found;
+	bool hit;
+};
+
+static int dyad_for_cb(const struct cve_entry *e, void *vctx)
+{
+	struct dyad_for *c = vctx;
+	char *p = tree_cve_path(e, ".dyad");
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(p, &sb) == 0) {
+		const char *h = strstr(sb_str(&sb), "for git id ");
+		if (h && h < sb_str(&sb) + 512 && !strncmp(h + 11, c->sha, 40)) {
+			c->found = *e;
+			c->found.dir = xstrdup(e->dir);
+			c->hit = true;
+		}
+	}
+	sb_release(&sb);
+	free(p);
+	return c->hit; /* stop at the first */
+}
+
 static int duplicate_check(struct cve_tree *t, const char *sha, const char *what, bool force,
 			   struct kcve_err *err)
 {
 	struct cve_entry e;
-	if (tree_find_sha(t, sha, &e))
-		return 0;
+	if (tree_find_sha(t, sha, &e)) {
+		struct dyad_for c = {.sha = sha};
+		if (strlen(sha) == 40)
+			tree_foreach(t, CVE_PUBLISHED | CVE_REJECTED, dyad_for_cb, &c);
+		if (!c.hit)
+			return 0;
+		e = c.found;
+	}
 	int rc = 0;
 	if (!(force && e.state == CVE_REJECTED))
 		rc = kcve_err_set(err, KCVE_E_DUPLICATE, "%s %.12s already has a CVE (%s, %s), %s, "

@@ -314,7 +314,88 @@ static void check_semver_cpe(struct vctx *v, const char *id, json_t *cna)
 	sset_free(&starts);
 }
 
-static void check_json(struct vctx *v, const struct cve_entry *e, const struct dyad_list *pairs)
+/* The commits a .sha1 names (40 hex each, lower case), at most max. */
+struct fix_ids {
+	char v[8][41];
+	size_t n;
+};
+
+static void read_fix_ids(const struct cve_entry *e, struct fix_ids *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	f->n = 0;
+	if (store_read_cve_file(e, ".sha1", &sb) == 0)
+		for (const char *p = sb_str(&sb); *p && f->n < 8;) {
+			size_t n = strspn(p, "0123456789abcdef");
+			if (n == 40)
+				snprintf(f->v[f->n++], 41, "%.40s", p);
+			p += n + strcspn(p + n, "\n");
+			p += *p == '\n';
+		}
+	sb_release(&sb);
+}
+
+static bool names_fix(const struct fix_ids *f, const char *sha, size_t len)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (len == 40 && !memcmp(f->v[i], sha, 40))
+			return true;
+	return false;
+}
+
+/* The commits the .dyad's header says it was made for ("... for git id X" comment lines). */
+static void dyad_header_ids(const char *dyad, struct fix_ids *f)
+{
+	f->n = 0;
+	for (const char *line = dyad; line && *line == '#' && f->n < 8;) {
+		const char *eol = strchr(line, '\n');
+		const char *p = strstr(line, "for git id ");
+		if (p && (!eol || p < eol)) {
+			p += strlen("for git id ");
+			if (strspn(p, "0123456789abcdef") == 40)
+				snprintf(f->v[f->n++], 41, "%.40s", p);
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+}
+
+static bool json_references(json_t *cna, const char *sha)
+{
+	size_t k;
+	json_t *ref;
+	json_array_foreach(json_object_get(cna, "references"), k, ref) {
+		const char *url = json_string_value(json_object_get(ref, "url"));
+		size_t ul = url ? strlen(url) : 0;
+		if (ul >= 40 && !strcmp(url + ul - 40, sha))
+			return true;
+	}
+	return false;
+}
+
+/* The .sha1 agrees with its record: every commit it names is one the .dyad was made for (when
+ * its header says), and is referenced by the .json or named by that header (records exist
+ * whose .json was made from another id of the same fix). A .sha1 naming another commit would
+ * hide the real fix from search and let create give it a second CVE. */
+static void check_sha1_agrees(struct vctx *v, const struct cve_entry *e, json_t *cna,
+			      const char *dyad)
+{
+	struct fix_ids f, d = {.n = 0};
+	read_fix_ids(e, &f);
+	if (dyad)
+		dyad_header_ids(dyad, &d);
+	for (size_t i = 0; i < f.n; i++) {
+		bool in_dyad = names_fix(&d, f.v[i], 40);
+		if (d.n && !in_dyad)
+			problem(v, e->id, "sha1-dyad-fix", ".sha1 names %.12s, but the .dyad was made "
+				"for %.12s", f.v[i], d.v[0]);
+		if (!in_dyad && cna && !json_references(cna, f.v[i]))
+			problem(v, e->id, "sha1-json-fix", ".sha1 names %.12s, which no reference of "
+				"the .json names", f.v[i]);
+	}
+}
+
+static void check_json(struct vctx *v, const struct cve_entry *e, const struct dyad_list *pairs,
+		       const char *dyad)
 {
 	/* read through the tree rules (no links, no FIFOs, capped), never json_load_file */
 	struct strbuf sb = STRBUF_INIT;
@@ -337,6 +418,7 @@ static void check_json(struct vctx *v, const struct cve_entry *e, const struct d
 		problem(v, e->id, "json-id", "cveMetadata.cveId is \"%s\"", cid ? cid : "(none)");
 	json_t *cna = json_object_get(json_object_get(root, "containers"), "cna");
 	check_semver_cpe(v, e->id, cna);
+	check_sha1_agrees(v, e, cna, dyad);
 	if (!pairs) {
 		json_decref(root);
 		return;
@@ -499,7 +581,7 @@ static void check_files(struct vctx *v, const struct cve_entry *e, char **names,
 				have_pairs = true;
 		}
 		if (has[3])
-			check_json(v, e, have_pairs ? &pairs : NULL);
+			check_json(v, e, have_pairs ? &pairs : NULL, has[2] ? sb_str(&sb) : NULL);
 		dyad_list_release(&pairs);
 	}
 	sb_release(&sb);

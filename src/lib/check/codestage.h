@@ -1,0 +1,39 @@
+/* The code stage of `kcve check --source DIR`: is each CVE's fix in the code of a tree without
+ * history?  The fix fingerprints (codefix/fprint.h) come from the database (`db build
+ * --patches DIR` or `--repo`); codefix/match.h reads them in the tree.  Where the code
+ * decides, it overrides the version verdict: the fix found → fixed; the pre-fix code found, or
+ * only part of the fix → affected.  An undecided reading leaves the version verdict, and a
+ * file the configuration does not compile stays not compiled. */
+#ifndef KCVE_CHECK_CODESTAGE_H
+#define KCVE_CHECK_CODESTAGE_H
+
+#include <jansson.h>
+
+#include "check/check.h"
+#include "check/recset.h"
+#include "core/error.h"
+
+/* Read DIR/<CVE id>.patch for every record of s that has one into s->fprints (label
+ * "patch").  *added: fingerprints added.  A patch that is not a usable diff is an error. */
+int ck_set_add_patches(struct ck_set *s, const char *dir, size_t *added, struct kcve_err *err);
+/* Fingerprints from the kernel repository at repo (its history index is built or updated
+ * first): each record's mainline fix (.sha1) labelled "mainline" and each stable backport
+ * labelled with its branch ("6.1").  *added: records that got at least one.  Not in builds
+ * without libgit2 (KCVE_NO_GIT). */
+int ck_set_add_repo_fixes(struct ck_set *s, const char *repo, size_t *added,
+			  struct kcve_err *err);
+/* Run the code stage over res (entries of s) against the tree at srcdir. */
+int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
+		struct kcve_err *err);
+/* The code reading as one line (verdict, hunks found, up to six places) for reasons and VEX
+ * statements, and as the JSON contract's "code" object: {"verdict", "hunks", "found", "fix",
+ * "evidence": [{"file", "hunk" (1-based within the file), "state", "line"}]}. */
+void ck_code_text(const struct ck_code *c, struct strbuf *sb);
+json_t *ck_code_json(const struct ck_code *c);
+/* Entry i of r was found fixed by its code (VEX: vulnerable code not present). */
+bool ck_code_fixed(const struct ck_result *r, size_t i);
+/* The release of the tree at srcdir from its top Makefile (VERSION.PATCHLEVEL.SUBLEVEL, a
+ * SUBLEVEL of 0 left out as the kernel does): 0, or KCVE_E_PARSE/KCVE_E_IO. */
+int ck_source_release(const char *srcdir, char *out, size_t n, struct kcve_err *err);
+
+#endif

@@ -1,0 +1,93 @@
+/* Finding a fix fingerprint (codefix/fprint.h) in a source tree without history.
+ *
+ * Per hunk, the places in the file where its lines occur are aligned with the hunk (a
+ * weighted longest common subsequence over a window: added/removed lines must match in their
+ * strict form, context lines in their loose form, so renamed locals and moved code still
+ * match).  At the best place the hunk reads:
+ *   fixed       its added lines are there (and its removed lines are not);
+ *   vulnerable  its removed lines are there and its added lines are not — for a fix that only
+ *               adds lines: the context on both sides of the insertion is there, adjacent,
+ *               and the added lines are not between;
+ *   unknown     neither, the place is ambiguous (two places read differently and the hunk's
+ *               function does not tell them apart), or the file is missing.
+ * Lines too common to identify a place ("}", "return 0;") weigh a fifth of a line.  Per
+ * fingerprint: fixed when no hunk reads vulnerable and the hunks reading fixed weigh at least
+ * half of all; vulnerable when some hunk reads vulnerable and none reads fixed; partial when
+ * both; undecided otherwise.  A wrong "fixed" hides a vulnerability, so every threshold leans
+ * towards undecided. */
+#ifndef KCVE_CODEFIX_MATCH_H
+#define KCVE_CODEFIX_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codefix/fprint.h"
+#include "core/error.h"
+#include "csrc/funcscan.h"
+
+enum cf_verdict { CF_UNDECIDED = 0, CF_FIXED = 1, CF_VULNERABLE = 2, CF_PARTIAL = 3 };
+enum cf_hstate { CF_H_UNKNOWN = 0, CF_H_FIXED = 1, CF_H_VULN = 2, CF_H_MISSING = 3 };
+const char *cf_verdict_name(enum cf_verdict v);
+const char *cf_hstate_name(enum cf_hstate s);
+
+#define CF_SRC_MAX ((size_t)16 << 20) /* largest source file read */
+
+/* One source file prepared for matching: its non-blank lines, hashed and indexed. */
+struct cf_src {
+	size_t n;
+	uint64_t *hs, *hl;   /* strict and loose hashes per non-blank line */
+	uint32_t *lineno;    /* 1-based line number in the file */
+	uint32_t *funcpos;   /* lines that may start a function (column 0, identifier first) */
+	char **functext;     /* their strict forms */
+	size_t nfunc;
+	/* hash chains over the lines' strict (s) and loose (l) hashes: head[hash & mask] and
+	 * next[line] hold a line index + 1, 0 ending a chain */
+	uint32_t *head_s, *head_l, *next_s, *next_l;
+	size_t mask;
+	struct funcscan fs;  /* the file's C function boundaries, scanned on first use */
+	bool scanned;
+	const char *text;    /* the file's text (the caller keeps it while f is in use) */
+	size_t len;
+};
+/* text must stay valid until cf_src_release (the function scan reads it when first needed). */
+void cf_src_build(struct cf_src *f, const char *text, size_t len);
+void cf_src_release(struct cf_src *f);
+
+struct cf_hres {
+	uint8_t state;   /* enum cf_hstate */
+	uint32_t line;   /* 1-based line where the hunk was found, 0 = nowhere */
+	float weight;    /* the hunk's weight (its changed lines) */
+};
+/* Read hunk h of fingerprint file `file` (of set s) in source file f. */
+void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const struct cf_hunk *h,
+		   const struct cf_src *f, struct cf_hres *out);
+
+struct cf_ev {
+	const char *file; /* into the fingerprint set */
+	uint32_t hunk;    /* 0-based hunk of that file */
+	uint8_t state;    /* enum cf_hstate */
+	uint32_t line;
+};
+
+struct cf_result {
+	uint8_t verdict; /* enum cf_verdict */
+	uint32_t hunks, found; /* hunks in the fingerprint, hunks read fixed or vulnerable */
+	const char *label;     /* the fingerprint that decided (version of the fix) */
+	struct cf_ev *ev;
+	size_t nev;
+};
+/* Verdict of one fingerprint from its hunks' readings (ev/nev filled by the caller). */
+void cf_result_decide(struct cf_result *r, const struct cf_hres *hr, size_t n);
+
+/* Check every fingerprint of s against the tree at root: out[i] for s->v[i] (s sorted by
+ * cf_set_sort).  Each named file is read once (regular files below root, no links, at most
+ * CF_SRC_MAX bytes); a missing or unreadable file leaves its hunks "missing". */
+int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *out,
+		  struct kcve_err *err);
+/* One verdict per CVE from its fingerprints out[first..first+n) (several versions of a fix):
+ * the versions agree, or one decides and the others do not; disagreeing versions are
+ * undecided.  Returns the index of the deciding result. */
+size_t cf_combine(const struct cf_result *r, size_t n, struct cf_result *combined);
+void cf_result_release(struct cf_result *r);
+
+#endif

@@ -1,0 +1,529 @@
+/* Unit tests of the codefix area: the unified diff reader, fingerprints (normalisation, their
+ * serialised form) and the matcher on the backport shapes issue 27 names: code moved by
+ * hundreds of lines, reindented, renamed locals in the context, an unrelated change in the
+ * same patch, fixes that only add lines, the same context twice, reverts, partial backports,
+ * rewritten code. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "codefix/fprint.h"
+#include "codefix/match.h"
+#include "codefix/norm.h"
+#include "codefix/patch.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+
+/* ---- the diff reader ---------------------------------------------------------------------- */
+
+static const char *const mail =
+	"From 1234567890abcdef Mon Sep 17 00:00:00 2001\n"
+	"From: A Developer <a@example.org>\n"
+	"Subject: [PATCH] foo: check the length\n"
+	"\n"
+	"--- is not a file header in a commit message\n"
+	"---\n"
+	" drivers/foo.c | 3 ++-\n"
+	" 1 file changed\n"
+	"\n"
+	"diff --git a/drivers/foo.c b/drivers/foo.c\n"
+	"index 1111111..2222222 100644\n"
+	"--- a/drivers/foo.c\n"
+	"+++ b/drivers/foo.c\n"
+	"@@ -10,3 +10,5 @@ static int foo_read(struct foo *f, size_t len)\n"
+	" \tint ret;\n"
+	"-\tret = copy(f->buf, len);\n"
+	"+\tif (len > f->size)\n"
+	"+\t\treturn -EINVAL;\n"
+	"+\tret = copy(f->buf, len);\n"
+	" \treturn ret;\n"
+	"\\ No newline at end of file\n"
+	"diff --git a/new.c b/new.c\n"
+	"new file mode 100644\n"
+	"--- /dev/null\n"
+	"+++ b/new.c\n"
+	"@@ -0,0 +1 @@\n"
+	"+int x;\n"
+	"-- \n"
+	"2.40.0\n";
+
+static void patch_mail(void **state)
+{
+	(void)state;
+	struct cf_patch p;
+	struct kcve_err e = {0};
+	assert_int_equal(cf_patch_parse(&p, mail, strlen(mail), "mail", &e), 0);
+	assert_int_equal(p.n, 2);
+	assert_string_equal(p.f[0].path, "drivers/foo.c");
+	assert_int_equal(p.f[0].n, 1);
+	const struct cf_phunk *h = &p.f[0].h[0];
+	assert_int_equal(h->old_start, 10);
+	assert_int_equal(h->new_len, 5);
+	assert_string_equal(h->func, "static int foo_read(struct foo *f, size_t len)");
+	assert_int_equal(h->n, 6);
+	assert_int_equal(h->l[1].type, '-');
+	assert_int_equal(h->l[2].type, '+');
+	assert_string_equal(p.f[1].path, "new.c");
+	cf_patch_release(&p);
+}
+
+static void patch_refused(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+		"--- a/x.c\n+++ b/x.c\n@@ -1,2 +1,2 @@\n a\n",                   /* cut short */
+		"--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n+a\n+b\n",                  /* more adds */
+		"--- a/../x.c\n+++ b/../x.c\n@@ -1 +1 @@\n-a\n+b\n",             /* .. */
+		"--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n",       /* absolute */
+		"@@ -1 +1 @@\n-a\n+b\n",                                         /* no file */
+		"--- a/x.c\n+++ b/x.c\n@@ -1,99999999 +1 @@\n-a\n",              /* huge count */
+		"just text\n",                                                   /* nothing */
+		"--- a/x\x01y.c\n+++ b/x\x01y.c\n@@ -1 +1 @@\n-a\n+b\n",         /* control char */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct cf_patch p;
+		struct kcve_err e = {0};
+		assert_int_equal(cf_patch_parse(&p, bad[i], strlen(bad[i]), "bad", &e), KCVE_E_PARSE);
+		assert_non_null(strstr(e.msg, "bad"));
+		cf_patch_release(&p);
+	}
+}
+
+/* ---- normalisation ------------------------------------------------------------------------ */
+
+static void normalise(void **state)
+{
+	(void)state;
+	char a[CF_NORM_MAX + 1], b[CF_NORM_MAX + 1];
+	size_t na = cf_norm("\tif ( a==b )  {", 15, a);
+	size_t nb = cf_norm("    if (a == b) {", 17, b);
+	assert_string_equal(a, b);
+	assert_string_equal(a, "if(a==b){");
+	assert_int_equal(cf_hash_strict(a, na), cf_hash_strict(b, nb));
+	nb = cf_norm("unsigned long x;", 16, b);
+	assert_string_equal(b, "unsigned long x;");
+	/* a renamed local: the loose form is the same, the strict one is not */
+	na = cf_norm("len = skb->len + hdr;", 21, a);
+	nb = cf_norm("size = skb->len + hdr;", 22, b);
+	assert_int_equal(cf_hash_loose(a, na), cf_hash_loose(b, nb));
+	assert_int_not_equal(cf_hash_strict(a, na), cf_hash_strict(b, nb));
+	/* called names, members and macros are kept */
+	na = cf_norm("foo(x->len);", 12, a);
+	nb = cf_norm("bar(x->len);", 12, b);
+	assert_int_not_equal(cf_hash_loose(a, na), cf_hash_loose(b, nb));
+	na = cf_norm("x->len = 1;", 11, a);
+	nb = cf_norm("x->size = 1;", 12, b);
+	assert_int_not_equal(cf_hash_loose(a, na), cf_hash_loose(b, nb));
+	assert_true(cf_trivial("}", 1));
+	assert_true(cf_trivial("return 0;", 9));
+	assert_false(cf_trivial("kfree(buf);", 11));
+}
+
+/* ---- the matcher -------------------------------------------------------------------------- */
+
+/* A function of the "tree", in its pre-fix and post-fix forms. */
+#define PRE_BODY                                                                          \
+	"static int foo_read(struct foo *f, size_t len)\n"                                 \
+	"{\n"                                                                              \
+	"\tstruct foo_hdr *hdr = f->hdr;\n"                                                \
+	"\tint ret;\n"                                                                     \
+	"\n"                                                                               \
+	"\tspin_lock(&f->lock);\n"                                                         \
+	"\tret = foo_copy(f->buf, hdr->data, len);\n"                                      \
+	"\tspin_unlock(&f->lock);\n"                                                       \
+	"\tfoo_account(f, ret);\n"                                                         \
+	"\treturn ret;\n"                                                                  \
+	"}\n"
+#define POST_BODY                                                                         \
+	"static int foo_read(struct foo *f, size_t len)\n"                                 \
+	"{\n"                                                                              \
+	"\tstruct foo_hdr *hdr = f->hdr;\n"                                                \
+	"\tint ret;\n"                                                                     \
+	"\n"                                                                               \
+	"\tspin_lock(&f->lock);\n"                                                         \
+	"\tret = foo_copy_checked(f->buf, hdr->data, len, f->size);\n"                     \
+	"\tspin_unlock(&f->lock);\n"                                                       \
+	"\tfoo_account(f, ret);\n"                                                         \
+	"\treturn ret;\n"                                                                  \
+	"}\n"
+
+static const char *const replace_patch =
+	"--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+	"@@ -3,8 +3,8 @@ static int foo_read(struct foo *f, size_t len)\n"
+	" \tstruct foo_hdr *hdr = f->hdr;\n"
+	" \tint ret;\n"
+	" \n"
+	" \tspin_lock(&f->lock);\n"
+	"-\tret = foo_copy(f->buf, hdr->data, len);\n"
+	"+\tret = foo_copy_checked(f->buf, hdr->data, len, f->size);\n"
+	" \tspin_unlock(&f->lock);\n"
+	" \tfoo_account(f, ret);\n"
+	" \treturn ret;\n";
+
+/* An add-only fix: the check goes between the lock and the copy. */
+static const char *const add_patch =
+	"--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+	"@@ -3,7 +3,9 @@ static int foo_read(struct foo *f, size_t len)\n"
+	" \tstruct foo_hdr *hdr = f->hdr;\n"
+	" \tint ret;\n"
+	" \n"
+	" \tspin_lock(&f->lock);\n"
+	"+\tif (len > f->size)\n"
+	"+\t\tlen = f->size;\n"
+	" \tret = foo_copy(f->buf, hdr->data, len);\n"
+	" \tspin_unlock(&f->lock);\n"
+	" \tfoo_account(f, ret);\n";
+
+#define ADD_POST                                                                          \
+	"static int foo_read(struct foo *f, size_t len)\n"                                 \
+	"{\n"                                                                              \
+	"\tstruct foo_hdr *hdr = f->hdr;\n"                                                \
+	"\tint ret;\n"                                                                     \
+	"\n"                                                                               \
+	"\tspin_lock(&f->lock);\n"                                                         \
+	"\tif (len > f->size)\n"                                                           \
+	"\t\tlen = f->size;\n"                                                             \
+	"\tret = foo_copy(f->buf, hdr->data, len);\n"                                      \
+	"\tspin_unlock(&f->lock);\n"                                                       \
+	"\tfoo_account(f, ret);\n"                                                         \
+	"\treturn ret;\n"                                                                  \
+	"}\n"
+
+/* Filler: n distinct lines of unrelated code. */
+static void filler(struct strbuf *sb, int n, const char *tag)
+{
+	for (int i = 0; i < n; i++)
+		sb_addf(sb, "static int %s_%d = %d;\n", tag, i, i * 7);
+}
+
+/* The fingerprint verdict of patch text in source text (one file). */
+static enum cf_verdict verdict(const char *patch, const char *text, unsigned *found)
+{
+	struct cf_patch p;
+	struct kcve_err e = {0};
+	if (cf_patch_parse(&p, patch, strlen(patch), "t", &e))
+		fail_msg("%s", e.msg);
+	struct cf_set s;
+	cf_set_init(&s);
+	cf_set_add_patch(&s, "CVE-2099-0001", "patch", &p);
+	cf_patch_release(&p);
+	struct cf_src src;
+	cf_src_build(&src, text, strlen(text));
+	const struct cf_fp *fp = &s.v[0];
+	size_t n = 0;
+	for (uint32_t j = 0; j < fp->n; j++)
+		n += fp->f[j].n;
+	struct cf_hres *hr = xcalloc(n + 1, sizeof *hr);
+	size_t at = 0;
+	for (uint32_t j = 0; j < fp->n; j++)
+		for (uint32_t k = 0; k < fp->f[j].n; k++)
+			cf_match_hunk(&s, &fp->f[j], &fp->f[j].h[k], &src, &hr[at++]);
+	struct cf_result r = {0};
+	cf_result_decide(&r, hr, n);
+	if (found)
+		*found = r.found;
+	free(hr);
+	cf_src_release(&src);
+	cf_set_release(&s);
+	return (enum cf_verdict)r.verdict;
+}
+
+static void match_exact(void **state)
+{
+	(void)state;
+	assert_int_equal(verdict(replace_patch, POST_BODY, NULL), CF_FIXED);
+	assert_int_equal(verdict(replace_patch, PRE_BODY, NULL), CF_VULNERABLE);
+	assert_int_equal(verdict(add_patch, ADD_POST, NULL), CF_FIXED);
+	assert_int_equal(verdict(add_patch, PRE_BODY, NULL), CF_VULNERABLE);
+}
+
+static void match_moved_far(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	filler(&sb, 700, "before");
+	sb_adds(&sb, POST_BODY);
+	filler(&sb, 50, "after");
+	assert_int_equal(verdict(replace_patch, sb.buf, NULL), CF_FIXED);
+	sb_reset(&sb);
+	filler(&sb, 700, "before");
+	sb_adds(&sb, PRE_BODY);
+	assert_int_equal(verdict(replace_patch, sb.buf, NULL), CF_VULNERABLE);
+	sb_reset(&sb);
+	filler(&sb, 400, "before");
+	sb_adds(&sb, ADD_POST);
+	assert_int_equal(verdict(add_patch, sb.buf, NULL), CF_FIXED);
+	sb_release(&sb);
+}
+
+/* Replace every tab by four spaces and add spaces around '(' and ','. */
+static char *reindent(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (; *s; s++) {
+		if (*s == '\t')
+			sb_adds(&sb, "    ");
+		else if (*s == ',')
+			sb_adds(&sb, " , ");
+		else if (*s == '(')
+			sb_adds(&sb, "( ");
+		else
+			sb_addc(&sb, *s);
+	}
+	return sb_detach(&sb);
+}
+
+static void match_reindented(void **state)
+{
+	(void)state;
+	char *post = reindent(POST_BODY), *pre = reindent(PRE_BODY), *add = reindent(ADD_POST);
+	assert_int_equal(verdict(replace_patch, post, NULL), CF_FIXED);
+	assert_int_equal(verdict(replace_patch, pre, NULL), CF_VULNERABLE);
+	assert_int_equal(verdict(add_patch, add, NULL), CF_FIXED);
+	free(post);
+	free(pre);
+	free(add);
+}
+
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t fl = strlen(from);
+	for (const char *p; (p = strstr(s, from)); s = p + fl) {
+		sb_add(&sb, s, (size_t)(p - s));
+		sb_adds(&sb, to);
+	}
+	sb_adds(&sb, s);
+	return sb_detach(&sb);
+}
+
+static void match_renamed_local(void **state)
+{
+	(void)state;
+	/* the context's local "ret" is "err" in this tree: context still matches (loosely) */
+	char *post = replace_all(ADD_POST, "ret", "err");
+	char *pre = replace_all(PRE_BODY, "ret", "err");
+	assert_int_equal(verdict(add_patch, post, NULL), CF_FIXED);
+	assert_int_equal(verdict(add_patch, pre, NULL), CF_VULNERABLE);
+	/* a renamed local inside the changed line itself is not the fix: not fixed */
+	char *other = replace_all(POST_BODY, "f->size", "f->cap");
+	assert_int_not_equal(verdict(replace_patch, other, NULL), CF_FIXED);
+	free(post);
+	free(pre);
+	free(other);
+}
+
+/* The fix's hunk plus an unrelated change to the same file, which this tree rewrote. */
+static const char *const with_unrelated =
+	"--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+	"@@ -3,8 +3,8 @@ static int foo_read(struct foo *f, size_t len)\n"
+	" \tstruct foo_hdr *hdr = f->hdr;\n"
+	" \tint ret;\n"
+	" \n"
+	" \tspin_lock(&f->lock);\n"
+	"-\tret = foo_copy(f->buf, hdr->data, len);\n"
+	"+\tret = foo_copy_checked(f->buf, hdr->data, len, f->size);\n"
+	" \tspin_unlock(&f->lock);\n"
+	" \tfoo_account(f, ret);\n"
+	" \treturn ret;\n"
+	"@@ -40,4 +40,4 @@ static void foo_stats(struct foo *f)\n"
+	" \tstats_begin(f);\n"
+	" \tstats_print(f->name);\n"
+	"-\tpr_info(\"foo stats\\n\");\n"
+	"+\tpr_debug(\"foo stats\\n\");\n"
+	" \tstats_end(f);\n";
+
+static void match_unrelated_change(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, POST_BODY);
+	filler(&sb, 30, "mid");
+	sb_adds(&sb, "static void foo_stats(struct foo *f)\n{\n\ttrace_foo_stats(f);\n}\n");
+	unsigned found = 0;
+	assert_int_equal(verdict(with_unrelated, sb.buf, &found), CF_FIXED);
+	assert_int_equal(found, 1);
+	sb_release(&sb);
+}
+
+static void match_context_twice(void **state)
+{
+	(void)state;
+	/* the add-only fix's context appears in two functions; only foo_read got the fix */
+	char *other = replace_all(PRE_BODY, "foo_read", "foo_peek");
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, other);
+	filler(&sb, 20, "mid");
+	sb_adds(&sb, ADD_POST);
+	assert_int_equal(verdict(add_patch, sb.buf, NULL), CF_FIXED);
+	/* and the other way round: foo_peek has the lines, foo_read does not */
+	char *peek_fixed = replace_all(ADD_POST, "foo_read", "foo_peek");
+	sb_reset(&sb);
+	sb_adds(&sb, peek_fixed);
+	filler(&sb, 20, "mid");
+	sb_adds(&sb, PRE_BODY);
+	assert_int_equal(verdict(add_patch, sb.buf, NULL), CF_VULNERABLE);
+	free(other);
+	free(peek_fixed);
+	sb_release(&sb);
+}
+
+static void match_add_elsewhere(void **state)
+{
+	(void)state;
+	/* the added lines are in the file, but not where the context says they go */
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "static void other(struct foo *f, size_t len)\n{\n\tif (len > f->size)\n"
+		     "\t\tlen = f->size;\n}\n");
+	filler(&sb, 40, "mid");
+	sb_adds(&sb, PRE_BODY);
+	assert_int_equal(verdict(add_patch, sb.buf, NULL), CF_VULNERABLE);
+	sb_release(&sb);
+}
+
+static void match_revert(void **state)
+{
+	(void)state;
+	/* a tree that had the fix and reverted it carries the pre-fix code again */
+	struct strbuf sb = STRBUF_INIT;
+	filler(&sb, 10, "x");
+	sb_adds(&sb, PRE_BODY);
+	assert_int_equal(verdict(replace_patch, sb.buf, NULL), CF_VULNERABLE);
+	assert_int_equal(verdict(add_patch, sb.buf, NULL), CF_VULNERABLE);
+	sb_release(&sb);
+}
+
+static void match_partial(void **state)
+{
+	(void)state;
+	/* two hunks of one fix, only the first backported */
+	static const char *const two =
+		"--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+		"@@ -3,8 +3,8 @@ static int foo_read(struct foo *f, size_t len)\n"
+		" \tstruct foo_hdr *hdr = f->hdr;\n"
+		" \tint ret;\n"
+		" \n"
+		" \tspin_lock(&f->lock);\n"
+		"-\tret = foo_copy(f->buf, hdr->data, len);\n"
+		"+\tret = foo_copy_checked(f->buf, hdr->data, len, f->size);\n"
+		" \tspin_unlock(&f->lock);\n"
+		" \tfoo_account(f, ret);\n"
+		" \treturn ret;\n"
+		"@@ -30,5 +30,5 @@ static int foo_write(struct foo *f)\n"
+		" \tfoo_prepare(f);\n"
+		" \tfoo_lock_all(f);\n"
+		"-\tfoo_store(f->buf, f->len);\n"
+		"+\tfoo_store_checked(f->buf, f->len, f->size);\n"
+		" \tfoo_unlock_all(f);\n"
+		" \treturn 0;\n";
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, POST_BODY);
+	filler(&sb, 15, "mid");
+	sb_adds(&sb, "static int foo_write(struct foo *f)\n{\n\tfoo_prepare(f);\n\tfoo_lock_all(f);\n"
+		     "\tfoo_store(f->buf, f->len);\n\tfoo_unlock_all(f);\n\treturn 0;\n}\n");
+	assert_int_equal(verdict(two, sb.buf, NULL), CF_PARTIAL);
+	sb_release(&sb);
+}
+
+static void match_rewritten(void **state)
+{
+	(void)state;
+	/* the function was rewritten: neither side is there */
+	static const char *const text =
+		"static int foo_read(struct foo *f, size_t len)\n{\n"
+		"\treturn foo_read_iter(f, len, FOO_READ_ALL);\n}\n";
+	assert_int_equal(verdict(replace_patch, text, NULL), CF_UNDECIDED);
+	assert_int_equal(verdict(add_patch, text, NULL), CF_UNDECIDED);
+	assert_int_equal(verdict(add_patch, "", NULL), CF_UNDECIDED);
+}
+
+/* ---- serialised form ---------------------------------------------------------------------- */
+
+static void fprint_roundtrip(void **state)
+{
+	(void)state;
+	struct cf_patch p;
+	struct kcve_err e = {0};
+	assert_int_equal(cf_patch_parse(&p, with_unrelated, strlen(with_unrelated), "t", &e), 0);
+	struct cf_set s;
+	cf_set_init(&s);
+	assert_int_equal(cf_set_add_patch(&s, "CVE-2099-0002", "patch", &p), 2);
+	assert_int_equal(cf_set_add_patch(&s, "CVE-2099-0001", "6.1", &p), 2);
+	cf_patch_release(&p);
+	cf_set_sort(&s);
+	assert_string_equal(s.v[0].cve, "CVE-2099-0001");
+	size_t nlines = s.nlines;
+	struct strbuf sb = STRBUF_INIT;
+	cf_set_encode(&s, &sb);
+	struct cf_set d;
+	assert_int_equal(cf_set_decode(&d, sb.buf, sb.len, "t", &e), 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.nlines, nlines); /* the two fingerprints share their lines */
+	assert_string_equal(d.v[1].label, "patch");
+	assert_string_equal(d.v[1].f[0].h[1].func, "static void foo_stats(struct foo *f)");
+	assert_int_equal(d.v[1].f[0].h[0].n, s.v[1].f[0].h[0].n);
+	cf_set_release(&d);
+	/* every truncation is a clean error */
+	for (size_t cut = 0; cut < sb.len; cut++) {
+		assert_int_equal(cf_set_decode(&d, sb.buf, cut, "t", &e), KCVE_E_PARSE);
+		cf_set_release(&d);
+	}
+	/* a line index beyond the table: 1 line "x"; 1 fingerprint "A" "B", 1 file "f", 1 hunk
+	 * (func "", funcs ""), 1 item: line 5, removed */
+	static const unsigned char bad[] = {1, 1, 'x', 0, 1, 1, 'A', 0, 1, 'B', 0, 1, 1, 'f', 0,
+					    1, 0, 0, 0, 0, 1, 5 * 4 + 1};
+	assert_int_equal(cf_set_decode(&d, bad, sizeof bad, "t", &e), KCVE_E_PARSE);
+	cf_set_release(&d);
+	unsigned char good[sizeof bad];
+	memcpy(good, bad, sizeof bad);
+	good[sizeof good - 1] = 0 * 4 + 1; /* line 0: loads */
+	assert_int_equal(cf_set_decode(&d, good, sizeof good, "t", &e), 0);
+	assert_int_equal(d.v[0].f[0].h[0].it[0].type, CF_DEL);
+	cf_set_release(&d);
+	sb_release(&sb);
+	cf_set_release(&s);
+}
+
+static void whitespace_only_patch(void **state)
+{
+	(void)state;
+	static const char *const ws = "--- a/x.c\n+++ b/x.c\n@@ -1,3 +1,3 @@\n a();\n-\tb();\n"
+				      "+        b();\n c();\n";
+	struct cf_patch p;
+	struct kcve_err e = {0};
+	assert_int_equal(cf_patch_parse(&p, ws, strlen(ws), "t", &e), 0);
+	struct cf_set s;
+	cf_set_init(&s);
+	assert_int_equal(cf_set_add_patch(&s, "CVE-2099-0003", "patch", &p), 0);
+	assert_int_equal(s.v[0].n, 0);
+	cf_patch_release(&p);
+	cf_set_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(patch_mail),
+		cmocka_unit_test(patch_refused),
+		cmocka_unit_test(normalise),
+		cmocka_unit_test(match_exact),
+		cmocka_unit_test(match_moved_far),
+		cmocka_unit_test(match_reindented),
+		cmocka_unit_test(match_renamed_local),
+		cmocka_unit_test(match_unrelated_change),
+		cmocka_unit_test(match_context_twice),
+		cmocka_unit_test(match_add_elsewhere),
+		cmocka_unit_test(match_revert),
+		cmocka_unit_test(match_partial),
+		cmocka_unit_test(match_rewritten),
+		cmocka_unit_test(fprint_roundtrip),
+		cmocka_unit_test(whitespace_only_patch),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

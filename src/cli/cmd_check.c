@@ -5,6 +5,7 @@
 
 #include "check/batch.h"
 #include "check/check.h"
+#include "check/funclevel.h"
 #include "check/codestage.h"
 #include "core/fileio.h"
 #include "check/filestage.h"
@@ -31,7 +32,7 @@ enum {
 	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
 	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
 	O_NO_CACHE, O_BATCH, O_CSAF, O_SINCE, O_SINCE_VEX,
-	O_READING, O_FIXED_BETWEEN, O_FIXED_BY, O_STRICT, O_MAX_AGE, O_KEV, O_EPSS,
+	O_READING, O_FIXED_BETWEEN, O_FIXED_BY, O_STRICT, O_MAX_AGE, O_SYSTEM_MAP, O_KEV, O_EPSS,
 };
 static const struct cli_option opts[] = {
 	{"tree", O_TREE, true},
@@ -47,6 +48,7 @@ static const struct cli_option opts[] = {
 	{"build", O_BUILD, true},
 	{"root", O_ROOT, true},
 	{"running", O_RUNNING, false},
+	{"system-map", O_SYSTEM_MAP, true},
 	{"json", O_JSON, false},
 	{"openvex", O_OPENVEX, false},
 	{"cyclonedx", O_CYCLONEDX, false},
@@ -102,6 +104,10 @@ static const struct cli_command check_cmd = {
 	"                     rule blocks is not affected: mitigated)\n"
 	"  --root DIR         with --running: read proc/, boot/, etc/modprobe.d... under DIR\n"
 	"                     (also $KCVE_ROOT)\n"
+	"  --system-map FILE  the kernel's System.map (boot/System.map-R: with lib/modules/R\n"
+	"                     beside boot/): with a --db holding fix fingerprints, a CVE whose\n"
+	"                     changed functions are all missing from the image is not affected;\n"
+	"                     --build (vmlinux, .ko) and --running (kallsyms, modules) do the same\n"
 	"  --batch FILE       a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]' line per kernel\n"
 	"                     (- = stdin); JSON Lines out, one per kernel (docs/check.md)\n"
 	"Ranking (docs/check.md): KEV first, then exposure, EPSS, CVSS, id:\n"
@@ -150,6 +156,7 @@ static void die_err(const struct kcve_err *e)
 /* Everything the options say. */
 struct check_args {
 	const char *tree, *db, *gitdir, *ref, *git_cache, *config, *source, *arch, *build, *root;
+	const char *system_map;
 	const char *batch, *fixed_from, *fixed_by, *sbom_path, *kev, *epss;
 	bool running, json, openvex, cdx, ids, fixed_in, all, fail, no_git_cache, no_cache, strict;
 	bool csaf, fixes; /* fixes: compute each entry's branch fix */
@@ -205,6 +212,7 @@ static void parse_args(struct cli_parser *p, struct check_args *a)
 		case O_ARCH: a->arch = v; break;
 		case O_BUILD: a->build = v; break;
 		case O_ROOT: a->root = v; break;
+		case O_SYSTEM_MAP: a->system_map = v; break;
 		case O_RUNNING: a->running = true; break;
 		case O_JSON: a->json = true; break;
 		case O_OPENVEX: a->openvex = true; break;
@@ -254,7 +262,7 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 	if (a->git_cache && a->no_git_cache)
 		cli_usage_error(p, "--git-cache and --no-git-cache exclude each other");
 	if (a->batch && (a->nversions || a->gitdir || a->running || a->build || a->config ||
-			 a->json || a->openvex || a->cdx || a->csaf || a->ids || a->all))
+			 a->system_map || a->json || a->openvex || a->cdx || a->csaf || a->ids || a->all))
 		cli_usage_error(p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
 				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
 				"--fail-if-affected, --strict, --max-age, --kev, --epss");
@@ -422,7 +430,38 @@ struct check_inputs {
 	struct ck_git *gt;
 	char glabel[128];
 	struct ck_modprobe *mp; /* --running: the modprobe.d rules */
+	struct ksyms syms; /* the image's symbols (function level) */
+	bool have_syms;
+	char branch[32];   /* the checked kernel's branch, for its version of each fix */
 };
+
+/* The function level's symbols: --system-map, else a build directory's vmlinux and modules,
+ * else the running kernel's; only when the records carry fix fingerprints (their functions). */
+static void open_symbols(const struct check_args *a, const struct ck_set *set,
+			 const struct ck_running *rn, struct check_inputs *in)
+{
+	struct kcve_err err = {0};
+	int rc = 0;
+	if (!a->system_map && (!set->fprints || (!a->build && !a->running)))
+		return;
+	if (!set->fprints)
+		kcve_die(KCVE_E_USAGE, "--system-map needs a --db holding fix fingerprints with their "
+				       "functions ('kcve db build --repo LINUX.git')");
+	if (a->system_map)
+		rc = ksyms_open_system_map(&in->syms, a->system_map, &err);
+	else if (a->build)
+		rc = ksyms_open_build(&in->syms, a->build, &err);
+	else
+		rc = ksyms_open_running(&in->syms, a->root, rn->uname_r, &err);
+	if (rc != 0 && a->system_map)
+		die_err(&err);
+	if (rc != 0) {
+		fprintf(stderr, "kcve: warning: function level skipped: %s\n", err.msg);
+		ksyms_free(&in->syms);
+		return;
+	}
+	in->have_syms = true;
+}
 
 static void warn_line(void *ctx, const char *msg)
 {
@@ -448,6 +487,7 @@ static void open_inputs(struct kcve_global *g, const struct check_args *a, const
 	}
 	if (a->build && ck_files_open_build(&in->bf, a->build, &err) != 0)
 		die_err(&err);
+	open_symbols(a, set, rn, in);
 	if (a->running && ck_modprobe_load(&in->mp, a->root, rn->uname_r, warn_line, NULL, &err) != 0)
 		die_err(&err);
 #ifndef KCVE_NO_GIT
@@ -474,6 +514,7 @@ static void close_inputs(struct check_inputs *in)
 	ck_files_close(in->cf);
 	ck_files_close(in->bf);
 	ck_modprobe_free(in->mp);
+	ksyms_free(&in->syms);
 }
 
 /* The kernel description of the i-th checked kernel (check/pipeline.h). */
@@ -491,6 +532,10 @@ static struct ck_kernel kernel_of(const struct check_args *a, struct check_input
 		k.config = (struct ck_file_input){"config", ck_files_verdict, in->cf};
 	if (in->bf)
 		k.build = (struct ck_file_input){"build", ck_files_verdict, in->bf};
+	if (in->have_syms && k.release) {
+		ck_fix_branch(k.release, in->branch, sizeof in->branch);
+		k.funcs = (struct ck_func_input){&in->syms, ck_fix_funcs_fprints, NULL, in->branch};
+	}
 	if (a->running) {
 		k.running = rn;
 		k.modmap = in->cf;

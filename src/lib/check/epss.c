@@ -174,7 +174,7 @@ int ck_epss_load(struct ck_epss *e, const char *path, struct kcve_err *err)
 		bool big = false;
 		if (!gunzip(&sb, CK_EPSS_MAX, &plain, &big))
 			rc = kcve_err_set(err, KCVE_E_PARSE, "%s: %s; give FIRST's EPSS CSV (plain or "
-					  "gzip)", shown, big ? "decompresses to more than 128 MiB"
+					  "gzip)", shown, big ? "decompresses to more than 64 MiB"
 							      : "corrupt gzip data");
 		else
 			rc = ck_epss_parse(e, plain.buf, plain.len, shown, err);

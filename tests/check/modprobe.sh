@@ -138,6 +138,26 @@ grep -q "^mitigated: CVE-2099-0001 not affected: mitigated" "$T/t.txt" || fail "
 "$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --ids 2>/dev/null > "$T/ids" || fail ids
 grep -q "CVE-2099-0001\|CVE-2099-0002" "$T/ids" && fail "--ids lists a mitigated CVE: $(cat "$T/ids")"
 
+# the kernel command line: module_blacklist= makes the kernel refuse nft_ct (0003 mitigated);
+# then kernel.modules_disabled = 1: every CVE only in not-loaded modules is mitigated, built-in
+# (0005) and loaded (0006) code is not
+echo "BOOT_IMAGE=/vmlinuz ro module_blacklist=nft_ct modprobe.blacklist=nfnetlink" > "$R/proc/cmdline"
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --json > "$T/c.json" 2>/dev/null || fail cmdline
+mkdir -p "$R/proc/sys/kernel"; echo 1 > "$R/proc/sys/kernel/modules_disabled"
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --json > "$T/d.json" 2>/dev/null || fail disabled
+$PY - "$T/c.json" "$T/d.json" <<'PYEOF' || fail "cmdline / modules_disabled"
+import json, sys
+c = {x["id"][-4:]: x for x in json.load(open(sys.argv[1]))["results"][0]["cves"]}
+assert c["0003"]["outcome"] == "mitigated", c["0003"]
+assert c["0003"]["mitigation"]["evidence"] == "/proc/cmdline: module_blacklist=nft_ct"
+assert c["0004"]["mitigation"] == {"state": "blacklisted", "evidence": "/proc/cmdline: modprobe.blacklist=nfnetlink"}
+d = {x["id"][-4:]: x["outcome"] for x in json.load(open(sys.argv[2]))["results"][0]["cves"]}
+assert d == {"0001": "mitigated", "0002": "mitigated", "0003": "mitigated", "0004": "mitigated",
+             "0005": "affected", "0006": "affected", "0007": "mitigated", "0008": "mitigated",
+             "0009": "mitigated"}, d
+PYEOF
+rm "${R:?}/proc/cmdline" "${R:?}/proc/sys/kernel/modules_disabled"
+
 # without modules.builtin built-in code cannot be told from a module: no rule counts
 mv "$R/usr/lib/modules" "$T/modules"
 "$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --ids > "$T/ids3" 2>"$T/err" || fail "no builtin"

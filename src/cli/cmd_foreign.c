@@ -15,9 +15,17 @@
 #include "policy/branches.h"
 #include "store/tree.h"
 
-enum { O_SUPPORTED = CLI_LONG, O_KERNEL_ORG, O_JSON };
+struct foreign_args {
+	const char *supported, *kernel_org;
+	bool json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("supported", O_SUPPORTED, true), CLI_OPT("kernel-org", O_KERNEL_ORG, true), CLI_OPT("json", O_JSON, false),
+	CLI_OPT_STRING("supported", struct foreign_args, supported, "6.12,6.6,...",
+		       "the supported branches when the record tree has no branch data"),
+	CLI_OPT_STRING("kernel-org", struct foreign_args, kernel_org, "UUID",
+		       "the assigner id of the kernel CNA (default: kernel.org's)"),
+	CLI_OPT_FLAG("json", struct foreign_args, json,
+		     "[{\"file\", \"cve\", \"class\", \"assigner\", \"duplicate_of\", \"sha\", \"reason\"}]"),
 	CLI_OPT_END};
 static const struct cli_command foreign_cmd = {
 	"foreign", "FILE.json|DIR... [--supported 6.12,6.6,...] [--kernel-org UUID] [--json]",
@@ -27,8 +35,7 @@ static const struct cli_command foreign_cmd = {
 	"kernel CVE), invalid (upstream kernel, supported branch: CNA remediation), not-ours\n"
 	"(distribution kernel or unsupported versions), kernel-cna or not-kernel.\n"
 	"Supported branches come from the record tree (kcve branches import), else --supported.\n"
-	"Exit 0; a record that cannot be read is reported on stderr and gives exit 13 at the end.\n"
-	"--json: [{\"file\", \"cve\", \"class\", \"assigner\", \"duplicate_of\", \"sha\", \"reason\"}].\n",
+	"Exit 0; a record that cannot be read is reported on stderr and gives exit 13 at the end.\n",
 	opts, false};
 
 struct ctx {
@@ -105,14 +112,14 @@ int cmd_foreign(int argc, char **argv, struct kcve_global *g)
 	json_t *out = NULL;
 	struct cli_parser p;
 	cli_begin(&p, &foreign_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		if (c == O_SUPPORTED)
-			supported = p.arg;
-		else if (c == O_KERNEL_ORG)
-			org = p.arg;
-		else if (c == O_JSON && !out)
-			out = json_array();
-	}
+	struct foreign_args a = {.kernel_org = KERNEL_CNA_ORG};
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	supported = a.supported;
+	org = a.kernel_org;
+	if (a.json)
+		out = json_array();
 	char **inputs;
 	size_t nin = (size_t)cli_done(&p, &inputs, 1, -1, "a record: FILE.json or DIR");
 	struct ctx c = {0};

@@ -7,21 +7,27 @@
 #include "core/strbuf.h"
 #include "store/ops.h"
 
-enum { O_JSON = CLI_LONG };
-static const struct cli_option opts[] = {CLI_OPT("json", O_JSON, false), CLI_OPT_END};
+struct return_args {
+	bool json;
+};
+static const struct cli_option opts[] = {
+	CLI_OPT_FLAG("json", struct return_args, json, "{\"cve\", \"state\": \"returned\", \"commands\": [...]}"),
+	CLI_OPT_END};
 
 int cmd_return(int argc, char **argv, struct kcve_global *g)
 {
 	static const struct cli_command cmd = {
 		"return", "CVE-ID [--json]",
 		"Move an unused reserved id to cve/returned/YEAR/ and print the cve.org command that\n"
-		"rejects it there. --json: {\"cve\", \"state\": \"returned\", \"commands\": [...]}.\n",
+		"rejects it there.\n",
 		opts, false};
-	bool json = false;
+	struct return_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;)
-		json |= c == O_JSON;
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	bool json = a.json;
 	char **ops;
 	cli_done(&p, &ops, 1, 1, "one CVE-ID");
 	const char *id = ops[0];

@@ -124,6 +124,24 @@ int read_file_in_root(int rootfd, const char *rel, struct strbuf *sb, size_t cap
 	return read_regular_fd(fd, sb, cap);
 }
 
+int open_file_in_root(int rootfd, const char *rel)
+{
+	int fd = open_in_root(rootfd, rel);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	int e = fstat(fd, &st) < 0 ? errno : S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+	int fl = e ? -1 : fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 /* Directory holding path, opened: below a guarded root without following links. *base is
  * path's last component. -1 with errno. */
 static int open_parent(const char *path, bool create, const char **base)

@@ -27,6 +27,8 @@ int read_file_capped(const char *path, struct strbuf *sb, size_t cap);
  * component, links and ".." included, is resolved inside the image (openat2 RESOLVE_IN_ROOT),
  * so an absolute link in the image never reaches the host's files. */
 int read_file_in_root(int rootfd, const char *rel, struct strbuf *sb, size_t cap);
+/* Open rel below rootfd the same way: an fd of a regular file (blocking), or -1 with errno. */
+int open_file_in_root(int rootfd, const char *rel);
 /* Read fd to its end into sb, at most cap bytes (EFBIG, nothing appended). */
 int read_fd_capped(int fd, struct strbuf *sb, size_t cap);
 /* Message for an errno of these readers: "is not a regular file", "is larger than the cap"... */

@@ -1,5 +1,6 @@
 /* libFuzzer target: modprobe.d rules (check/modprobe.c) for kcve check --running.  Input: the
- * text of one configuration file.  Invariants: every module a rule names gets an answer whose
+ * text of one configuration file (also read as a kernel command line and a modules.builtin
+ * list).  Invariants: every module a rule names gets an answer whose
  * evidence is one printable line naming the file; a blocking answer comes from an install rule
  * whose command passes ck_modprobe_cmd_blocks. */
 #include <stddef.h>
@@ -13,6 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ck_modprobe *mp = ck_modprobe_new();
 	ck_modprobe_add_text(mp, "/etc/modprobe.d/f.conf", (const char *)data, size);
+	ck_modprobe_add_cmdline(mp, (const char *)data, size);
+	ck_modprobe_add_builtin(mp, (const char *)data, size);
 	/* ask about every word of the input that could be a module name */
 	const char *p = (const char *)data, *end = p + size;
 	while (p < end) {
@@ -26,12 +29,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if ((r == CK_MP_NONE) != (why == NULL))
 				abort();
 			if (why) {
-				if (strncmp(why, "/etc/modprobe.d/f.conf:", 23))
+				if (strncmp(why, "/etc/modprobe.d/f.conf:", 23) &&
+				    strncmp(why, "/proc/cmdline: ", 15))
 					abort();
 				for (const char *c = why; *c; c++)
 					if ((unsigned char)*c < 0x20 || *c == 0x7f)
 						abort();
-				if (r == CK_MP_BLOCKED && !strstr(why, ": install "))
+				if (r == CK_MP_BLOCKED && !strstr(why, ": install ") &&
+				    !strstr(why, ": module_blacklist="))
 					abort();
 			}
 		}

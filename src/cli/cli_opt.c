@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/assert.h"
 #include "core/error.h"
 #include "core/xalloc.h"
 
@@ -16,11 +17,51 @@ enum cli_color cli_color_mode = CLI_COLOR_AUTO;
 
 /* The global options; a command's own option of the same name (or letter) takes precedence. */
 enum { G_REPO = 1000, G_TREE, G_INDEX, G_VERBOSE, G_COLOR, G_HELP };
+/* getopt's value of the n-th option of a command's table when it is bound (key 0) */
+enum { CLI_BOUND = 2000 };
 static const struct cli_option global_opts[] = {
-	{"repo", G_REPO, true},       {"tree", G_TREE, true},   {"index", G_INDEX, true},
-	{"verbose", G_VERBOSE, false}, {"color", G_COLOR, true}, {"help", G_HELP, false},
-	{NULL, 0, false},
+	CLI_OPT("repo", G_REPO, true),       CLI_OPT("tree", G_TREE, true),   CLI_OPT("index", G_INDEX, true),
+	CLI_OPT("verbose", G_VERBOSE, false), CLI_OPT("color", G_COLOR, true), CLI_OPT("help", G_HELP, false),
+	CLI_OPT_END,
 };
+
+/* One option's --help: "  -j, --jobs N       text", later lines of the text under it. */
+static void print_option(const struct cli_option *o, FILE *out)
+{
+	char left[96], letter[8] = "";
+	if (o->key > 0 && o->key < 128 && isalnum(o->key))
+		snprintf(letter, sizeof letter, "-%c, ", o->key);
+	snprintf(left, sizeof left, "  %s--%s%s%s", letter, o->name, o->arg ? " " : "",
+		 o->arg ? (o->meta ? o->meta : "VALUE") : "");
+	const char *h = o->help;
+	size_t n = strcspn(h, "\n");
+	if (strlen(left) > 19) /* the text starts two spaces after the option at least */
+		fprintf(out, "%s\n%21s%.*s\n", left, "", (int)n, h);
+	else
+		fprintf(out, "%-21s%.*s\n", left, (int)n, h);
+	for (h += n; *h; h += n) {
+		h++;
+		n = strcspn(h, "\n");
+		fprintf(out, "%21s%.*s\n", "", (int)n, h);
+	}
+}
+
+/* The declared options (those with a help line), under their headings. */
+static void print_options(const struct cli_command *cmd, FILE *out)
+{
+	bool any = false;
+	for (const struct cli_option *o = cmd->opts; o && o->name; o++) {
+		if (!o->help)
+			continue;
+		if (!any)
+			fprintf(out, "\nOptions:\n");
+		any = true;
+		if (o->type == CLI_HEADING)
+			fprintf(out, "%s\n", o->help);
+		else
+			print_option(o, out);
+	}
+}
 
 void cli_usage(const struct cli_command *cmd, FILE *out)
 {
@@ -36,6 +77,7 @@ void cli_usage(const struct cli_command *cmd, FILE *out)
 	}
 	if (cmd->help && *cmd->help)
 		fprintf(out, "\n%s", cmd->help);
+	print_options(cmd, out);
 	if (!self)
 		fprintf(out, "\nGlobal options (before or after the command): --repo DIR, --tree DIR, "
 			     "--index FILE,\n-v/--verbose, --color=auto|always|never, -h/--help; see "
@@ -57,9 +99,48 @@ _Noreturn void cli_usage_error(const struct cli_parser *p, const char *fmt, ...)
 static bool command_has(const struct cli_command *cmd, const char *name, int key)
 {
 	for (const struct cli_option *o = cmd->opts; o && o->name; o++)
-		if (!strcmp(o->name, name) || (key < 128 && o->key == key))
+		if (o->type != CLI_HEADING && (!strcmp(o->name, name) || (key && key < 128 && o->key == key)))
 			return true;
 	return false;
+}
+
+void cli_bind(struct cli_parser *p, void *opts)
+{
+	p->bind = opts;
+}
+
+/* The declaration behind getopt's value c, when it is bound; NULL: the command's own. */
+static const struct cli_option *bound_option(const struct cli_parser *p, int c)
+{
+	const struct cli_option *v = p->cmd->opts;
+	if (!v)
+		return NULL;
+	size_t n = 0;
+	while (v[n].name)
+		n++;
+	if (c >= CLI_BOUND && c < CLI_BOUND + (int)n)
+		return &v[c - CLI_BOUND];
+	for (size_t i = 0; i < n; i++)
+		if (v[i].key == c && v[i].type != CLI_RETURN && v[i].type != CLI_HEADING)
+			return &v[i];
+	return NULL;
+}
+
+/* Store a bound option's value into the command's option struct. */
+static void store_option(const struct cli_parser *p, const struct cli_option *o, const char *v)
+{
+	KCVE_ASSERT(p->bind);
+	char *at = (char *)p->bind + o->target;
+	char name[96];
+	switch (o->type) {
+	case CLI_FLAG: *(bool *)at = true; break;
+	case CLI_STRING: *(const char **)at = v; break;
+	case CLI_NUMBER:
+		snprintf(name, sizeof name, "--%s", o->name);
+		*(long *)at = cli_num(p, name, v, o->min, o->max);
+		break;
+	default: break;
+	}
 }
 
 static void add_short(struct cli_parser *p, int key, bool arg)
@@ -87,9 +168,12 @@ void cli_begin(struct cli_parser *p, const struct cli_command *cmd, int argc, ch
 	p->lopts = xcalloc(n + sizeof(global_opts) / sizeof(global_opts[0]) + 1, sizeof(*p->lopts));
 	snprintf(p->shorts, sizeof(p->shorts), "%s:", cmd->stop_at_operand ? "+" : "");
 	size_t k = 0;
-	for (const struct cli_option *o = cmd->opts; o && o->name; o++, k++) {
-		p->lopts[k] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-					      o->key};
+	for (const struct cli_option *o = cmd->opts; o && o->name; o++) {
+		if (o->type == CLI_HEADING)
+			continue;
+		int val = o->key ? o->key : CLI_BOUND + (int)(o - cmd->opts);
+		p->lopts[k++] = (struct option){o->name, o->arg ? required_argument : no_argument,
+						NULL, val};
 		add_short(p, o->key, o->arg);
 	}
 	for (const struct cli_option *o = global_opts; o->name; o++) {
@@ -184,8 +268,13 @@ int cli_next(struct cli_parser *p)
 		case G_COLOR:
 			set_color(p, optarg);
 			break;
-		default:
-			return c;
+		default: {
+			const struct cli_option *o = p->bind ? bound_option(p, c) : NULL;
+			if (!o)
+				return c;
+			store_option(p, o, optarg);
+			break;
+		}
 		}
 	}
 }

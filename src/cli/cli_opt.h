@@ -11,6 +11,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct kcve_global;
@@ -18,11 +19,42 @@ struct kcve_global;
 /* Keys above 255 name long-only options; a printable character is also the short option. */
 enum { CLI_LONG = 256 };
 
-struct cli_option {
-	const char *name; /* long name without "--"; NULL ends the table */
-	int key;          /* value cli_next() returns: the short letter or CLI_LONG + n */
-	bool arg;         /* takes a value (--name VALUE or --name=VALUE) */
+/* What the parser does with an option (its binding).  A bound option is stored by cli_next()
+ * into the command's option struct given to cli_bind(), at the option's target offset, and is
+ * never returned; only CLI_RETURN options (the command's own logic: lists, choices, checks
+ * that need other options) come back from cli_next(). */
+enum cli_type {
+	CLI_RETURN = 0, /* cli_next() returns the key, the value in p->arg */
+	CLI_FLAG,       /* bool target = true */
+	CLI_STRING,     /* const char *target = the value */
+	CLI_NUMBER,     /* long target = the value, a whole number in [min, max] (cli_num) */
+	CLI_HEADING,    /* not an option: a heading of the option list in --help (help = text) */
 };
+
+struct cli_option {
+	const char *name; /* long name without "--"; NULL ends the table ("" for a heading) */
+	int key;          /* value cli_next() returns: the short letter or CLI_LONG + n (0: bound,
+			     long only) */
+	bool arg;         /* takes a value (--name VALUE or --name=VALUE) */
+	enum cli_type type;
+	size_t target;    /* offsetof() the value in the command's option struct */
+	const char *meta; /* the value's name in --help ("FILE"); NULL: "VALUE" */
+	const char *help; /* --help line(s), '\n' between lines; NULL: not listed */
+	long min, max;    /* CLI_NUMBER range */
+};
+
+/* An option the command handles itself, without a help line of its own (its help is prose). */
+#define CLI_OPT(nm, k, a) {.name = nm, .key = k, .arg = a}
+/* Declarations, one per option: name, target field of struct st, value name, help. */
+#define CLI_OPT_FLAG(nm, st, field, hl) {nm, 0, false, CLI_FLAG, offsetof(st, field), NULL, hl, 0, 0}
+#define CLI_OPT_STRING(nm, st, field, mv, hl) \
+	{nm, 0, true, CLI_STRING, offsetof(st, field), mv, hl, 0, 0}
+#define CLI_OPT_NUMBER(nm, st, field, mv, lo, hi, hl) \
+	{nm, 0, true, CLI_NUMBER, offsetof(st, field), mv, hl, lo, hi}
+/* An option the command handles itself (cli_next() returns key); mv NULL: takes no value. */
+#define CLI_OPT_LOGIC(nm, k, mv, hl) {nm, k, (mv) != NULL, CLI_RETURN, 0, mv, hl, 0, 0}
+#define CLI_OPT_HEADING(text) {"", 0, false, CLI_HEADING, 0, NULL, text, 0, 0}
+#define CLI_OPT_END {.name = NULL}
 
 struct cli_command {
 	const char *name;     /* as typed: "reserve-for" */
@@ -41,14 +73,18 @@ struct cli_parser {
 	char shorts[96];
 	const char *arg; /* the value of the option cli_next() just returned */
 	int next_operand;
+	void *bind;      /* the command's option struct (cli_bind), NULL: none */
 };
 
-/* The standard help: "usage: kcve [options] NAME SYNOPSIS" lines, the help text, and the
- * global options line. */
+/* The standard help: "usage: kcve [options] NAME SYNOPSIS" lines, the help text, the
+ * "Options:" list made from the declarations that carry a help line (under their headings),
+ * and the global options line. */
 void cli_usage(const struct cli_command *cmd, FILE *out);
 
 void cli_begin(struct cli_parser *p, const struct cli_command *cmd, int argc, char **argv,
 	       struct kcve_global *g);
+/* Bound options (CLI_FLAG, CLI_STRING, CLI_NUMBER) are stored into *opts from now on. */
+void cli_bind(struct cli_parser *p, void *opts);
 /* The next option's key (its value in p->arg), or -1 when only operands remain. Handles the
  * global options, --help and every usage error itself. */
 int cli_next(struct cli_parser *p);

@@ -10,7 +10,7 @@
 #include "policy/branches.h"
 #include "store/ops.h"
 
-static const struct cli_option branches_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+static const struct cli_option branches_opts[] = {CLI_OPT("json", CLI_LONG, false), CLI_OPT_END};
 static const struct cli_command branches_cmd = {
 	"branches", "[list] [--json]\nimport [--json] RELEASES.JSON|-",
 	"import: write " BRANCHES_FILE " from kernel.org's releases.json (one line per\n"

@@ -5,6 +5,7 @@
 
 #include "check/batch.h"
 #include "check/check.h"
+#include "check/funclevel.h"
 #include "check/codestage.h"
 #include "core/fileio.h"
 #include "check/filestage.h"
@@ -13,6 +14,7 @@
 #include "check/output.h"
 #include "check/pipeline.h"
 #include "check/recset.h"
+#include "check/since.h"
 #include "check/running.h"
 #include "check/triage.h"
 #include "check/treecache.h"
@@ -25,129 +27,112 @@
 #include "core/xalloc.h"
 #include "policy/branches.h"
 
-enum {
-	O_TREE = CLI_LONG, O_DB, O_VERSION, O_GIT, O_REF, O_GIT_CACHE, O_NO_GIT_CACHE, O_CONFIG,
-	O_SOURCE, O_ARCH, O_BUILD, O_ROOT, O_RUNNING, O_JSON, O_OPENVEX, O_CYCLONEDX, O_IDS,
-	O_FIXED_IN, O_ALL, O_FAIL_IF_AFFECTED, O_PRODUCT, O_CPE, O_SBOM, O_AUTHOR, O_ROLE,
-	O_NO_CACHE, O_BATCH,
-	O_READING, O_FIXED_BETWEEN, O_FIXED_BY, O_STRICT, O_MAX_AGE, O_KEV, O_EPSS,
-};
-static const struct cli_option opts[] = {
-	{"tree", O_TREE, true},
-	{"db", O_DB, true},
-	{"version", O_VERSION, true},
-	{"git", O_GIT, true},
-	{"ref", O_REF, true},
-	{"git-cache", O_GIT_CACHE, true},
-	{"no-git-cache", O_NO_GIT_CACHE, false},
-	{"config", O_CONFIG, true},
-	{"source", O_SOURCE, true},
-	{"arch", O_ARCH, true},
-	{"build", O_BUILD, true},
-	{"root", O_ROOT, true},
-	{"running", O_RUNNING, false},
-	{"json", O_JSON, false},
-	{"openvex", O_OPENVEX, false},
-	{"cyclonedx", O_CYCLONEDX, false},
-	{"ids", O_IDS, false},
-	{"fixed-in", O_FIXED_IN, false},
-	{"all", O_ALL, false},
-	{"fail-if-affected", O_FAIL_IF_AFFECTED, false},
-	{"product", O_PRODUCT, true},
-	{"cpe", O_CPE, true},
-	{"sbom", O_SBOM, true},
-	{"author", O_AUTHOR, true},
-	{"role", O_ROLE, true},
-	{"no-cache", O_NO_CACHE, false},
-	{"batch", O_BATCH, true},
-	{"reading", O_READING, true},
-	{"fixed-between", O_FIXED_BETWEEN, true},
-	{"fixed-by", O_FIXED_BY, true},
-	{"strict", O_STRICT, false},
-	{"max-age", O_MAX_AGE, true},
-	{"kev", O_KEV, true},
-	{"epss", O_EPSS, true},
-	{NULL, 0, false},
-};
-static const struct cli_command check_cmd = {
-	"check", "[--tree DIR | --db FILE] INPUT... [OUTPUT] [--fixed-in] [--all]",
-	"Which published CVE records apply to a kernel.  Inputs (combinable):\n"
-	"  --version V        kernel release (6.1.107, v6.6.30, 6.1.192-3); repeat or use commas\n"
-	"                     to check several releases in one run\n"
-	"  --git TREE         kernel git tree: introducing commit present and no fix (ancestry or\n"
-	"                     a cherry-pick naming the upstream fix) -> affected\n"
-	"  --ref REF          revision of --git to check (default HEAD)\n"
-	"  --reading R        version verdict from the published JSON record read per branch\n"
-	"                     (json, default), the .dyad pairs (dyad), or affected when either\n"
-	"                     says so (either); records whose readings differ are marked\n"
-	"  --git-cache FILE   what --git read from each commit is kept there, so the next run\n"
-	"                     reads only new commits (default: kcve-scan.cache in the tree's\n"
-	"                     git dir); --no-git-cache reads every commit and writes nothing\n"
-	"  --config FILE      .config (or .config.gz) of the kernel; needs --source or a --db\n"
-	"                     built with --source\n"
-	"  --source KSRC      kernel source tree for the Kbuild evaluation; with a --db\n"
-	"                     holding fix fingerprints, the fixes are also read in its code\n"
-	"                     (its Makefile gives the release when --version is absent)\n"
-	"  --arch ARCH        SRCARCH for --source (default: from the config)\n"
-	"  --build DIR        kernel build directory: exact compiled files (headers too) from\n"
-	"                     its .*.cmd files; its include/config/kernel.release gives the\n"
-	"                     version when none is given\n"
-	"  --running          this machine: uname -r (+ /proc/version for distro kernels),\n"
-	"                     /proc/config.gz or /boot/config-RELEASE, /proc/modules, and the\n"
-	"                     modprobe.d rules (code only in modules an 'install M /bin/false'\n"
-	"                     rule blocks is not affected: mitigated)\n"
-	"  --root DIR         with --running: read proc/, boot/, etc/modprobe.d... under DIR\n"
-	"                     (also $KCVE_ROOT)\n"
-	"  --batch FILE       a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]' line per kernel\n"
-	"                     (- = stdin); JSON Lines out, one per kernel (docs/check.md)\n"
-	"Ranking (docs/check.md): KEV first, then exposure, EPSS, CVSS, id:\n"
-	"  --kev FILE         CISA's known_exploited_vulnerabilities.json: mark listed CVEs (rank\n"
-	"                     first) and list its Linux kernel CVEs no record carries\n"
-	"  --epss FILE        FIRST's EPSS scores (cve,epss,percentile CSV, plain or gzip)\n"
-	"Records: --tree DIR (else global --tree, $KCVE_TREE, or found upward) or --db FILE.\n"
-	"  A tree's records are cached as a compact db in DIR/.kcve/check-cache (rebuilt when\n"
-	"  a record or kcve changes); --no-cache reads the records and leaves the cache alone\n"
-	"Output (default: table grouped by subsystem and severity, stdout):\n"
-	"  --json | --openvex | --cyclonedx | --ids (one line of CVE ids per kernel)\n"
-	"  --fixed-in         smallest release on the same branch fixing everything found\n"
-	"  --fixed-between V1 V2  the CVEs fixed going from release V1 to V2, counted per\n"
-	"                     severity (table, --json or --ids)\n"
-	"  --fixed-by V       the CVEs release V fixed (from the release before it to V)\n"
-	"  --all              JSON/VEX: include records that do not apply (fixed/not introduced)\n"
-	"  --fail-if-affected exit with status 18 when a CVE applies\n"
-	"  --strict           exit with status 21 when the records do not cover a checked release\n"
-	"                     (newer than the records know, nonexistent, unsupported branch,\n"
-	"                     records older than --max-age; the warnings are printed either way;\n"
-	"                     18 takes precedence; with --batch: any kernel)\n"
-	"  --max-age DAYS     warn when the records are older than DAYS days (default 30; 'off'\n"
-	"                     for never): the tree's git HEAD commit, else its newest record\n"
-	"                     date; a db's build time and the tree it was built from\n"
-	"VEX (--openvex, --cyclonedx; see docs/check.md):\n"
-	"  --product PURL     the kernel's purl (default pkg:generic/linux-kernel@RELEASE, as syft\n"
-	"                     names it); without '@' the release is appended\n"
-	"  --cpe CPE          CPE 2.3 (default cpe:2.3:o:linux:linux_kernel:RELEASE:*:*:*:*:*:*:*)\n"
-	"  --sbom FILE        CycloneDX or SPDX 2.3 JSON SBOM: check its kernel component's version\n"
-	"                     and bind the statements to it (BOM-Link / its purl)\n"
-	"  --author NAME      document author (else $KCVE_VEX_AUTHOR, else a placeholder to replace)\n"
-	"  --role ROLE        the author's role (OpenVEX)\n",
-	opts, false};
-
-static void die_err(const struct kcve_err *e)
-{
-	kcve_die(e->code ? e->code : KCVE_E_GENERIC, "%s", e->msg);
-}
-
 /* Everything the options say. */
 struct check_args {
 	const char *tree, *db, *gitdir, *ref, *git_cache, *config, *source, *arch, *build, *root;
+	const char *system_map;
 	const char *batch, *fixed_from, *fixed_by, *sbom_path, *kev, *epss;
 	bool running, json, openvex, cdx, ids, fixed_in, all, fail, no_git_cache, no_cache, strict;
+	bool csaf, fixes; /* fixes: compute each entry's branch fix */
+	const char *since, *since_vex;
 	long max_age;
 	enum ck_reading reading;
 	char **versions;
 	size_t nversions, valloc;
 	struct ck_vex_opts vo;
 };
+
+/* The options that are more than a value to store (cli_next() returns them). */
+enum { O_VERSION = CLI_LONG, O_GIT, O_READING, O_MAX_AGE };
+#define FLAG(nm, field, hl) CLI_OPT_FLAG(nm, struct check_args, field, hl)
+#define STRING(nm, field, mv, hl) CLI_OPT_STRING(nm, struct check_args, field, mv, hl)
+static const struct cli_option opts[] = {
+	CLI_OPT_HEADING("Inputs (combinable):"),
+	CLI_OPT_LOGIC("version", O_VERSION, "V", "kernel release (6.1.107, v6.6.30, 6.1.192-3); repeat or use commas\n"
+		      "to check several releases in one run"),
+	CLI_OPT_LOGIC("git", O_GIT, "TREE", "kernel git tree: introducing commit present and no fix (ancestry or\n"
+		      "a cherry-pick naming the upstream fix) -> affected"),
+	STRING("ref", ref, "REF", "revision of --git to check (default HEAD)"),
+	CLI_OPT_LOGIC("reading", O_READING, "R", "version verdict from the published JSON record read per branch\n"
+		      "(json, default), the .dyad pairs (dyad), or affected when either\n"
+		      "says so (either); records whose readings differ are marked"),
+	STRING("git-cache", git_cache, "FILE", "what --git read from each commit is kept there, so the next run\n"
+	       "reads only new commits (default: kcve-scan.cache in the tree's git dir)"),
+	FLAG("no-git-cache", no_git_cache, "--git reads every commit and writes no scan cache"),
+	STRING("config", config, "FILE", ".config (or .config.gz) of the kernel; needs --source or a --db\n"
+	       "built with --source"),
+	STRING("source", source, "KSRC", "kernel source tree for the Kbuild evaluation; with a --db\n"
+	       "holding fix fingerprints, the fixes are also read in its code\n"
+	       "(its Makefile gives the release when --version is absent)"),
+	STRING("arch", arch, "ARCH", "SRCARCH for --source (default: from the config)"),
+	STRING("build", build, "DIR", "kernel build directory: exact compiled files (headers too) from\n"
+	       "its .*.cmd files; its include/config/kernel.release gives the\n"
+	       "version when none is given"),
+	FLAG("running", running, "this machine: uname -r (+ /proc/version for distro kernels),\n"
+	     "/proc/config.gz or /boot/config-RELEASE, /proc/modules, and the\n"
+	     "modprobe.d rules (code only in modules an 'install M /bin/false'\n"
+	     "rule blocks is not affected: mitigated)"),
+	STRING("root", root, "DIR", "with --running: read proc/, boot/, etc/modprobe.d... under DIR\n"
+	       "(also $KCVE_ROOT)"),
+	STRING("system-map", system_map, "FILE", "the kernel's System.map (boot/System.map-R: with lib/modules/R\n"
+	       "beside boot/): with a --db holding fix fingerprints, a CVE whose\n"
+	       "changed functions are all missing from the image is not affected;\n"
+	       "--build (vmlinux, .ko) and --running (kallsyms, modules) do the same"),
+	STRING("batch", batch, "FILE", "a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]' line per kernel\n"
+	       "(- = stdin); JSON Lines out, one per kernel (docs/check.md)"),
+	CLI_OPT_HEADING("Ranking (docs/check.md): KEV first, then exposure, EPSS, CVSS, id:"),
+	STRING("kev", kev, "FILE", "CISA's known_exploited_vulnerabilities.json: mark listed CVEs (rank\n"
+	       "first) and list its Linux kernel CVEs no record carries"),
+	STRING("epss", epss, "FILE", "FIRST's EPSS scores (cve,epss,percentile CSV, plain or gzip)"),
+	CLI_OPT_HEADING("Records (default: the global --tree, $KCVE_TREE, or found upward):"),
+	STRING("tree", tree, "DIR", "the record tree; its records are cached as a compact db in\n"
+	       "DIR/.kcve/check-cache (rebuilt when a record or kcve changes)"),
+	STRING("db", db, "FILE", "the compact database (kcve db build) instead of a tree"),
+	FLAG("no-cache", no_cache, "read the tree's records and leave its cache alone"),
+	CLI_OPT_HEADING("Output (default: table grouped by subsystem and severity, stdout):"),
+	FLAG("json", json, "one JSON document (docs/check.md)"),
+	FLAG("openvex", openvex, "an OpenVEX document"),
+	FLAG("cyclonedx", cdx, "a CycloneDX VEX document"),
+	FLAG("csaf", csaf, "a CSAF 2.0 VEX document"),
+	FLAG("ids", ids, "one line of CVE ids per kernel"),
+	STRING("since", since, "OLD", "what changed since OLD (an older record tree or db): per kernel\n"
+	       "added/removed/changed CVEs with why (table first, --json \"delta\");\n"
+	       "--openvex and --csaf write the next revision of OLD's document"),
+	STRING("since-vex", since_vex, "FILE", "with --since: the previous OpenVEX document to revise (default:\n"
+	       "the one OLD's records give)"),
+	FLAG("fixed-in", fixed_in, "smallest release on the same branch fixing everything found"),
+	STRING("fixed-between", fixed_from, "V1 V2", "the CVEs fixed going from release V1 to V2, counted per\n"
+	       "severity (table, --json or --ids)"),
+	STRING("fixed-by", fixed_by, "V", "the CVEs release V fixed (from the release before it to V)"),
+	FLAG("all", all, "JSON/VEX: include records that do not apply (fixed/not introduced)"),
+	FLAG("fail-if-affected", fail, "exit with status 18 when a CVE applies"),
+	FLAG("strict", strict, "exit with status 21 when the records do not cover a checked release\n"
+	     "(newer than the records know, nonexistent, unsupported branch,\n"
+	     "records older than --max-age; the warnings are printed either way;\n"
+	     "18 takes precedence; with --batch: any kernel)"),
+	CLI_OPT_LOGIC("max-age", O_MAX_AGE, "DAYS", "warn when the records are older than DAYS days (default 30; 'off'\n"
+		      "for never): the tree's git HEAD commit, else its newest record\n"
+		      "date; a db's build time and the tree it was built from"),
+	CLI_OPT_HEADING("VEX (--openvex, --cyclonedx, --csaf; see docs/check.md):"),
+	STRING("product", vo.product, "PURL", "the kernel's purl (default pkg:generic/linux-kernel@RELEASE, as syft\n"
+	       "names it); without '@' the release is appended"),
+	STRING("cpe", vo.cpe, "CPE", "CPE 2.3 (default cpe:2.3:o:linux:linux_kernel:RELEASE:*:*:*:*:*:*:*)"),
+	STRING("sbom", sbom_path, "FILE", "CycloneDX or SPDX 2.3 JSON SBOM: check its kernel component's version\n"
+	       "and bind the statements to it (BOM-Link / its purl)"),
+	STRING("author", vo.author, "NAME", "document author (else $KCVE_VEX_AUTHOR, else a placeholder to replace)"),
+	STRING("role", vo.role, "ROLE", "the author's role (OpenVEX; CSAF publisher category)"),
+	CLI_OPT_END,
+};
+#undef FLAG
+#undef STRING
+static const struct cli_command check_cmd = {
+	"check", "[--tree DIR | --db FILE] INPUT... [OUTPUT] [--fixed-in] [--all]",
+	"Which published CVE records apply to a kernel.\n", opts, false};
+
+static void die_err(const struct kcve_err *e)
+{
+	kcve_die(e->code ? e->code : KCVE_E_GENERIC, "%s", e->msg);
+}
 
 static void add_version(struct check_args *a, const char *v)
 {
@@ -162,13 +147,13 @@ static void free_versions(struct check_args *a)
 	free(a->versions);
 }
 
+/* The options that are more than a value (the others are stored by the parser: cli_bind). */
 static void parse_args(struct cli_parser *p, struct check_args *a)
 {
+	cli_bind(p, a);
 	for (int c; (c = cli_next(p)) != -1;) {
 		const char *v = p->arg;
 		switch (c) {
-		case O_TREE: a->tree = v; break;
-		case O_DB: a->db = v; break;
 		case O_VERSION: {
 			char *copy = xstrdup(v), *save = NULL;
 			for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
@@ -183,37 +168,9 @@ static void parse_args(struct cli_parser *p, struct check_args *a)
 #endif
 			a->gitdir = v;
 			break;
-		case O_REF: a->ref = v; break;
-		case O_GIT_CACHE: a->git_cache = v; break;
-		case O_NO_GIT_CACHE: a->no_git_cache = true; break;
-		case O_NO_CACHE: a->no_cache = true; break;
-		case O_BATCH: a->batch = v; break;
-		case O_CONFIG: a->config = v; break;
-		case O_SOURCE: a->source = v; break;
-		case O_ARCH: a->arch = v; break;
-		case O_BUILD: a->build = v; break;
-		case O_ROOT: a->root = v; break;
-		case O_RUNNING: a->running = true; break;
-		case O_JSON: a->json = true; break;
-		case O_OPENVEX: a->openvex = true; break;
-		case O_CYCLONEDX: a->cdx = true; break;
-		case O_IDS: a->ids = true; break;
-		case O_FIXED_IN: a->fixed_in = true; break;
-		case O_ALL: a->all = true; break;
-		case O_FAIL_IF_AFFECTED: a->fail = true; break;
-		case O_STRICT: a->strict = true; break;
 		case O_MAX_AGE:
 			a->max_age = !strcmp(v, "off") ? -1 : cli_num(p, "--max-age", v, 0, 36500);
 			break;
-		case O_PRODUCT: a->vo.product = v; break;
-		case O_CPE: a->vo.cpe = v; break;
-		case O_SBOM: a->sbom_path = v; break;
-		case O_AUTHOR: a->vo.author = v; break;
-		case O_ROLE: a->vo.role = v; break;
-		case O_FIXED_BETWEEN: a->fixed_from = v; break;
-		case O_FIXED_BY: a->fixed_by = v; break;
-		case O_KEV: a->kev = v; break;
-		case O_EPSS: a->epss = v; break;
 		case O_READING:
 			if (!ck_reading_parse(v, &a->reading))
 				cli_usage_error(p, "--reading %s: give json, dyad or either", v);
@@ -225,8 +182,12 @@ static void parse_args(struct cli_parser *p, struct check_args *a)
 /* Options that do not go together (after the parser is done). */
 static void check_usage(const struct cli_parser *p, struct check_args *a)
 {
-	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->ids > 1)
-		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --ids");
+	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->csaf + (int)a->ids > 1)
+		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --csaf, --ids");
+	if ((a->since && (a->ids || a->cdx || a->batch)) ||
+	    (a->since_vex && (!a->openvex || !a->since)))
+		cli_usage_error(p, "--since goes with the table, --json, --openvex or --csaf; "
+				"--since-vex with --since and --openvex");
 	if (a->ref && !a->gitdir)
 		cli_usage_error(p, "--ref needs --git TREE");
 	if ((a->git_cache || a->no_git_cache) && !a->gitdir)
@@ -235,7 +196,7 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 	if (a->git_cache && a->no_git_cache)
 		cli_usage_error(p, "--git-cache and --no-git-cache exclude each other");
 	if (a->batch && (a->nversions || a->gitdir || a->running || a->build || a->config ||
-			 a->json || a->openvex || a->cdx || a->ids || a->all))
+			 a->system_map || a->json || a->openvex || a->cdx || a->csaf || a->ids || a->all))
 		cli_usage_error(p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
 				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
 				"--fail-if-affected, --strict, --max-age, --kev, --epss");
@@ -245,9 +206,13 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 	 * once the records are loaded */
 	if (a->root && a->root[0] == '\0')
 		a->root = NULL;
-	if ((a->vo.product || a->vo.cpe || a->sbom_path || a->vo.role) && !a->openvex && !a->cdx)
-		cli_usage_error(p, "--product, --cpe, --sbom and --role go with --openvex or "
-				"--cyclonedx");
+	if ((a->vo.product || a->vo.cpe || a->sbom_path || a->vo.role) && !a->openvex && !a->cdx &&
+	    !a->csaf)
+		cli_usage_error(p, "--product, --cpe, --sbom and --role go with --openvex, "
+				"--cyclonedx or --csaf");
+	/* the VEX documents name the first release that fixes an affected CVE; --since
+	 * compares it */
+	a->fixes = a->fixed_in || a->openvex || a->csaf || a->since;
 	if (a->sbom_path && (a->vo.product || a->vo.cpe))
 		cli_usage_error(p, "--sbom takes the kernel's identity from the SBOM; drop "
 				"--product/--cpe");
@@ -399,7 +364,38 @@ struct check_inputs {
 	struct ck_git *gt;
 	char glabel[128];
 	struct ck_modprobe *mp; /* --running: the modprobe.d rules */
+	struct ksyms syms; /* the image's symbols (function level) */
+	bool have_syms;
+	char branch[32];   /* the checked kernel's branch, for its version of each fix */
 };
+
+/* The function level's symbols: --system-map, else a build directory's vmlinux and modules,
+ * else the running kernel's; only when the records carry fix fingerprints (their functions). */
+static void open_symbols(const struct check_args *a, const struct ck_set *set,
+			 const struct ck_running *rn, struct check_inputs *in)
+{
+	struct kcve_err err = {0};
+	int rc = 0;
+	if (!a->system_map && (!set->fprints || (!a->build && !a->running)))
+		return;
+	if (!set->fprints)
+		kcve_die(KCVE_E_USAGE, "--system-map needs a --db holding fix fingerprints with their "
+				       "functions ('kcve db build --repo LINUX.git')");
+	if (a->system_map)
+		rc = ksyms_open_system_map(&in->syms, a->system_map, &err);
+	else if (a->build)
+		rc = ksyms_open_build(&in->syms, a->build, &err);
+	else
+		rc = ksyms_open_running(&in->syms, a->root, rn->uname_r, &err);
+	if (rc != 0 && a->system_map)
+		die_err(&err);
+	if (rc != 0) {
+		fprintf(stderr, "kcve: warning: function level skipped: %s\n", err.msg);
+		ksyms_free(&in->syms);
+		return;
+	}
+	in->have_syms = true;
+}
 
 static void warn_line(void *ctx, const char *msg)
 {
@@ -425,6 +421,7 @@ static void open_inputs(struct kcve_global *g, const struct check_args *a, const
 	}
 	if (a->build && ck_files_open_build(&in->bf, a->build, &err) != 0)
 		die_err(&err);
+	open_symbols(a, set, rn, in);
 	if (a->running && ck_modprobe_load(&in->mp, a->root, rn->uname_r, warn_line, NULL, &err) != 0)
 		die_err(&err);
 #ifndef KCVE_NO_GIT
@@ -451,13 +448,14 @@ static void close_inputs(struct check_inputs *in)
 	ck_files_close(in->cf);
 	ck_files_close(in->bf);
 	ck_modprobe_free(in->mp);
+	ksyms_free(&in->syms);
 }
 
 /* The kernel description of the i-th checked kernel (check/pipeline.h). */
 static struct ck_kernel kernel_of(const struct check_args *a, struct check_inputs *in,
 				  const struct ck_running *rn, size_t i)
 {
-	struct ck_kernel k = {.reading = a->reading, .fixed_in = a->fixed_in};
+	struct ck_kernel k = {.reading = a->reading, .fixed_in = a->fixes};
 	k.release = in->gt ? (a->nversions ? a->versions[0] : NULL) : a->versions[i];
 #ifndef KCVE_NO_GIT
 	k.git = in->gt;
@@ -468,6 +466,10 @@ static struct ck_kernel kernel_of(const struct check_args *a, struct check_input
 		k.config = (struct ck_file_input){"config", ck_files_verdict, in->cf};
 	if (in->bf)
 		k.build = (struct ck_file_input){"build", ck_files_verdict, in->bf};
+	if (in->have_syms && k.release) {
+		ck_fix_branch(k.release, in->branch, sizeof in->branch);
+		k.funcs = (struct ck_func_input){&in->syms, ck_fix_funcs_fprints, NULL, in->branch};
+	}
 	if (a->running) {
 		k.running = rn;
 		k.modmap = in->cf;
@@ -477,13 +479,23 @@ static struct ck_kernel kernel_of(const struct check_args *a, struct check_input
 }
 
 static void print_results(const struct check_args *a, const struct ck_set *set,
-			  struct ck_result *res, size_t nres)
+			  struct ck_result *res, size_t nres, struct ck_since *since)
 {
 	struct ck_out_opts o = {.all = a->all, .fixed_in = a->fixed_in,
 				.color = cli_use_color(stdout)};
 	struct ck_vex_opts vo = a->vo;
 	vo.all = a->all;
-	if (a->json)
+	struct kcve_err err = {0};
+	if (since && ck_since_finish(since, &vo, a->openvex, &err))
+		die_err(&err);
+	if (since) {
+		o.deltas = since->deltas;
+		o.since = since->label;
+		vo.since = &since->vex;
+	}
+	if (a->csaf)
+		ck_print_csaf(stdout, set, res, nres, &vo, since ? &since->csaf : NULL);
+	else if (a->json)
 		ck_print_json(stdout, set, res, nres, &o);
 	else if (a->openvex)
 		ck_print_openvex(stdout, set, res, nres, &vo);
@@ -554,7 +566,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	/* One result per checked kernel.  --ids streams (print and free each result), so that
 	 * checking hundreds of releases in one run stays small. */
 	size_t nres = a.gitdir ? 1 : a.nversions;
-	set.compile_once = nres == 1 && !a.fixed_in;
+	set.compile_once = nres == 1 && !a.fixes;
+	struct ck_since since;
+	if (a.since && ck_since_open(&since, a.since, a.since_vex, &err))
+		die_err(&err);
 	struct ck_result *res = xcalloc(nres, sizeof *res);
 	bool any = false, gaps = false;
 	if (pl.age)
@@ -565,6 +580,8 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		if (a.source && set.fprints)
 			k.code_source = a.source;
 		ck_pipeline_run(&pl, &k, R);
+		if (a.since) /* the same kernel with OLD's records */
+			ck_since_kernel(&since, &set, &k, R);
 		/* the release's warnings; the age (the last one) was said once, above */
 		for (size_t w = 0; w < R->ncov - (pl.age != NULL); w++)
 			fprintf(stderr, "kcve: warning: %s\n", R->cov[w].message);
@@ -582,7 +599,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 #endif
 	close_inputs(&in);
 	ck_cov_index_release(&covix);
-	print_results(&a, &set, res, nres);
+	print_results(&a, &set, res, nres, a.since ? &since : NULL);
+	if (a.since)
+		ck_since_close(&since);
 
 	for (size_t i = 0; i < nres; i++)
 		ck_result_release(&res[i]);

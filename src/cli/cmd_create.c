@@ -12,9 +12,9 @@
 
 enum { O_BATCH = CLI_LONG, O_VULNERABLE, O_REASON, O_FROM, O_FORCE, O_DRY_RUN, O_JSON };
 static const struct cli_option opts[] = {
-	{"batch", O_BATCH, true},   {"vulnerable", O_VULNERABLE, true}, {"reason", O_REASON, true},
-	{"from", O_FROM, true},     {"force", O_FORCE, false},          {"dry-run", O_DRY_RUN, false},
-	{"json", O_JSON, false},    {NULL, 0, false}};
+	CLI_OPT("batch", O_BATCH, true),   CLI_OPT("vulnerable", O_VULNERABLE, true), CLI_OPT("reason", O_REASON, true),
+	CLI_OPT("from", O_FROM, true),     CLI_OPT("force", O_FORCE, false),          CLI_OPT("dry-run", O_DRY_RUN, false),
+	CLI_OPT("json", O_JSON, false),    CLI_OPT_END};
 static const struct cli_command create_cmd = {
 	"create", "[options] SHA [CVE-ID]\n[options] --batch FILE|-",
 	"Assign the first free reserved id of the fix's year (committer date, UTC), or the\n"

@@ -26,10 +26,10 @@
 
 enum { O_VECTOR_ONLY = CLI_LONG, O_RATIONALE, O_CNA_ID, O_JSON, O_CHECK, O_CANONICAL };
 static const struct cli_option opts[] = {
-	{"vector-only", O_VECTOR_ONLY, true}, {"rationale", O_RATIONALE, true},
-	{"cna-id", O_CNA_ID, true},           {"json", O_JSON, false},
-	{"check", O_CHECK, false},            {"canonical", O_CANONICAL, false},
-	{NULL, 0, false}};
+	CLI_OPT("vector-only", O_VECTOR_ONLY, true), CLI_OPT("rationale", O_RATIONALE, true),
+	CLI_OPT("cna-id", O_CNA_ID, true),           CLI_OPT("json", O_JSON, false),
+	CLI_OPT("check", O_CHECK, false),            CLI_OPT("canonical", O_CANONICAL, false),
+	CLI_OPT_END};
 static const struct cli_command cvss_cmd = {
 	"cvss",
 	"CVE-YYYY-NNNNN VECTOR [--rationale FILE|-] [--cna-id ID] [--json]\n"

@@ -19,10 +19,10 @@
 
 enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON, O_PATCHES, O_REPO };
 static const struct cli_option opts[] = {
-	{"output", 'o', true}, {"tree", O_TREE, true},     {"source", O_SOURCE, true},
-	{"db", O_DB, true},    {"config", O_CONFIG, true}, {"arch", O_ARCH, true},
-	{"json", O_JSON, false}, {"patches", O_PATCHES, true},
-	{"repo", O_REPO, true},  {NULL, 0, false}};
+	CLI_OPT("output", 'o', true), CLI_OPT("tree", O_TREE, true),     CLI_OPT("source", O_SOURCE, true),
+	CLI_OPT("db", O_DB, true),    CLI_OPT("config", O_CONFIG, true), CLI_OPT("arch", O_ARCH, true),
+	CLI_OPT("json", O_JSON, false), CLI_OPT("patches", O_PATCHES, true),
+	CLI_OPT("repo", O_REPO, true),  CLI_OPT_END};
 static const struct cli_command db_cmd = {
 	"db",
 	"build [--tree DIR] -o FILE [--source KSRC] [--patches DIR | --repo LINUX.git]\n"
@@ -122,6 +122,56 @@ static void day_or_null(long long t, char out[24])
 		strftime(out, 24, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* kcve db info FILE: what a database holds (records, pairs, files, conditions, fingerprints)
+ * and its dates. */
+static int db_info(const char *file, bool json)
+{
+	struct kcve_err err = {0};
+	struct ck_set set;
+	if (ck_set_load_db(&set, file, &err) != 0) {
+		ck_set_release(&set);
+		kcve_die(err.code, "%s", err.msg);
+	}
+	size_t pairs = 0, nfiles = 0;
+	for (size_t i = 0; i < set.n; i++) {
+		pairs += set.v[i].pairs.n;
+		nfiles += set.v[i].nfiles;
+	}
+	char built[24], head[24], newest[24];
+	day_or_null(set.built, built);
+	day_or_null(set.tree_head, head);
+	day_or_null(set.newest_record, newest);
+	json_t *doc = !json ? NULL
+			      : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I}",
+					  "file", file, "format", (json_int_t)set.db_format,
+					  "records", (json_int_t)set.n, "pairs", (json_int_t)pairs,
+					  "program_files", (json_int_t)nfiles, "conditions",
+					  (json_int_t)set.nconds, "built",
+					  cli_json_str_or_null(built[0] ? built : NULL),
+					  "tree_head", cli_json_str_or_null(head[0] ? head : NULL),
+					  "newest_record",
+					  cli_json_str_or_null(newest[0] ? newest : NULL),
+					  "branches", (json_int_t)set.branches.n);
+	if (!doc)
+		printf("%s: %zu records, %zu vulnerable:fixed pairs, %zu program files, %zu "
+		       "file conditions\n  format %u, built %s, tree HEAD commit %s, newest "
+		       "record %s, %zu branches of supported-branch data\n", file, set.n,
+		       pairs, nfiles, set.nconds, set.db_format, built[0] ? built : "unknown",
+		       head[0] ? head : "unknown", newest[0] ? newest : "unknown",
+		       set.branches.n);
+	size_t nfp = set.fprints ? set.fprints->n : 0, nfpcve = 0;
+	for (size_t i = 0; i < nfp; i++)
+		nfpcve += !i || strcmp(set.fprints->v[i].cve, set.fprints->v[i - 1].cve);
+	if (doc) {
+		json_object_set_new(doc, "fingerprints", json_integer((json_int_t)nfp));
+		json_object_set_new(doc, "fingerprint_cves", json_integer((json_int_t)nfpcve));
+	} else if (nfp) {
+		printf("  %zu fix fingerprints for %zu CVEs (check --source)\n", nfp, nfpcve);
+	}
+	ck_set_release(&set);
+	return doc ? cli_json_print(doc) : 0;
+}
+
 int cmd_db(int argc, char **argv, struct kcve_global *g)
 {
 	struct db_args a = {0};
@@ -154,50 +204,8 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		cli_usage_error(&p, "option not valid for 'db %s'", sub);
 	struct kcve_err err = {0};
 	struct ck_set set;
-	if (info) {
-		if (ck_set_load_db(&set, ops[1], &err) != 0) {
-			ck_set_release(&set);
-			kcve_die(err.code, "%s", err.msg);
-		}
-		size_t pairs = 0, nfiles = 0;
-		for (size_t i = 0; i < set.n; i++) {
-			pairs += set.v[i].pairs.n;
-			nfiles += set.v[i].nfiles;
-		}
-		char built[24], head[24], newest[24];
-		day_or_null(set.built, built);
-		day_or_null(set.tree_head, head);
-		day_or_null(set.newest_record, newest);
-		json_t *doc = !a.json ? NULL
-				      : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I}",
-						  "file", ops[1], "format", (json_int_t)set.db_format,
-						  "records", (json_int_t)set.n, "pairs", (json_int_t)pairs,
-						  "program_files", (json_int_t)nfiles, "conditions",
-						  (json_int_t)set.nconds, "built",
-						  cli_json_str_or_null(built[0] ? built : NULL),
-						  "tree_head", cli_json_str_or_null(head[0] ? head : NULL),
-						  "newest_record",
-						  cli_json_str_or_null(newest[0] ? newest : NULL),
-						  "branches", (json_int_t)set.branches.n);
-		if (!doc)
-			printf("%s: %zu records, %zu vulnerable:fixed pairs, %zu program files, %zu "
-			       "file conditions\n  format %u, built %s, tree HEAD commit %s, newest "
-			       "record %s, %zu branches of supported-branch data\n", ops[1], set.n,
-			       pairs, nfiles, set.nconds, set.db_format, built[0] ? built : "unknown",
-			       head[0] ? head : "unknown", newest[0] ? newest : "unknown",
-			       set.branches.n);
-		size_t nfp = set.fprints ? set.fprints->n : 0, nfpcve = 0;
-		for (size_t i = 0; i < nfp; i++)
-			nfpcve += !i || strcmp(set.fprints->v[i].cve, set.fprints->v[i - 1].cve);
-		if (doc) {
-			json_object_set_new(doc, "fingerprints", json_integer((json_int_t)nfp));
-			json_object_set_new(doc, "fingerprint_cves", json_integer((json_int_t)nfpcve));
-		} else if (nfp) {
-			printf("  %zu fix fingerprints for %zu CVEs (check --source)\n", nfp, nfpcve);
-		}
-		ck_set_release(&set);
-		return doc ? cli_json_print(doc) : 0;
-	}
+	if (info)
+		return db_info(ops[1], a.json);
 	if (files) {
 		if (!a.config)
 			cli_usage_error(&p, "db files needs --config FILE (the .config to evaluate)");

@@ -15,16 +15,16 @@
 enum { O_BY = CLI_LONG, O_REASON, O_REJECT, O_VULNERABLE, O_NOT_AFFECTED, O_MAINTAINERS, O_FROM,
        O_NO_REGENERATE, O_JSON };
 static const struct cli_option opts[] = {
-	{"by", O_BY, true},
-	{"reason", O_REASON, true},
-	{"reject", O_REJECT, false},
-	{"vulnerable", O_VULNERABLE, true},
-	{"not-affected", O_NOT_AFFECTED, true},
-	{"maintainers", O_MAINTAINERS, true},
-	{"from", O_FROM, true},
-	{"no-regenerate", O_NO_REGENERATE, false},
-	{"json", O_JSON, false},
-	{NULL, 0, false}};
+	CLI_OPT("by", O_BY, true),
+	CLI_OPT("reason", O_REASON, true),
+	CLI_OPT("reject", O_REJECT, false),
+	CLI_OPT("vulnerable", O_VULNERABLE, true),
+	CLI_OPT("not-affected", O_NOT_AFFECTED, true),
+	CLI_OPT("maintainers", O_MAINTAINERS, true),
+	CLI_OPT("from", O_FROM, true),
+	CLI_OPT("no-regenerate", O_NO_REGENERATE, false),
+	CLI_OPT("json", O_JSON, false),
+	CLI_OPT_END};
 static const struct cli_command dispute_cmd = {
 	"dispute",
 	"CVE-ID --by EMAIL [--by EMAIL...] --reason TEXT\n"

@@ -15,8 +15,8 @@
 
 enum { O_BATCH = CLI_LONG, O_JSON };
 static const struct cli_option opts[] = {
-	{"vulnerable", 'v', true}, {"sha1", 's', true}, {"batch", O_BATCH, true},
-	{"json", O_JSON, false},   {NULL, 0, false}};
+	CLI_OPT("vulnerable", 'v', true), CLI_OPT("sha1", 's', true), CLI_OPT("batch", O_BATCH, true),
+	CLI_OPT("json", O_JSON, false),   CLI_OPT_END};
 static const struct cli_command dyad_cmd = {
 	"dyad", "[--vulnerable SHA]... [--json] SHA...\n--batch FILE",
 	"Print the vulnerable:fixed pairs (V:VG:F:FG lines after '#' header lines) of\n"

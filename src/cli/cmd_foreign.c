@@ -17,8 +17,8 @@
 
 enum { O_SUPPORTED = CLI_LONG, O_KERNEL_ORG, O_JSON };
 static const struct cli_option opts[] = {
-	{"supported", O_SUPPORTED, true}, {"kernel-org", O_KERNEL_ORG, true}, {"json", O_JSON, false},
-	{NULL, 0, false}};
+	CLI_OPT("supported", O_SUPPORTED, true), CLI_OPT("kernel-org", O_KERNEL_ORG, true), CLI_OPT("json", O_JSON, false),
+	CLI_OPT_END};
 static const struct cli_command foreign_cmd = {
 	"foreign", "FILE.json|DIR... [--supported 6.12,6.6,...] [--kernel-org UUID] [--json]",
 

@@ -12,7 +12,7 @@ int cmd_index(int argc, char **argv, struct kcve_global *g)
 	unsigned flags = HISTORY_PROGRESS | HISTORY_QUIET;
 	enum { O_REBUILD = CLI_LONG, O_JSON };
 	static const struct cli_option opts[] = {
-		{"rebuild", O_REBUILD, false}, {"json", O_JSON, false}, {NULL, 0, false}};
+		CLI_OPT("rebuild", O_REBUILD, false), CLI_OPT("json", O_JSON, false), CLI_OPT_END};
 	static const struct cli_command cmd = {
 		"index", "[--rebuild] [--json]",
 		"Build the history index of the kernel repository (--repo; default file:\n"

@@ -16,10 +16,10 @@
 enum { O_CONFIG = CLI_LONG, O_SOURCE, O_ARCH, O_BUILD, O_FILES_FROM, O_LIST, O_STATS, O_EXPORT,
        O_JSON };
 static const struct cli_option opts[] = {
-	{"config", O_CONFIG, true},         {"source", O_SOURCE, true}, {"arch", O_ARCH, true},
-	{"build", O_BUILD, true},           {"files-from", O_FILES_FROM, true},
-	{"list", O_LIST, false},            {"stats", O_STATS, false},
-	{"export-conditions", O_EXPORT, false}, {"json", O_JSON, false}, {NULL, 0, false}};
+	CLI_OPT("config", O_CONFIG, true),         CLI_OPT("source", O_SOURCE, true), CLI_OPT("arch", O_ARCH, true),
+	CLI_OPT("build", O_BUILD, true),           CLI_OPT("files-from", O_FILES_FROM, true),
+	CLI_OPT("list", O_LIST, false),            CLI_OPT("stats", O_STATS, false),
+	CLI_OPT("export-conditions", O_EXPORT, false), CLI_OPT("json", O_JSON, false), CLI_OPT_END};
 static const struct cli_command kbuild_cmd = {
 	"kbuild",
 	"--config .config --source KSRC [--arch ARCH] [--json] [FILE...]\n"

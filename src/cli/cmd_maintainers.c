@@ -13,9 +13,9 @@
 
 enum { O_ROOT = CLI_LONG, O_MAINTAINERS, O_EMAILS, O_EACH, O_NOKEYWORDS, O_NOL, O_JSON };
 static const struct cli_option opts[] = {
-	{"file", 'f', false},           {"root", O_ROOT, true},     {"maintainers", O_MAINTAINERS, true},
-	{"emails", O_EMAILS, false},    {"each", O_EACH, false},    {"nokeywords", O_NOKEYWORDS, false},
-	{"nol", O_NOL, false},          {"json", O_JSON, false},    {NULL, 0, false}};
+	CLI_OPT("file", 'f', false),           CLI_OPT("root", O_ROOT, true),     CLI_OPT("maintainers", O_MAINTAINERS, true),
+	CLI_OPT("emails", O_EMAILS, false),    CLI_OPT("each", O_EACH, false),    CLI_OPT("nokeywords", O_NOKEYWORDS, false),
+	CLI_OPT("nol", O_NOL, false),          CLI_OPT("json", O_JSON, false),    CLI_OPT_END};
 static const struct cli_command maintainers_cmd = {
 	"maintainers",
 	"[-f] [--root DIR] [--maintainers FILE] [--emails [--each]] [--nokeywords] [--nol]\n"

@@ -13,8 +13,8 @@
 
 enum { O_DRY_RUN = CLI_LONG, O_BASELINE, O_CONFIG, O_JSON };
 static const struct cli_option opts[] = {
-	{"dry-run", O_DRY_RUN, false}, {"baseline", O_BASELINE, false}, {"config", O_CONFIG, true},
-	{"json", O_JSON, false}, {NULL, 0, false}};
+	CLI_OPT("dry-run", O_DRY_RUN, false), CLI_OPT("baseline", O_BASELINE, false), CLI_OPT("config", O_CONFIG, true),
+	CLI_OPT("json", O_JSON, false), CLI_OPT_END};
 static const struct cli_command publish_cmd = {
 	"publish", "[--dry-run] [--baseline] [--config FILE] [--json] [CVE-ID...]",
 	"Publish every record of the tree that changed since it was last published to CVE\n"

@@ -18,12 +18,12 @@
 enum { O_CVE = CLI_LONG, O_VULNERABLE, O_NOT_AFFECTED, O_REFERENCE, O_MESSAGE, O_CVSS, O_JSON,
        O_MBOX, O_DYAD, O_FROM, O_GENERATOR };
 static const struct cli_option opts[] = {
-	{"cve", O_CVE, true},         {"vulnerable", O_VULNERABLE, true},
-	{"not-affected", O_NOT_AFFECTED, true}, {"reference", O_REFERENCE, true},
-	{"message", O_MESSAGE, true}, {"cvss", O_CVSS, true},
-	{"json", O_JSON, true},       {"mbox", O_MBOX, true},
-	{"dyad", O_DYAD, true},       {"from", O_FROM, true},
-	{"generator", O_GENERATOR, true}, {NULL, 0, false}};
+	CLI_OPT("cve", O_CVE, true),         CLI_OPT("vulnerable", O_VULNERABLE, true),
+	CLI_OPT("not-affected", O_NOT_AFFECTED, true), CLI_OPT("reference", O_REFERENCE, true),
+	CLI_OPT("message", O_MESSAGE, true), CLI_OPT("cvss", O_CVSS, true),
+	CLI_OPT("json", O_JSON, true),       CLI_OPT("mbox", O_MBOX, true),
+	CLI_OPT("dyad", O_DYAD, true),       CLI_OPT("from", O_FROM, true),
+	CLI_OPT("generator", O_GENERATOR, true), CLI_OPT_END};
 static const struct cli_command record_cmd = {
 	"record",
 	"--cve CVE-YYYY-NNNNN [--vulnerable SHA]... [--reference FILE] [--message FILE]\n"

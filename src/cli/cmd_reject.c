@@ -10,8 +10,8 @@
 
 enum { O_REASON = CLI_LONG, O_FROM, O_JSON };
 static const struct cli_option opts[] = {
-	{"reason", O_REASON, true}, {"from", O_FROM, true}, {"json", O_JSON, false},
-	{NULL, 0, false}};
+	CLI_OPT("reason", O_REASON, true), CLI_OPT("from", O_FROM, true), CLI_OPT("json", O_JSON, false),
+	CLI_OPT_END};
 static const struct cli_command reject_cmd = {
 	"reject", "CVE-ID --reason TEXT [--from 'Name <email>'] [--json]",
 	"Move the CVE's files to cve/rejected/YEAR/, write CVE-ID.mbox.rejected (a reply\n"

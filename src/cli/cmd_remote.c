@@ -16,9 +16,9 @@
 
 enum { O_CONFIG = CLI_LONG, O_YEAR, O_COUNT, O_RANDOM, O_NO_TREE, O_STATE, O_JSON };
 static const struct cli_option opts[] = {
-	{"config", O_CONFIG, true},   {"year", O_YEAR, true},        {"count", O_COUNT, true},
-	{"random", O_RANDOM, false},  {"no-tree", O_NO_TREE, false}, {"state", O_STATE, true},
-	{"json", O_JSON, false},      {NULL, 0, false}};
+	CLI_OPT("config", O_CONFIG, true),   CLI_OPT("year", O_YEAR, true),        CLI_OPT("count", O_COUNT, true),
+	CLI_OPT("random", O_RANDOM, false),  CLI_OPT("no-tree", O_NO_TREE, false), CLI_OPT("state", O_STATE, true),
+	CLI_OPT("json", O_JSON, false),      CLI_OPT_END};
 static const struct cli_command remote_cmd = {
 	"remote",
 	"[--config FILE] reserve --year Y --count N [--random] [--no-tree] [--json]\n"

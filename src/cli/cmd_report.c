@@ -15,8 +15,8 @@
 
 enum { O_HTML = CLI_LONG, O_TREE, O_DB, O_CHECK_JSON, O_JSON };
 static const struct cli_option opts[] = {
-	{"html", O_HTML, true}, {"tree", O_TREE, true}, {"db", O_DB, true},
-	{"check-json", O_CHECK_JSON, true}, {"json", O_JSON, false}, {NULL, 0, false}};
+	CLI_OPT("html", O_HTML, true), CLI_OPT("tree", O_TREE, true), CLI_OPT("db", O_DB, true),
+	CLI_OPT("check-json", O_CHECK_JSON, true), CLI_OPT("json", O_JSON, false), CLI_OPT_END};
 static const struct cli_command report_cmd = {
 	"report", "--html OUT [--tree DIR | --db FILE] [--check-json FILE] [--json]",
 	"Write one self-contained HTML page (inline SVG charts and a few lines of inline script,\n"

@@ -19,7 +19,7 @@
 
 enum { O_FROM = CLI_LONG, O_JSON };
 static const struct cli_option opts[] = {
-	{"output", 'o', true}, {"from", O_FROM, true}, {"json", O_JSON, false}, {NULL, 0, false}};
+	CLI_OPT("output", 'o', true), CLI_OPT("from", O_FROM, true), CLI_OPT("json", O_JSON, false), CLI_OPT_END};
 static const struct cli_command request_cmd = {
 	"request", "FILE.eml|- [-o REPLY.mbox] [--from 'Name <addr>'] [--json]",
 	"Triage a mail sent to the CVE alias: a released fix without a CVE is queued in\n"

@@ -12,9 +12,9 @@
 
 enum { O_YEAR = CLI_LONG, O_REMOTE, O_COUNT, O_RANDOM, O_CONFIG, O_JSON };
 static const struct cli_option opts[] = {
-	{"json", O_JSON, false},
-	{"year", O_YEAR, true},     {"remote", O_REMOTE, false}, {"count", O_COUNT, true},
-	{"random", O_RANDOM, false}, {"config", O_CONFIG, true},  {NULL, 0, false}};
+	CLI_OPT("json", O_JSON, false),
+	CLI_OPT("year", O_YEAR, true),     CLI_OPT("remote", O_REMOTE, false), CLI_OPT("count", O_COUNT, true),
+	CLI_OPT("random", O_RANDOM, false), CLI_OPT("config", O_CONFIG, true),  CLI_OPT_END};
 static const struct cli_command reserve_cmd = {
 	"reserve",
 	"add [--json] CVE-ID...\n"

@@ -12,8 +12,8 @@
 
 enum { O_REQUESTER = CLI_LONG, O_SUMMARY, O_YEAR, O_JSON };
 static const struct cli_option opts[] = {
-	{"requester", O_REQUESTER, true}, {"summary", O_SUMMARY, true}, {"year", O_YEAR, true},
-	{"json", O_JSON, false}, {NULL, 0, false}};
+	CLI_OPT("requester", O_REQUESTER, true), CLI_OPT("summary", O_SUMMARY, true), CLI_OPT("year", O_YEAR, true),
+	CLI_OPT("json", O_JSON, false), CLI_OPT_END};
 static const struct cli_command reserve_for_cmd = {
 	"reserve-for", "--requester EMAIL --summary TEXT [--year YEAR] [--json]",
 	"Take the first free reserved id of YEAR (default: the current year, UTC) and\n"

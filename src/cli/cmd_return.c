@@ -8,7 +8,7 @@
 #include "store/ops.h"
 
 enum { O_JSON = CLI_LONG };
-static const struct cli_option opts[] = {{"json", O_JSON, false}, {NULL, 0, false}};
+static const struct cli_option opts[] = {CLI_OPT("json", O_JSON, false), CLI_OPT_END};
 
 int cmd_return(int argc, char **argv, struct kcve_global *g)
 {

@@ -24,10 +24,10 @@
 
 enum { O_AUTO = CLI_LONG, O_VOTE, O_REVIEWER, O_SCORE, O_REVIEW_DIR, O_CLASSIFY, O_JSON };
 static const struct cli_option opts[] = {
-	{"auto", O_AUTO, false},          {"vote", O_VOTE, false},
-	{"reviewer", O_REVIEWER, true},   {"score", O_SCORE, false},
-	{"review-dir", O_REVIEW_DIR, true}, {"classify", O_CLASSIFY, false},
-	{"json", O_JSON, false},          {NULL, 0, false}};
+	CLI_OPT("auto", O_AUTO, false),          CLI_OPT("vote", O_VOTE, false),
+	CLI_OPT("reviewer", O_REVIEWER, true),   CLI_OPT("score", O_SCORE, false),
+	CLI_OPT("review-dir", O_REVIEW_DIR, true), CLI_OPT("classify", O_CLASSIFY, false),
+	CLI_OPT("json", O_JSON, false),          CLI_OPT_END};
 static const struct cli_command review_cmd = {
 	"review",
 	"RANGE [--auto [--vote] [--json]] [--reviewer NAME]\n"

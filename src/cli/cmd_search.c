@@ -10,7 +10,7 @@
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
 
-static const struct cli_option search_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+static const struct cli_option search_opts[] = {CLI_OPT("json", CLI_LONG, false), CLI_OPT_END};
 static const struct cli_command search_cmd = {
 	"search", "[--json] SHA|CVE-ID...",
 	"For a CVE id print \"<CVE> is assigned to git id <sha>\" per fix commit; for a\n"

@@ -14,20 +14,26 @@
 #include "history/dyad_text.h"
 #include "store/tree_internal.h"
 
-enum { O_TOP = CLI_LONG, O_NO_TTF, O_JSON };
+struct stats_args {
+	long top;
+	bool no_ttf, json;
+};
 static const struct cli_option opts[] = {
-	{"top", O_TOP, true}, {"no-ttf", O_NO_TTF, false}, {"json", O_JSON, false},
-	{NULL, 0, false}};
+	CLI_OPT_NUMBER("top", struct stats_args, top, "N", 1, 1000000,
+		       "list the N biggest subsystems (default 20)"),
+	CLI_OPT_FLAG("no-ttf", struct stats_args, no_ttf, "leave out the time to fix (no --repo reads)"),
+	CLI_OPT_FLAG("json", struct stats_args, json,
+		     "{\"published\", \"subsystems\": [{\"name\", \"cves\"}], \"subsystems2\": [...],\n"
+		     "\"branches\": [{\"branch\", \"cves\", \"pairs\"}], \"time_to_fix\": null or\n"
+		     "{\"buckets\": [{\"days\", \"cves\"}], \"mean\", \"median\", \"cves\"}}"),
+	CLI_OPT_END};
 static const struct cli_command stats_cmd = {
 	"stats", "[--top N] [--no-ttf] [--json]",
 	"Published CVEs per subsystem (first changed file's first one and two path\n"
 	"components, from the record's programFiles), per branch a fix landed on (from\n"
 	".dyad), and the time to fix: author-date distance between the introducing and\n"
 	"the fixing commit of the first pair with a positive distance, bucketed <=30,\n"
-	"31-90, 91-180, 181-365, >365 days, with mean and median (needs --repo).\n"
-	"  --json   {\"published\", \"subsystems\": [{\"name\", \"cves\"}], \"subsystems2\": [...],\n"
-	"           \"branches\": [{\"branch\", \"cves\", \"pairs\"}], \"time_to_fix\": null or\n"
-	"           {\"buckets\": [{\"days\", \"cves\"}], \"mean\", \"median\", \"cves\"}}\n",
+	"31-90, 91-180, 181-365, >365 days, with mean and median (needs --repo).\n",
 	opts, false};
 
 struct count {
@@ -268,18 +274,14 @@ static int print_json(const struct stats_ctx *s, const struct ttf *t, size_t top
 
 int cmd_stats(int argc, char **argv, struct kcve_global *g)
 {
-	size_t top = 20;
-	bool ttf = true, json = false;
+	struct stats_args a = {.top = 20};
 	struct cli_parser p;
 	cli_begin(&p, &stats_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		if (c == O_TOP)
-			top = (size_t)cli_num(&p, "--top", p.arg, 1, 1000000);
-		else if (c == O_NO_TTF)
-			ttf = false;
-		else if (c == O_JSON)
-			json = true;
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	size_t top = (size_t)a.top;
+	bool ttf = !a.no_ttf, json = a.json;
 	cli_done(&p, NULL, 0, 0, "");
 	struct cve_tree *t = cli_open_tree(g);
 	struct stats_ctx s;

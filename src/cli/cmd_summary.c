@@ -32,19 +32,25 @@ static json_t *counts_json(const struct summary_row *r, int year)
 
 int cmd_summary(int argc, char **argv, struct kcve_global *g)
 {
-	static const struct cli_option opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+	struct summary_args {
+		bool json;
+	} a = {0};
+	static const struct cli_option opts[] = {
+		CLI_OPT_FLAG("json", struct summary_args, json,
+			     "{\"years\": [{\"year\", \"reserved\", \"assigned\", \"rejected\",\n"
+			     "\"returned\", \"total\"}...], \"total\": {the same without year}}"),
+		CLI_OPT_END};
 	static const struct cli_command cmd = {
 		"summary", "[--json]",
 		"Per year: Reserved (placeholder files), Assigned (published .sha1), Rejected\n"
-		"(rejected .sha1), A+R, Returned (files), Total; then the totals.\n"
-		"  --json   {\"years\": [{\"year\", \"reserved\", \"assigned\", \"rejected\",\n"
-		"           \"returned\", \"total\"}...], \"total\": {the same without year}}\n",
+		"(rejected .sha1), A+R, Returned (files), Total; then the totals.\n",
 		opts, false};
-	bool json = false;
 	struct cli_parser p;
 	cli_begin(&p, &cmd, argc, argv, g);
+	cli_bind(&p, &a);
 	while (cli_next(&p) != -1)
-		json = true;
+		;
+	bool json = a.json;
 	cli_done(&p, NULL, 0, 0, "");
 	struct cve_tree *t = cli_open_tree(g);
 	struct summary_row *rows;

@@ -21,8 +21,8 @@
 
 enum { O_FROM = CLI_LONG, O_FULL, O_JSON };
 static const struct cli_option opts[] = {
-	{"jobs", 'j', true}, {"from", O_FROM, true}, {"full", O_FULL, false},
-	{"json", O_JSON, false}, {NULL, 0, false}};
+	CLI_OPT("jobs", 'j', true), CLI_OPT("from", O_FROM, true), CLI_OPT("full", O_FULL, false),
+	CLI_OPT("json", O_JSON, false), CLI_OPT_END};
 static const struct cli_command update_cmd = {
 	"update", "[-j N] [--full] [--from 'Name <email>'] [--json] [CVE-ID|YEAR]...",
 	"Regenerate the .dyad, .json and .mbox of the given published CVEs (default:\n"

@@ -33,9 +33,16 @@ static int problems_json(const char *text, size_t checked)
 
 int cmd_verify(int argc, char **argv, struct kcve_global *g)
 {
-	enum { O_JSON = CLI_LONG, O_RECOVER };
+	struct verify_args {
+		bool json, recover;
+	} a = {0};
 	static const struct cli_option opts[] = {
-		{"json", O_JSON, false}, {"recover", O_RECOVER, false}, {NULL, 0, false}};
+		CLI_OPT_FLAG("json", struct verify_args, json,
+			     "{\"checked\": N, \"problems\": [{\"subject\" (a CVE id or a directory),\n"
+			     "\"rule\", \"evidence\"}]}"),
+		CLI_OPT_FLAG("recover", struct verify_args, recover,
+			     "first complete an interrupted operation, as any writing command would"),
+		CLI_OPT_END};
 	static const struct cli_command cmd = {
 		"verify", "[--json] [--recover] [CVE-ID|YEAR]...",
 		"Check every CVE of the tree (or the given ones): files present for its state,\n"
@@ -44,21 +51,14 @@ int cmd_verify(int argc, char **argv, struct kcve_global *g)
 		"problem: \"<CVE>: <rule>: <evidence>\". Exit status 17 when a problem was\n"
 		"found. Entries kcve refuses to read (links, FIFOs, devices, oversize files,\n"
 		"names with control characters, foreign journals) are problems too.\n"
-		"verify never completes an interrupted operation (it reports it).\n"
-		"  --json     {\"checked\": N, \"problems\": [{\"subject\" (a CVE id or a directory),\n"
-		"             \"rule\", \"evidence\"}]}\n"
-		"  --recover  first complete an interrupted operation, as any writing command\n"
-		"             would\n",
+		"verify never completes an interrupted operation (it reports it).\n",
 		opts, false};
 	struct cli_parser p;
 	cli_begin(&p, &cmd, argc, argv, g);
-	bool json = false, recover = false;
-	for (int o; (o = cli_next(&p)) != -1;) {
-		if (o == O_JSON)
-			json = true;
-		else if (o == O_RECOVER)
-			recover = true;
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	bool json = a.json, recover = a.recover;
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
 	const char **ids = xcalloc((size_t)nops + 1, sizeof(*ids));

@@ -20,8 +20,8 @@
 
 enum { O_MIN_AGREE = CLI_LONG, O_EMIT, O_DONE, O_JSON };
 static const struct cli_option opts[] = {
-	{"min-agree", O_MIN_AGREE, true}, {"emit", O_EMIT, false}, {"done", O_DONE, false},
-	{"json", O_JSON, false},          {NULL, 0, false}};
+	CLI_OPT("min-agree", O_MIN_AGREE, true), CLI_OPT("emit", O_EMIT, false), CLI_OPT("done", O_DONE, false),
+	CLI_OPT("json", O_JSON, false),          CLI_OPT_END};
 static const struct cli_command votes_cmd = {
 	"votes", "RANGE [--min-agree N] [--emit | --done | --json]",
 	"Tally the reviewers' vote files of a stable release range (A..B).\n"

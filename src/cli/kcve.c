@@ -64,7 +64,7 @@ static bool cmd_name_eq(const char *arg, const char *name)
 	return *arg == *name;
 }
 
-static const struct cli_option version_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+static const struct cli_option version_opts[] = {CLI_OPT("json", CLI_LONG, false), CLI_OPT_END};
 static const struct cli_command version_cmd = {
 	"version", "[--json]", "Print kcve's version (--json: {\"version\"}).\n", version_opts, false};
 
@@ -82,7 +82,7 @@ int cmd_version(int argc, char **argv, struct kcve_global *g)
 	return 0;
 }
 
-static const struct cli_option help_opts[] = {{"json", CLI_LONG, false}, {NULL, 0, false}};
+static const struct cli_option help_opts[] = {CLI_OPT("json", CLI_LONG, false), CLI_OPT_END};
 static const struct cli_command help_cmd = {
 	"help", "[COMMAND | exit-codes]\n--json [exit-codes]",
 	"Without an argument: the list of commands. With a command name: its help (the same as\n"
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 	g.index = getenv("KCVE_INDEX");
 	enum { O_VERSION = CLI_LONG };
 	static const struct cli_option opts[] = {
-		{"version", O_VERSION, false}, {"help", 'h', false}, {NULL, 0, false}};
+		CLI_OPT("version", O_VERSION, false), CLI_OPT("help", 'h', false), CLI_OPT_END};
 	static const struct cli_command self = {"kcve", "<command> [args]", NULL, opts, true};
 	struct cli_parser p;
 	cli_begin(&p, &self, argc, argv, &g);

@@ -117,12 +117,46 @@ assert s["0001"]["justification"] == "inline_mitigations_already_exist", s["0001
 assert "impact_statement" not in s["0001"] and "hardening.conf:2" in s["0001"]["status_notes"]
 assert s["0003"]["status"] == "affected"
 PYEOF
+# CSAF: known_not_affected with inline_mitigations_already_exist and a workaround naming the rule
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --csaf > "$T/c.json" 2>/dev/null \
+	|| fail "csaf"
+$PY - "$T/c.json" <<'PYEOF' || fail "csaf mitigated"
+import json, sys
+v = {x["cve"][-4:]: x for x in json.load(open(sys.argv[1]))["vulnerabilities"]}
+m = v["0001"]
+assert m["product_status"] == {"known_not_affected": ["linux-kernel-6.1.5"]}, m["product_status"]
+assert m["flags"] == [{"label": "inline_mitigations_already_exist",
+                       "product_ids": ["linux-kernel-6.1.5"]}], m["flags"]
+assert [r["category"] for r in m["remediations"]] == ["workaround"], m["remediations"]
+assert "hardening.conf:2" in m["remediations"][0]["details"], m["remediations"]
+assert v["0003"]["product_status"] == {"known_affected": ["linux-kernel-6.1.5"]}
+PYEOF
 "$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" > "$T/t.txt" 2>/dev/null || fail table
 grep -q "blacklisted, still loadable: /etc/modprobe.d/hardening.conf:4: blacklist nft_ct" "$T/t.txt" \
 	|| fail "table without the blacklist rule: $(cat "$T/t.txt")"
 grep -q "^mitigated: CVE-2099-0001 not affected: mitigated" "$T/t.txt" || fail "table without the mitigated line"
 "$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --ids 2>/dev/null > "$T/ids" || fail ids
 grep -q "CVE-2099-0001\|CVE-2099-0002" "$T/ids" && fail "--ids lists a mitigated CVE: $(cat "$T/ids")"
+
+# the kernel command line: module_blacklist= makes the kernel refuse nft_ct (0003 mitigated);
+# then kernel.modules_disabled = 1: every CVE only in not-loaded modules is mitigated, built-in
+# (0005) and loaded (0006) code is not
+echo "BOOT_IMAGE=/vmlinuz ro module_blacklist=nft_ct modprobe.blacklist=nfnetlink" > "$R/proc/cmdline"
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --json > "$T/c.json" 2>/dev/null || fail cmdline
+mkdir -p "$R/proc/sys/kernel"; echo 1 > "$R/proc/sys/kernel/modules_disabled"
+"$KCVE" check --tree "$T/tree" --source "$K" --running --root "$R" --json > "$T/d.json" 2>/dev/null || fail disabled
+$PY - "$T/c.json" "$T/d.json" <<'PYEOF' || fail "cmdline / modules_disabled"
+import json, sys
+c = {x["id"][-4:]: x for x in json.load(open(sys.argv[1]))["results"][0]["cves"]}
+assert c["0003"]["outcome"] == "mitigated", c["0003"]
+assert c["0003"]["mitigation"]["evidence"] == "/proc/cmdline: module_blacklist=nft_ct"
+assert c["0004"]["mitigation"] == {"state": "blacklisted", "evidence": "/proc/cmdline: modprobe.blacklist=nfnetlink"}
+d = {x["id"][-4:]: x["outcome"] for x in json.load(open(sys.argv[2]))["results"][0]["cves"]}
+assert d == {"0001": "mitigated", "0002": "mitigated", "0003": "mitigated", "0004": "mitigated",
+             "0005": "affected", "0006": "affected", "0007": "mitigated", "0008": "mitigated",
+             "0009": "mitigated"}, d
+PYEOF
+rm "${R:?}/proc/cmdline" "${R:?}/proc/sys/kernel/modules_disabled"
 
 # without modules.builtin built-in code cannot be told from a module: no rule counts
 mv "$R/usr/lib/modules" "$T/modules"

@@ -35,19 +35,21 @@ json.dump({"catalogVersion": "t", "dateReleased": "2025-01-01T00:00:00Z", "count
 open(sys.argv[2], "w").write("#model_version:t\ncve,epss,percentile\nCVE-2024-1050,0.9,0.99\n"
                              "CVE-2024-1040,0.5,0.9\nCVE-2024-1041,0.6,0.95\n")
 EOF
-"$KCVE" check --tree "$T/tree" --version 6.1.20 --kev "$T/kev.json" --epss "$T/epss.csv" --json \
-	> "$T/check.json" || fail "check --json"
-# the delta of `check --since OLD` in the shape ck_delta_json() writes (check/delta.h): the
-# report shows it first (the test writes it into the JSON: this tests the page, not --since)
-/usr/bin/python3 - "$T/check.json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["results"][0]["delta"] = {"since": "records of 2024-06-01",
-    "added": [{"id": "CVE-2024-1050", "why": "new record"}],
-    "removed": [{"id": "CVE-2024-0999", "why": "rejected <since then>", "withdrawn": True}],
-    "changed": [{"id": "CVE-2024-1055", "why": "score changed"}]}
-json.dump(d, open(sys.argv[1], "w"))
-EOF
+# an older snapshot for `check --since`: without CVE-2024-1050 (added since), with another score
+# for CVE-2024-1055 (changed), and with CVE-2024-0999, which the tree has since rejected
+cp -r "$T/tree" "$T/old"
+rm "$T/old/cve/published/2024/CVE-2024-1050".*
+sed -i 's/"baseScore": 5.5/"baseScore": 9.1/' "$T/old/cve/published/2024/CVE-2024-1055.json"
+for x in json dyad sha1; do
+	[ -f "$T/tree/cve/published/2024/CVE-2024-1049.$x" ] || continue
+	sed 's/CVE-2024-1049/CVE-2024-0999/g' "$T/tree/cve/published/2024/CVE-2024-1049.$x" \
+		> "$T/old/cve/published/2024/CVE-2024-0999.$x"
+done
+mkdir -p "$T/tree/cve/rejected/2024"
+sed 's/CVE-2024-1049/CVE-2024-0999/g' "$T/tree/cve/published/2024/CVE-2024-1049.json" \
+	> "$T/tree/cve/rejected/2024/CVE-2024-0999.json"
+"$KCVE" check --tree "$T/tree" --version 6.1.20 --kev "$T/kev.json" --epss "$T/epss.csv" \
+	--since "$T/old" --json > "$T/check.json" || fail "check --json"
 "$KCVE" report --tree "$T/tree" --check-json "$T/check.json" --html "$T/report.html" || fail "report"
 
 /usr/bin/python3 - "$T/report.html" <<'EOF' || fail "report content"
@@ -70,8 +72,10 @@ assert [i for _, i in ids[:4]] == ["CVE-2024-1050", "CVE-2024-1055", "CVE-2024-1
 assert [int(r) for r, _ in ids] == list(range(1, len(ids) + 1))
 assert h.count('<span class="kev">KEV</span>') == 3 and "KEV</span> ransomware" in h
 assert h.index('class="delta"') < h.index('class="cves"')     # the delta first
-assert "What changed since records of 2024-06-01: 3 CVE(s)" in h
-assert '<tr class="removed"><td>removed (withdrawn)</td><td>CVE-2024-0999</td><td>rejected &lt;since then&gt;' in h
+assert re.search(r"What changed since [^<]*/old: 3 CVE\(s\)", h)
+assert '<tr class="added"><td>added</td><td>CVE-2024-1050</td><td>new record' in h
+assert '<tr class="removed"><td>removed (withdrawn)</td><td>CVE-2024-0999</td><td>rejected' in h
+assert '<tr class="changed"><td>changed</td><td>CVE-2024-1055</td><td>score 9.1 -&gt; 5.5' in h
 assert "EPSS 0.900 (p99)" in h and "CVE-2024-1086" in h.split('class="untracked"')[1]
 assert "datePublished" in h and "without a date" not in h
 weeks = re.findall(r"<title>(\d{4}-\d\d-\d\d): (\d+)</title>", h)

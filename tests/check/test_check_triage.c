@@ -261,6 +261,19 @@ static void test_modprobe_rules(void **state)
 	assert_int_equal(rule(mp, "x", NULL), CK_MP_NONE);
 	assert_int_equal(rule(mp, "net-pf-3", NULL), CK_MP_NONE);
 	assert_int_equal(ck_modprobe_nfiles(mp), 2);
+	/* the kernel command line: module_blacklist= blocks, modprobe.blacklist= only blacklists */
+	const char *cmd = "BOOT_IMAGE=/vmlinuz ro module_blacklist=rds,x-y modprobe.blacklist=z\n";
+	ck_modprobe_add_cmdline(mp, cmd, strlen(cmd));
+	assert_int_equal(rule(mp, "rds", &why), CK_MP_BLOCKED);
+	assert_string_equal(why, "/proc/cmdline: module_blacklist=rds");
+	assert_int_equal(rule(mp, "x_y", NULL), CK_MP_BLOCKED);
+	assert_int_equal(rule(mp, "sctp", NULL), CK_MP_BLACKLIST); /* the first install rule */
+	assert_int_equal(rule(mp, "z", &why), CK_MP_BLACKLIST);
+	assert_string_equal(why, "/proc/cmdline: modprobe.blacklist=z");
+	/* modules_disabled: every module */
+	ck_modprobe_set_disabled(mp, "/proc/sys/kernel/modules_disabled = 1");
+	assert_int_equal(rule(mp, "anything", &why), CK_MP_BLOCKED);
+	assert_string_equal(why, "/proc/sys/kernel/modules_disabled = 1");
 	ck_modprobe_free(mp);
 	char out[56];
 	assert_true(ck_module_name_norm("nf-tables", 9, out, sizeof out));

@@ -91,10 +91,13 @@ NET_ERRORS = re.compile(r"ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|
                         r"EHOSTUNREACH|ERR_SOCKET_TIMEOUT|network|proxy", re.I)
 
 
-def npm_modules():
-    """The pinned @cyclonedx/cyclonedx-library and ajv packages (package-lock.json), installed
-    by 'npm ci' into the build directory once and reused while the lock file is unchanged;
-    their node_modules directory and node's path. Skips naming what is missing."""
+def npm_modules(npm_dir=NPM_DIR, dest_name="npm-cyclonedx-library",
+                probe=("@cyclonedx", "cyclonedx-library"), what="@cyclonedx/cyclonedx-library 7.1.0",
+                min_node=14):
+    """The pinned packages of npm_dir's package-lock.json (by default @cyclonedx/cyclonedx-library
+    and ajv), installed by 'npm ci' into the build directory (dest_name) once and reused while
+    the lock file is unchanged; their node_modules directory and node's path. Skips naming what
+    is missing."""
     node = shutil.which("node") or shutil.which("nodejs")
     npm = shutil.which("npm")
     if not node or not npm:
@@ -102,14 +105,13 @@ def npm_modules():
              f"; missing: {' '.join(n for n, p in (('node', node), ('npm', npm)) if not p)}")
     ver = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
     m = re.match(r"v(\d+)\.", ver)
-    if not m or int(m.group(1)) < 14:
-        skip(f"needs Node.js >= 14 for @cyclonedx/cyclonedx-library 7.1.0, {node} is {ver!r}")
-    dest = os.path.join(os.environ.get("KCVE_BUILD") or tempfile.gettempdir(),
-                        "npm-cyclonedx-library")
-    with open(os.path.join(NPM_DIR, "package-lock.json")) as f:
+    if not m or int(m.group(1)) < min_node:
+        skip(f"needs Node.js >= {min_node} for {what}, {node} is {ver!r}")
+    dest = os.path.join(os.environ.get("KCVE_BUILD") or tempfile.gettempdir(), dest_name)
+    with open(os.path.join(npm_dir, "package-lock.json")) as f:
         lock = f.read()
     stamp = os.path.join(dest, "installed-package-lock.json")
-    lib = os.path.join(dest, "node_modules", "@cyclonedx", "cyclonedx-library", "package.json")
+    lib = os.path.join(dest, "node_modules", *probe, "package.json")
     try:
         with open(stamp) as f:
             current = f.read() == lock and os.path.exists(lib)
@@ -119,7 +121,7 @@ def npm_modules():
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(dest)
         for name in ("package.json", "package-lock.json"):
-            shutil.copy(os.path.join(NPM_DIR, name), dest)
+            shutil.copy(os.path.join(npm_dir, name), dest)
         cmd = [npm, "ci", "--omit=optional", "--ignore-scripts", "--no-audit", "--no-fund",
                "--no-update-notifier", "--fetch-retries=2", "--fetch-timeout=60000",
                "--cache", os.path.join(dest, ".npm-cache")]

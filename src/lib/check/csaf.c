@@ -2,83 +2,40 @@
 #include "check/csaf.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sha256.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "record/cvss.h"
 
-/* kcve outcome -> CSAF product status and flag: the one mapping table (docs/check.md lists it).
- * Kept outcomes (what --ids prints) are known_affected, so that list equals --ids; an undecided
- * file stage or a record without usable data keeps the CVE, as everywhere in kcve, and the
- * vulnerability's notes say why. */
+/* kcve outcome (and the stage that decided it, NULL = any) -> CSAF product status and flag:
+ * the one mapping table (docs/check.md lists it); the first matching row counts. Kept outcomes
+ * (what --ids prints) are known_affected, so that list equals --ids; an undecided file stage or
+ * a record without usable data keeps the CVE, as everywhere in kcve, and the vulnerability's
+ * notes say why. */
 static const struct ck_csaf_map csaf_map[] = {
-	{CK_OUT_AFFECTED, "known_affected", NULL},
-	{CK_OUT_UNKNOWN, "known_affected", NULL},
-	{CK_OUT_NO_DATA, "known_affected", NULL},
-	{CK_OUT_NOT_COMPILED, "known_not_affected", "component_not_present"},
-	{CK_OUT_NOT_INTRODUCED, "known_not_affected", "vulnerable_code_not_present"},
+	{CK_OUT_AFFECTED, NULL, "known_affected", NULL},
+	{CK_OUT_UNKNOWN, NULL, "known_affected", NULL},
+	{CK_OUT_NO_DATA, NULL, "known_affected", NULL},
+	/* code evidence: the fix's functions are all absent from the built image */
+	{CK_OUT_NOT_COMPILED, "functions", "known_not_affected", "vulnerable_code_not_present"},
+	{CK_OUT_NOT_COMPILED, NULL, "known_not_affected", "component_not_present"},
+	{CK_OUT_NOT_INTRODUCED, NULL, "known_not_affected", "vulnerable_code_not_present"},
 	/* a modprobe install rule blocks every module holding the code (check/triage.h) */
-	{CK_OUT_MITIGATED, "known_not_affected", "inline_mitigations_already_exist"},
-	{CK_OUT_FIXED, "fixed", NULL},
+	{CK_OUT_MITIGATED, NULL, "known_not_affected", "inline_mitigations_already_exist"},
+	/* by release, by git history, or by the code stage finding the fix in the source */
+	{CK_OUT_FIXED, NULL, "fixed", NULL},
 };
 
-const struct ck_csaf_map *ck_csaf_map(enum ck_outcome o)
+const struct ck_csaf_map *ck_csaf_map(enum ck_outcome o, const char *stage)
 {
 	for (size_t i = 0; i < sizeof csaf_map / sizeof csaf_map[0]; i++)
-		if (csaf_map[i].outcome == o)
+		if (csaf_map[i].outcome == o &&
+		    (!csaf_map[i].stage || (stage && !strcmp(stage, csaf_map[i].stage))))
 			return &csaf_map[i];
 	return &csaf_map[0]; /* unreachable for a valid outcome: the cautious answer */
-}
-
-int ck_cvss31_base10(const char *vec)
-{
-	static const char *const keys[8] = {"AV", "AC", "PR", "UI", "S", "C", "I", "A"};
-	char val[8] = {0};
-	if (!vec || strncmp(vec, "CVSS:3.1/", 9))
-		return -1;
-	for (const char *p = vec + 8; *p == '/';) {
-		const char *colon = strchr(p + 1, ':');
-		if (!colon || !colon[1])
-			return -1;
-		for (int k = 0; k < 8; k++)
-			if ((size_t)(colon - p - 1) == strlen(keys[k]) && !strncmp(p + 1, keys[k],
-										  strlen(keys[k])))
-				val[k] = val[k] ? '?' : colon[1];
-		p = strchr(colon, '/');
-		if (!p)
-			break;
-	}
-	double av = val[0] == 'N' ? .85 : val[0] == 'A' ? .62 : val[0] == 'L' ? .55 : val[0] == 'P' ? .2 : -1;
-	double ac = val[1] == 'L' ? .77 : val[1] == 'H' ? .44 : -1;
-	bool changed = val[4] == 'C';
-	double pr = val[2] == 'N' ? .85 : val[2] == 'L' ? (changed ? .68 : .62)
-			: val[2] == 'H' ? (changed ? .5 : .27) : -1;
-	double ui = val[3] == 'N' ? .85 : val[3] == 'R' ? .62 : -1;
-	double cia[3];
-	for (int k = 0; k < 3; k++)
-		cia[k] = val[5 + k] == 'H' ? .56 : val[5 + k] == 'L' ? .22 : val[5 + k] == 'N' ? 0 : -1;
-	if (av < 0 || ac < 0 || pr < 0 || ui < 0 || cia[0] < 0 || cia[1] < 0 || cia[2] < 0 ||
-	    (val[4] != 'U' && val[4] != 'C'))
-		return -1;
-	double iss = 1 - (1 - cia[0]) * (1 - cia[1]) * (1 - cia[2]);
-	double impact = changed ? 7.52 * (iss - .029) - 3.25 * pow(iss - .02, 15) : 6.42 * iss;
-	double expl = 8.22 * av * ac * pr * ui;
-	if (impact <= 0)
-		return 0;
-	double x = changed ? 1.08 * (impact + expl) : impact + expl;
-	if (x > 10)
-		x = 10;
-	long long i = llround(x * 100000); /* CVSS 3.1 Roundup */
-	return i % 10000 == 0 ? (int)(i / 10000) : (int)(i / 10000 + 1);
-}
-
-static const char *severity_of(int score10)
-{
-	return score10 == 0 ? "NONE" : score10 < 40 ? "LOW" : score10 < 70 ? "MEDIUM"
-		: score10 < 90 ? "HIGH" : "CRITICAL";
 }
 
 /* The checked kernels as products: ids[k] is the product id of res[k] (kernels checked twice
@@ -203,19 +160,26 @@ static json_t *references(const struct ck_record *r)
 	return refs;
 }
 
+/* The CNA's CVSS 3.1 vector, in canonical form, with its base score and severity computed
+ * from it (record/cvss.h), so that they always match the vector; for the affected products. */
 static json_t *score(const struct ck_record *r, json_t *affected)
 {
-	int s10 = ck_cvss31_base10(r->cvss31);
-	if (s10 < 0 || !affected || !json_array_size(affected))
+	struct cvss_vector v;
+	struct kcve_err err = {0};
+	if (!r->cvss31 || !*r->cvss31 || cvss_vector_parse(r->cvss31, &v, &err) != 0 ||
+	    !affected || !json_array_size(affected))
 		return NULL;
+	char canon[CVSS_VECTOR_MAX];
+	cvss_vector_format(&v, canon);
+	double base = cvss_score(&v);
 	return json_pack("[{s:{s:s, s:s, s:f, s:s}, s:O}]", "cvss_v3", "version", "3.1",
-			 "vectorString", r->cvss31, "baseScore", s10 / 10.0, "baseSeverity",
-			 severity_of(s10), "products", affected);
+			 "vectorString", canon, "baseScore", base, "baseSeverity",
+			 cvss_severity(base), "products", affected);
 }
 
 /* The per-kernel statuses of one record: product_status, flags, remediations, verdict notes. */
 struct per_kernel {
-	json_t *status, *flags, *vendor_fix, *none;
+	json_t *status, *flags, *vendor_fix, *none, *workaround;
 	struct strbuf verdicts;
 	bool listed;
 };
@@ -228,7 +192,7 @@ static void collect(const struct ck_set *s, struct ck_result *res, const struct 
 		if (rec >= R->n)
 			continue;
 		const struct ck_entry *e = &R->e[rec];
-		const struct ck_csaf_map *m = ck_csaf_map((enum ck_outcome)e->outcome);
+		const struct ck_csaf_map *m = ck_csaf_map((enum ck_outcome)e->outcome, e->stage);
 		pk->listed |= o->all || (e->outcome != CK_OUT_FIXED &&
 					 e->outcome != CK_OUT_NOT_INTRODUCED);
 		add_unique(pk->status, m->status, P->ids[k]);
@@ -237,6 +201,8 @@ static void collect(const struct ck_set *s, struct ck_result *res, const struct 
 		if (!strcmp(m->status, "known_affected"))
 			remediation(R, e, P->ids[k], pk->vendor_fix, pk->none);
 		char rb[256];
+		if (e->outcome == CK_OUT_MITIGATED) /* the modprobe rule that blocks loading */
+			add_unique(pk->workaround, ck_entry_reason(s, R, e, rb, sizeof rb), P->ids[k]);
 		sb_addf(&pk->verdicts, "%s%s: %s (%s)", pk->verdicts.len ? "\n" : "", R->label,
 			ck_outcome_name(e->outcome), ck_entry_reason(s, R, e, rb, sizeof rb));
 	}
@@ -247,7 +213,7 @@ static json_t *vulnerability(const struct ck_set *s, struct ck_result *res,
 {
 	const struct ck_record *r = &s->v[rec];
 	struct per_kernel pk = {json_object(), json_object(), json_object(), json_object(),
-				STRBUF_INIT, false};
+				json_object(), STRBUF_INIT, false};
 	collect(s, res, P, rec, o, &pk);
 	json_t *v = NULL;
 	if (pk.listed) {
@@ -265,6 +231,9 @@ static json_t *vulnerability(const struct ck_set *s, struct ck_result *res,
 		json_t *none = grouped(pk.none, "details", "category", "none_available");
 		json_array_extend(rem, none);
 		json_decref(none);
+		json_t *wa = grouped(pk.workaround, "details", "category", "workaround");
+		json_array_extend(rem, wa);
+		json_decref(wa);
 		if (json_array_size(rem))
 			json_object_set_new(v, "remediations", rem);
 		else
@@ -283,6 +252,7 @@ static json_t *vulnerability(const struct ck_set *s, struct ck_result *res,
 	json_decref(pk.flags);
 	json_decref(pk.vendor_fix);
 	json_decref(pk.none);
+	json_decref(pk.workaround);
 	sb_release(&pk.verdicts);
 	return v;
 }

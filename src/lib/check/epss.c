@@ -15,8 +15,8 @@
 
 static int entry_cmp(const void *x, const void *y)
 {
-	return ck_cve_id_cmp(((const struct ck_epss_entry *)x)->id,
-			     ((const struct ck_epss_entry *)y)->id);
+	return ck_cve_id_cmp_valid(((const struct ck_epss_entry *)x)->id,
+				   ((const struct ck_epss_entry *)y)->id);
 }
 
 /* "0", "1", "0.12345", "1.0": a plain decimal in [0, 1]; strtod alone would take "nan",
@@ -174,7 +174,7 @@ int ck_epss_load(struct ck_epss *e, const char *path, struct kcve_err *err)
 		bool big = false;
 		if (!gunzip(&sb, CK_EPSS_MAX, &plain, &big))
 			rc = kcve_err_set(err, KCVE_E_PARSE, "%s: %s; give FIRST's EPSS CSV (plain or "
-					  "gzip)", shown, big ? "decompresses to more than 128 MiB"
+					  "gzip)", shown, big ? "decompresses to more than 64 MiB"
 							      : "corrupt gzip data");
 		else
 			rc = ck_epss_parse(e, plain.buf, plain.len, shown, err);
@@ -189,7 +189,7 @@ int ck_epss_load(struct ck_epss *e, const char *path, struct kcve_err *err)
 
 const struct ck_epss_entry *ck_epss_find(const struct ck_epss *e, const char *id)
 {
-	if (!e || !e->n || strlen(id) >= sizeof e->v[0].id)
+	if (!e || !e->n || !ck_cve_id_valid(id, strlen(id)))
 		return NULL;
 	struct ck_epss_entry key;
 	memcpy(key.id, id, strlen(id) + 1);

@@ -19,8 +19,8 @@
 
 #include "core/error.h"
 
-/* ~300,000 CVEs scored in 2025: 10 MB of text.  128 MiB is ten times that and more. */
-#define CK_EPSS_MAX ((size_t)128 << 20)
+/* ~300,000 CVEs scored in 2025: 10 MB of text.  64 MiB is six times that. */
+#define CK_EPSS_MAX ((size_t)64 << 20)
 
 struct ck_epss_entry {
 	char id[29];        /* CVE-YYYY-N{4,19} */

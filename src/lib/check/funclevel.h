@@ -102,4 +102,14 @@ struct ck_func_input {
  * its reason); present and undecided change nothing. */
 void ck_run_functions(const struct ck_set *s, struct ck_result *res, const struct ck_func_input *in);
 
+/* The lookup over the record set's fix fingerprints (s->fprints, codefix/fprint.h): ctx is the
+ * kernel's branch ("6.1", see ck_fix_branch) and only that branch's own version of the fix, or
+ * a patch given for it, is used (the mainline version may name a function the branch calls
+ * otherwise, which would read as absent).  A hunk without functions makes the fix undecidable. */
+bool ck_fix_funcs_fprints(void *ctx, const struct ck_set *s, const struct ck_record *r,
+			  struct fl_fix *out);
+/* The branch label of a release as the fingerprints use it: "6.1.52" -> "6.1", "6.8" or an -rc
+ * -> "mainline". */
+void ck_fix_branch(const char *release, char *out, size_t n);
+
 #endif

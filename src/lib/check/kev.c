@@ -30,6 +30,11 @@ int ck_cve_id_cmp(const char *a, const char *b)
 		return va ? -1 : 1;
 	if (!va)
 		return strcmp(a, b);
+	return ck_cve_id_cmp_valid(a, b);
+}
+
+int ck_cve_id_cmp_valid(const char *a, const char *b)
+{
 	int c = memcmp(a + 4, b + 4, 4); /* year: four digits */
 	if (c)
 		return c;
@@ -41,8 +46,8 @@ int ck_cve_id_cmp(const char *a, const char *b)
 
 static int entry_cmp(const void *x, const void *y)
 {
-	return ck_cve_id_cmp(((const struct ck_kev_entry *)x)->id,
-			     ((const struct ck_kev_entry *)y)->id);
+	return ck_cve_id_cmp_valid(((const struct ck_kev_entry *)x)->id,
+				   ((const struct ck_kev_entry *)y)->id);
 }
 
 static const char *const required[] = {"vendorProject", "product", "vulnerabilityName",
@@ -170,7 +175,7 @@ int ck_kev_load(struct ck_kev *k, const char *path, struct kcve_err *err)
 
 const struct ck_kev_entry *ck_kev_find(const struct ck_kev *k, const char *id)
 {
-	if (!k || !k->n)
+	if (!k || !k->n || !ck_cve_id_valid(id, strlen(id)))
 		return NULL;
 	struct ck_kev_entry key;
 	snprintf(key.id, sizeof key.id, "%s", id);

@@ -22,6 +22,7 @@ struct mp_rule {
 	char name[56];  /* normalised module name */
 	bool install;   /* install rule (else blacklist) */
 	bool blocks;    /* install rule whose command loads nothing */
+	bool kernel;    /* module_blacklist= on the kernel command line: the kernel refuses it */
 	size_t seq;     /* reading order */
 	char *why;      /* "/etc/modprobe.d/x.conf:3: install m /bin/false" */
 };
@@ -30,6 +31,7 @@ struct ck_modprobe {
 	struct mp_rule *v;
 	size_t n, alloc, nfiles;
 	bool sorted;
+	char *disabled_why;  /* kernel.modules_disabled = 1: no module loads at all */
 	char (*builtin)[56]; /* normalised names from modules.builtin, sorted */
 	size_t nbuiltin, abuiltin;
 	bool has_builtin;
@@ -170,21 +172,71 @@ enum ck_mp_rule ck_modprobe_rule(const struct ck_modprobe *mp, const char *modul
 		else
 			hi = mid;
 	}
-	const struct mp_rule *bl = NULL, *inst = NULL;
+	const struct mp_rule *bl = NULL, *inst = NULL, *kern = NULL;
 	for (size_t i = lo; i < mp->n && !strcmp(mp->v[i].name, name); i++) {
-		if (mp->v[i].install && !inst)
+		if (mp->v[i].kernel) {
+			if (!kern)
+				kern = &mp->v[i];
+		} else if (mp->v[i].install && !inst)
 			inst = &mp->v[i]; /* the first install rule is the one modprobe runs */
 		else if (!mp->v[i].install && !bl)
 			bl = &mp->v[i];
 	}
-	if (inst && inst->blocks) {
+	if (mp->disabled_why || kern || (inst && inst->blocks)) {
 		if (why)
-			*why = inst->why;
+			*why = mp->disabled_why ? mp->disabled_why : kern ? kern->why : inst->why;
 		return CK_MP_BLOCKED;
 	}
 	if (bl && why)
 		*why = bl->why;
 	return bl ? CK_MP_BLACKLIST : CK_MP_NONE;
+}
+
+void ck_modprobe_add_cmdline(struct ck_modprobe *mp, const char *text, size_t len)
+{
+	static const struct {
+		const char *key;
+		bool kernel;
+	} keys[] = {{"module_blacklist=", true}, {"modprobe.blacklist=", false}};
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
+			p++;
+		const char *w = p;
+		while (p < end && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\0')
+			p++;
+		size_t wl = (size_t)(p - w);
+		for (size_t k = 0; k < 2; k++) {
+			size_t kl = strlen(keys[k].key);
+			if (wl <= kl || memcmp(w, keys[k].key, kl))
+				continue;
+			for (const char *m = w + kl; m < p;) {
+				const char *c = memchr(m, ',', (size_t)(p - m));
+				size_t ml = c ? (size_t)(c - m) : (size_t)(p - m);
+				char name[56];
+				if (ck_module_name_norm(m, ml, name, sizeof name)) {
+					add_rule(mp, name, false, "", "/proc/cmdline", 1);
+					struct mp_rule *r = &mp->v[mp->n - 1];
+					r->kernel = keys[k].kernel;
+					free(r->why);
+					struct strbuf sb = STRBUF_INIT;
+					sb_adds(&sb, "/proc/cmdline: ");
+					sb_add(&sb, keys[k].key, kl);
+					sb_adds(&sb, name);
+					r->why = sb_detach(&sb);
+				}
+				m += ml + 1;
+			}
+		}
+		if (p < end && *p == '\0')
+			break;
+	}
+}
+
+void ck_modprobe_set_disabled(struct ck_modprobe *mp, const char *why)
+{
+	free(mp->disabled_why);
+	mp->disabled_why = xstrdup(why);
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -243,6 +295,7 @@ void ck_modprobe_free(struct ck_modprobe *mp)
 		free(mp->v[i].why);
 	free(mp->v);
 	free(mp->builtin);
+	free(mp->disabled_why);
 	free(mp);
 }
 
@@ -388,7 +441,6 @@ int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *una
 		}
 		ck_modprobe_add_text(mp, where, sb.buf, sb.len);
 	}
-	sb_release(&sb);
 	for (size_t i = 0; i < n; i++)
 		free(files[i].name);
 	free(files);
@@ -396,6 +448,15 @@ int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *una
 		if (dfd[d] >= 0)
 			close(dfd[d]);
 	load_builtin(mp, rootfd, uname_r, warn, ctx);
+	sb_reset(&sb);
+	if (safe_read_at(rootfd, "proc/cmdline", &sb, 1 << 16) == 0)
+		ck_modprobe_add_cmdline(mp, sb.buf, sb.len);
+	sb_reset(&sb);
+	if (safe_read_at(rootfd, "proc/sys/kernel/modules_disabled", &sb, 64) == 0 &&
+	    sb.len && sb.buf[0] == '1')
+		ck_modprobe_set_disabled(mp, "/proc/sys/kernel/modules_disabled = 1 (no module can be "
+					 "loaded until reboot)");
+	sb_release(&sb);
 	close(rootfd);
 	*out = mp;
 	return 0;

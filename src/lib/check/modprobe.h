@@ -21,6 +21,9 @@
  *                        substitution, no redirection).  Anything else ("/sbin/modprobe
  *                        --ignore-install M", "/bin/false; modprobe ...") may load M: not a block.
  *                        When several install rules name M, the first in reading order applies.
+ * Besides the files: module_blacklist=M,... on the kernel command line (proc/cmdline) makes the
+ * kernel refuse M (blocked), modprobe.blacklist=M,... there is a blacklist rule, and
+ * proc/sys/kernel/modules_disabled = 1 blocks every module.
  * Module names compare with '-' folded to '_', as the module loader does.  A line ending in '\'
  * continues on the next one; '#' starts a comment line.
  *
@@ -53,6 +56,12 @@ struct ck_modprobe;
  * skipped and reported through warn (may be NULL). */
 int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *uname_r,
 		     void (*warn)(void *ctx, const char *msg), void *ctx, struct kcve_err *err);
+/* The kernel command line (proc/cmdline): module_blacklist=a,b makes the kernel refuse those
+ * modules whoever loads them (blocked); modprobe.blacklist=a,b is a blacklist rule. */
+void ck_modprobe_add_cmdline(struct ck_modprobe *mp, const char *text, size_t len);
+/* kernel.modules_disabled = 1 (proc/sys/kernel/modules_disabled): no module loads any more;
+ * why is the evidence. */
+void ck_modprobe_set_disabled(struct ck_modprobe *mp, const char *why);
 /* modules.builtin text ("kernel/.../NAME.ko" lines) added to mp (unit tests, fuzzer). */
 void ck_modprobe_add_builtin(struct ck_modprobe *mp, const char *text, size_t len);
 /* Whether modules.builtin was read, and whether it lists the module. */

@@ -250,7 +250,11 @@ static void carry_withdrawn(json_t *stmts, json_t *prev_ix)
 	json_t *st;
 	json_object_foreach(prev_ix, key, st) {
 		const char *notes = json_string_value(json_object_get(st, "status_notes"));
-		if (notes && !strncmp(notes, "withdrawn: ", 11) && !json_object_get(now_ix, key))
+		/* only a well-formed one (the previous document is input, not kcve's own) */
+		if (notes && !strncmp(notes, "withdrawn: ", 11) && !json_object_get(now_ix, key) &&
+		    key[0] != '\n' && json_is_string(json_object_get(st, "timestamp")) &&
+		    json_is_string(json_object_get(json_array_get(json_object_get(st, "products"), 0),
+						   "@id")))
 			json_array_append_new(stmts, json_deep_copy(st));
 	}
 	json_decref(now_ix);
@@ -304,6 +308,26 @@ int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, siz
 	return ck_vex_dump(f, ck_openvex_document(s, res, nres, o, ck_vex_now()));
 }
 
+int ck_openvex_parse(const char *text, size_t len, const char *name, json_t **out,
+		     struct kcve_err *err)
+{
+	json_error_t je;
+	*out = NULL;
+	json_t *doc = json_loadb(text, len, 0, &je);
+	json_t *v = json_object_get(doc, "version");
+	if (!json_is_object(doc) || !json_is_array(json_object_get(doc, "statements")) ||
+	    !json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 1000000000 || !json_is_string(json_object_get(doc, "@id")) ||
+	    !json_is_string(json_object_get(doc, "timestamp"))) {
+		json_decref(doc);
+		return kcve_err_set(err, KCVE_E_PARSE, "%s is not an OpenVEX document (needs @id, "
+				    "timestamp, a version >= 1 and statements); give the file an "
+				    "earlier 'kcve check --openvex' wrote", name);
+	}
+	*out = doc;
+	return 0;
+}
+
 int ck_openvex_load(const char *path, json_t **out, struct kcve_err *err)
 {
 	struct stat st;
@@ -316,21 +340,9 @@ int ck_openvex_load(const char *path, json_t **out, struct kcve_err *err)
 				    "(a regular file of at most 64 MiB); give the file an earlier "
 				    "'kcve check --openvex' wrote", path);
 	}
-	json_error_t je;
-	json_t *doc = json_loadb(sb.buf, sb.len, 0, &je);
+	int rc = ck_openvex_parse(sb.buf, sb.len, path, out, err);
 	sb_release(&sb);
-	json_t *v = json_object_get(doc, "version");
-	if (!json_is_object(doc) || !json_is_array(json_object_get(doc, "statements")) ||
-	    !json_is_integer(v) || json_integer_value(v) < 1 ||
-	    json_integer_value(v) > 1000000000 || !json_is_string(json_object_get(doc, "@id")) ||
-	    !json_is_string(json_object_get(doc, "timestamp"))) {
-		json_decref(doc);
-		return kcve_err_set(err, KCVE_E_PARSE, "%s is not an OpenVEX document (needs @id, "
-				    "timestamp, a version >= 1 and statements); give the file an "
-				    "earlier 'kcve check --openvex' wrote", path);
-	}
-	*out = doc;
-	return 0;
+	return rc;
 }
 
 static const char *affects_status(const struct ck_entry *e)

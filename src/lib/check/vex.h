@@ -84,8 +84,11 @@ json_t *ck_vex_cve_url(const char *id);
  * not_affected statement. */
 json_t *ck_openvex_document(const struct ck_set *s, struct ck_result *res, size_t nres,
 			    const struct ck_vex_opts *o, long long when);
-/* Read a previous OpenVEX document (--since-vex), checked for what a revision needs. */
+/* Read a previous OpenVEX document (--since-vex), checked for what a revision needs: from a
+ * file (a regular file of at most 64 MiB), or from text (name for messages). */
 int ck_openvex_load(const char *path, json_t **out, struct kcve_err *err);
+int ck_openvex_parse(const char *text, size_t len, const char *name, json_t **out,
+		     struct kcve_err *err);
 int ck_print_openvex(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		     const struct ck_vex_opts *o);
 int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,

@@ -31,14 +31,6 @@ const char *cf_hstate_name(enum cf_hstate s)
 
 /* ---- source files ------------------------------------------------------------------------- */
 
-static int cmp_ix(const void *a, const void *b)
-{
-	const struct cf_ix *x = a, *y = b;
-	if (x->h != y->h)
-		return x->h < y->h ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 static bool func_start(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
@@ -78,15 +70,23 @@ void cf_src_build(struct cf_src *f, const char *text, size_t len)
 		}
 		p = nl ? nl + 1 : end;
 	}
-	f->ixs = xcalloc(f->n + 1, sizeof *f->ixs);
-	f->ixl = xcalloc(f->n + 1, sizeof *f->ixl);
-	for (size_t i = 0; i < f->n; i++) {
-		f->ixs[i] = (struct cf_ix){f->hs[i], (uint32_t)i};
-		f->ixl[i] = (struct cf_ix){f->hl[i], (uint32_t)i};
+	size_t nb = 16;
+	while (nb < 2 * f->n)
+		nb *= 2;
+	f->mask = nb - 1;
+	f->head_s = xcalloc(nb, sizeof *f->head_s);
+	f->head_l = xcalloc(nb, sizeof *f->head_l);
+	f->next_s = xcalloc(f->n + 1, sizeof *f->next_s);
+	f->next_l = xcalloc(f->n + 1, sizeof *f->next_l);
+	for (size_t i = f->n; i-- > 0;) { /* chains in line order */
+		size_t bs = (size_t)f->hs[i] & f->mask, bl = (size_t)f->hl[i] & f->mask;
+		f->next_s[i] = f->head_s[bs];
+		f->head_s[bs] = (uint32_t)i + 1;
+		f->next_l[i] = f->head_l[bl];
+		f->head_l[bl] = (uint32_t)i + 1;
 	}
-	funcscan_scan(&f->fs, text, len);
-	qsort(f->ixs, f->n, sizeof *f->ixs, cmp_ix);
-	qsort(f->ixl, f->n, sizeof *f->ixl, cmp_ix);
+	f->text = text;
+	f->len = len;
 }
 
 void cf_src_release(struct cf_src *f)
@@ -98,28 +98,24 @@ void cf_src_release(struct cf_src *f)
 	free(f->hs);
 	free(f->hl);
 	free(f->lineno);
-	free(f->ixs);
-	free(f->ixl);
+	free(f->head_s);
+	free(f->head_l);
+	free(f->next_s);
+	free(f->next_l);
 	funcscan_free(&f->fs);
 	memset(f, 0, sizeof *f);
 }
 
-/* Positions of hash h: *first into ix, the count. */
-static size_t lookup(const struct cf_ix *ix, size_t n, uint64_t h, size_t *first)
+/* The lines whose strict (loose) hash is h, at most max + 1 of them into pos; their count. */
+static size_t lookup(const struct cf_src *f, bool loose, uint64_t h, long *pos, size_t max)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix[mid].h < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	size_t k = lo;
-	while (k < n && ix[k].h == h)
-		k++;
-	*first = lo;
-	return k - lo;
+	const uint32_t *head = loose ? f->head_l : f->head_s, *next = loose ? f->next_l : f->next_s;
+	const uint64_t *hv = loose ? f->hl : f->hs;
+	size_t c = 0;
+	for (uint32_t i = head[(size_t)h & f->mask]; i && c <= max; i = next[i - 1])
+		if (hv[i - 1] == h)
+			pos[c++] = (long)i - 1;
+	return c;
 }
 
 /* The function a hunk header names ("static int foo_read(struct foo *" → "foo_read"): the
@@ -167,6 +163,11 @@ static bool in_header_function(const struct cf_src *f, uint32_t pos, const char 
 	char name[128];
 	header_name(hfunc_raw, name, sizeof name);
 	unsigned line = f->lineno[pos];
+	if (!f->scanned) { /* most hunks have one place and never ask: scan on first use */
+		struct cf_src *mf = (struct cf_src *)f;
+		funcscan_scan(&mf->fs, f->text, f->len);
+		mf->scanned = true;
+	}
 	const struct funcscan_fn *fn = funcscan_at(&f->fs, line);
 	if (!fn && line > 1)
 		fn = funcscan_at(&f->fs, line - 1);
@@ -374,15 +375,14 @@ static size_t find_candidates(const struct item *it, size_t m, const struct cf_s
 	for (size_t k = 0; k < m; k++) {
 		if (it[k].trivial || it[k].moved)
 			continue;
-		size_t first;
 		bool ctx = it[k].type == CF_CTX;
-		const struct cf_ix *ix = ctx ? f->ixl : f->ixs;
-		size_t c = lookup(ix, f->n, ctx ? it[k].hl : it[k].hs, &first);
+		long at[MAX_OCC + 1];
+		size_t c = lookup(f, ctx, ctx ? it[k].hl : it[k].hs, at, MAX_OCC);
 		if (c > MAX_OCC)
 			continue;
 		XGROW(starts, ns + c, alloc);
 		for (size_t i = 0; i < c; i++)
-			starts[ns++] = (long)ix[first + i].pos - (long)k;
+			starts[ns++] = at[i] - (long)k;
 	}
 	if (ns)
 		qsort(starts, ns, sizeof *starts, cmp_long);
@@ -421,7 +421,7 @@ static void eval_candidate(const struct item *it, size_t m, const struct cf_src 
 	for (size_t k = 0; k < m && firstpos < 0; k++)
 		firstpos = pos[k];
 	c->line = firstpos >= 0 ? f->lineno[firstpos] : 0;
-	c->fmatch = firstpos >= 0 && hfunc[0] &&
+	c->fmatch = firstpos >= 0 && hfunc[0] && hraw &&
 		    in_header_function(f, (uint32_t)firstpos, hraw, hfunc);
 }
 
@@ -486,7 +486,7 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const str
 	size_t nc = find_candidates(it, m, f, c);
 	long *pos = xcalloc(3 * m + 1, sizeof *pos);
 	for (size_t i = 0; i < nc; i++)
-		eval_candidate(it, m, f, h->func, hfunc, &c[i], pos);
+		eval_candidate(it, m, f, nc > 1 ? h->func : NULL, hfunc, &c[i], pos);
 	choose(c, nc, out);
 	free(pos);
 	free(it);

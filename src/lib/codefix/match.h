@@ -40,9 +40,16 @@ struct cf_src {
 	uint32_t *funcpos;   /* lines that may start a function (column 0, identifier first) */
 	char **functext;     /* their strict forms */
 	size_t nfunc;
-	struct cf_ix { uint64_t h; uint32_t pos; } *ixs, *ixl; /* sorted by hash */
-	struct funcscan fs;  /* the file's C function boundaries */
+	/* hash chains over the lines' strict (s) and loose (l) hashes: head[hash & mask] and
+	 * next[line] hold a line index + 1, 0 ending a chain */
+	uint32_t *head_s, *head_l, *next_s, *next_l;
+	size_t mask;
+	struct funcscan fs;  /* the file's C function boundaries, scanned on first use */
+	bool scanned;
+	const char *text;    /* the file's text (the caller keeps it while f is in use) */
+	size_t len;
 };
+/* text must stay valid until cf_src_release (the function scan reads it when first needed). */
 void cf_src_build(struct cf_src *f, const char *text, size_t len);
 void cf_src_release(struct cf_src *f);
 

@@ -50,13 +50,20 @@ uint64_t cf_hash_strict(const char *norm, size_t n)
 	return fnv(FNV0, norm, n);
 }
 
-static const char *const keywords[] = {
-	"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-	"enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-	"return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-	"unsigned", "void", "volatile", "while", "bool", "true", "false", "NULL", "u8", "u16",
-	"u32", "u64", "s8", "s16", "s32", "s64", "size_t", "__le16", "__le32", "__le64",
-	"__be16", "__be32", "__be64", "ssize_t", "loff_t", "gfp_t"};
+#define KW(s) {s, sizeof s - 1}
+static const struct {
+	const char *s;
+	size_t n;
+} keywords[] = {
+	KW("auto"), KW("break"), KW("case"), KW("char"), KW("const"), KW("continue"),
+	KW("default"), KW("do"), KW("double"), KW("else"), KW("enum"), KW("extern"), KW("float"),
+	KW("for"), KW("goto"), KW("if"), KW("inline"), KW("int"), KW("long"), KW("register"),
+	KW("return"), KW("short"), KW("signed"), KW("sizeof"), KW("static"), KW("struct"),
+	KW("switch"), KW("typedef"), KW("union"), KW("unsigned"), KW("void"), KW("volatile"),
+	KW("while"), KW("bool"), KW("true"), KW("false"), KW("u8"), KW("u16"), KW("u32"),
+	KW("u64"), KW("s8"), KW("s16"), KW("s32"), KW("s64"), KW("size_t"), KW("__le16"),
+	KW("__le32"), KW("__le64"), KW("__be16"), KW("__be32"), KW("__be64"), KW("ssize_t"),
+	KW("loff_t"), KW("gfp_t")};
 
 static bool keep_name(const char *w, size_t n, const char *norm, size_t at, size_t len)
 {
@@ -75,7 +82,7 @@ static bool keep_name(const char *w, size_t n, const char *norm, size_t at, size
 	if (at >= 2 && norm[at - 2] == '-' && norm[at - 1] == '>')
 		return true;
 	for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++)
-		if (strlen(keywords[k]) == n && !memcmp(keywords[k], w, n))
+		if (keywords[k].n == n && keywords[k].s[0] == w[0] && !memcmp(keywords[k].s, w, n))
 			return true;
 	return false;
 }

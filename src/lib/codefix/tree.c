@@ -48,14 +48,14 @@ static int cmp_ref(const void *a, const void *b)
 	return x->fp != y->fp ? (x->fp < y->fp ? -1 : 1) : (x->file > y->file) - (x->file < y->file);
 }
 
-/* Read one file of the tree into f: false when it is missing or refused. */
-static bool load_source(int dirfd, const char *path, struct cf_src *f)
+/* Read one file of the tree into f (its text into sb, kept while f is used): false when it is
+ * missing or refused. */
+static bool load_source(int dirfd, const char *path, struct cf_src *f, struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
-	bool ok = safe_relpath(path) && safe_read_at(dirfd, path, &sb, CF_SRC_MAX) == 0;
+	sb_reset(sb);
+	bool ok = safe_relpath(path) && safe_read_at(dirfd, path, sb, CF_SRC_MAX) == 0;
 	if (ok)
-		cf_src_build(f, sb.buf, sb.len);
-	sb_release(&sb);
+		cf_src_build(f, sb->buf, sb->len);
 	return ok;
 }
 
@@ -72,9 +72,10 @@ static void match_files(const struct cf_set *s, int dirfd, const size_t *off, st
 			refs[nref++] = (struct ref){s->v[i].f[j].path, (uint32_t)i, j};
 	if (nref)
 		qsort(refs, nref, sizeof *refs, cmp_ref);
+	struct strbuf text = STRBUF_INIT;
 	for (size_t r = 0; r < nref;) {
 		struct cf_src src;
-		bool have = load_source(dirfd, refs[r].path, &src);
+		bool have = load_source(dirfd, refs[r].path, &src, &text);
 		size_t e = r;
 		while (e < nref && !strcmp(refs[e].path, refs[r].path))
 			e++;
@@ -94,6 +95,7 @@ static void match_files(const struct cf_set *s, int dirfd, const size_t *off, st
 		if (have)
 			cf_src_release(&src);
 	}
+	sb_release(&text);
 	free(refs);
 }
 

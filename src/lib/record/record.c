@@ -176,6 +176,25 @@ static int apply_policy(const struct record_input *in, struct record_output *out
 	return 0;
 }
 
+/* Every sha must resolve: one unknown sha would make the pairs incomplete. main_sha gets the
+ * first fix's full id. */
+static int resolve_all(struct history *h, const struct record_input *in, char main_sha[41],
+		       struct kcve_err *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < in->nshas && !rc; i++) {
+		char full[41];
+		rc = history_resolve(h, in->shas[i], full, err);
+		if (rc == 0 && i == 0)
+			memcpy(main_sha, full, 41);
+	}
+	for (size_t i = 0; i < in->nvulnerable && !rc; i++) {
+		char full[41];
+		rc = history_resolve(h, in->vulnerable[i], full, err);
+	}
+	return rc;
+}
+
 int record_build(struct history *h, const struct record_input *in, struct record_output *out,
 		 struct kcve_err *err)
 {
@@ -198,18 +217,7 @@ int record_build(struct history *h, const struct record_input *in, struct record
 	struct strbuf desc = STRBUF_INIT, text = STRBUF_INIT;
 	char uuid[128];
 
-	/* every sha must resolve: one unknown sha would make the pairs incomplete */
-	for (size_t i = 0; i < in->nshas && !rc; i++) {
-		char full[41];
-		rc = history_resolve(h, in->shas[i], full, err);
-		if (rc == 0 && i == 0)
-			memcpy(out->main_sha, full, 41);
-	}
-	for (size_t i = 0; i < in->nvulnerable && !rc; i++) {
-		char full[41];
-		rc = history_resolve(h, in->vulnerable[i], full, err);
-	}
-	if (rc)
+	if ((rc = resolve_all(h, in, out->main_sha, err)))
 		goto done;
 
 	/* inputs that can be wrong are checked before any work */

@@ -10,26 +10,29 @@
 int cmd_index(int argc, char **argv, struct kcve_global *g)
 {
 	unsigned flags = HISTORY_PROGRESS | HISTORY_QUIET;
-	enum { O_REBUILD = CLI_LONG, O_JSON };
+	struct index_args {
+		bool rebuild, json;
+	} a = {0};
 	static const struct cli_option opts[] = {
-		CLI_OPT("rebuild", O_REBUILD, false), CLI_OPT("json", O_JSON, false), CLI_OPT_END};
+		CLI_OPT_FLAG("rebuild", struct index_args, rebuild,
+			     "discard the index and build it from scratch"),
+		CLI_OPT_FLAG("json", struct index_args, json,
+			     "{\"index\", \"ranges\", \"ranges_new\", \"commits_added\", \"seconds\"}"),
+		CLI_OPT_END};
 	static const struct cli_command cmd = {
 		"index", "[--rebuild] [--json]",
 		"Build the history index of the kernel repository (--repo; default file:\n"
 		"kcve-index.sqlite in its git dir, or --index FILE), or bring it up to date with new\n"
-		"release tags. Only ranges between tags not indexed yet are walked.\n"
-		"  --rebuild   discard the index and build it from scratch\n"
-		"  --json      {\"index\", \"ranges\", \"ranges_new\", \"commits_added\", \"seconds\"}\n",
+		"release tags. Only ranges between tags not indexed yet are walked.\n",
 		opts, false};
 	struct cli_parser p;
 	cli_begin(&p, &cmd, argc, argv, g);
-	bool json = false;
-	for (int c; (c = cli_next(&p)) != -1;) {
-		if (c == O_REBUILD)
-			flags |= HISTORY_REBUILD;
-		else if (c == O_JSON)
-			json = true;
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	if (a.rebuild)
+		flags |= HISTORY_REBUILD;
+	bool json = a.json;
 	cli_done(&p, NULL, 0, 0, "");
 	struct history *h;
 	struct history_index_stats st;

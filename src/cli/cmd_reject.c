@@ -8,33 +8,35 @@
 #include "record/identity.h"
 #include "store/ops.h"
 
-enum { O_REASON = CLI_LONG, O_FROM, O_JSON };
+struct reject_args {
+	const char *reason, *from;
+	bool json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("reason", O_REASON, true), CLI_OPT("from", O_FROM, true), CLI_OPT("json", O_JSON, false),
+	CLI_OPT_STRING("reason", struct reject_args, reason, "TEXT", "why the id is rejected (required)"),
+	CLI_OPT_STRING("from", struct reject_args, from, "'Name <email>'",
+		       "the mail's sender (default: the configured identity)"),
+	CLI_OPT_FLAG("json", struct reject_args, json,
+		     "{\"cve\", \"state\": \"rejected\", \"reason\", \"mbox\" (null: no mail),\n"
+		     "\"commands\": [...]}"),
 	CLI_OPT_END};
 static const struct cli_command reject_cmd = {
 	"reject", "CVE-ID --reason TEXT [--from 'Name <email>'] [--json]",
 	"Move the CVE's files to cve/rejected/YEAR/, write CVE-ID.mbox.rejected (a reply\n"
 	"to the announcement) and keep the reason in the id's own file. Prints the\n"
-	"commands that send the mail and reject the id at cve.org.\n"
-	"--json: {\"cve\", \"state\": \"rejected\", \"reason\", \"mbox\" (null: no mail),\n"
-	"\"commands\": [...]}.\n",
+	"commands that send the mail and reject the id at cve.org.\n",
 	opts, false};
 
 int cmd_reject(int argc, char **argv, struct kcve_global *g)
 {
-	const char *reason = NULL, *from = NULL;
-	bool json = false;
+	struct reject_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &reject_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		if (c == O_REASON)
-			reason = p.arg;
-		else if (c == O_FROM)
-			from = p.arg;
-		else if (c == O_JSON)
-			json = true;
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	const char *reason = a.reason, *from = a.from;
+	bool json = a.json;
 	char **ops;
 	cli_done(&p, &ops, 1, 1, "one CVE-ID");
 	const char *id = ops[0];

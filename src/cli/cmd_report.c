@@ -13,10 +13,19 @@
 #include "core/error.h"
 #include "core/fileio.h"
 
-enum { O_HTML = CLI_LONG, O_TREE, O_DB, O_CHECK_JSON, O_JSON };
+struct report_args {
+	const char *html, *tree, *db, *check_json;
+	bool json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("html", O_HTML, true), CLI_OPT("tree", O_TREE, true), CLI_OPT("db", O_DB, true),
-	CLI_OPT("check-json", O_CHECK_JSON, true), CLI_OPT("json", O_JSON, false), CLI_OPT_END};
+	CLI_OPT_STRING("html", struct report_args, html, "OUT", "the page to write (required)"),
+	CLI_OPT_STRING("tree", struct report_args, tree, "DIR", "the record tree (default: the global --tree)"),
+	CLI_OPT_STRING("db", struct report_args, db, "FILE", "the compact database instead of a tree"),
+	CLI_OPT_STRING("check-json", struct report_args, check_json, "FILE",
+		       "the output of 'kcve check --json': its stage counts and applicable CVEs"),
+	CLI_OPT_FLAG("json", struct report_args, json,
+		     "{\"html\", \"bytes\", \"records\", \"dates\": \"git\" | \"datePublished\", \"git_dated\"}"),
+	CLI_OPT_END};
 static const struct cli_command report_cmd = {
 	"report", "--html OUT [--tree DIR | --db FILE] [--check-json FILE] [--json]",
 	"Write one self-contained HTML page (inline SVG charts and a few lines of inline script,\n"
@@ -25,25 +34,19 @@ static const struct cli_command report_cmd = {
 	"a sortable, filterable table of the applicable CVEs with links to cve.org and the fix.\n"
 	"Publication dates come from the record tree's git history (the commit that added each\n"
 	"record) when the tree is a git checkout, else from the records' datePublished.\n"
-	"Prints nothing; --json prints {\"html\", \"bytes\", \"records\", \"dates\": \"git\" |\n"
-	"\"datePublished\", \"git_dated\"}.\n",
+	"Prints nothing without --json.\n",
 	opts, false};
 
 int cmd_report(int argc, char **argv, struct kcve_global *g)
 {
-	const char *html = NULL, *tree = NULL, *db = NULL, *cj = NULL;
-	bool json = false;
+	struct report_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &report_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case O_HTML: html = p.arg; break;
-		case O_TREE: tree = p.arg; break;
-		case O_DB: db = p.arg; break;
-		case O_CHECK_JSON: cj = p.arg; break;
-		case O_JSON: json = true; break;
-		}
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	const char *html = a.html, *tree = a.tree, *db = a.db, *cj = a.check_json;
+	bool json = a.json;
 	cli_done(&p, NULL, 0, 0, "");
 	if (!html)
 		cli_usage_error(&p, "report needs --html OUT (the page to write)");

@@ -10,35 +10,39 @@
 #include "policy/branches.h"
 #include "store/ops.h"
 
-enum { O_REQUESTER = CLI_LONG, O_SUMMARY, O_YEAR, O_JSON };
+struct reserve_for_args {
+	const char *requester, *summary;
+	long year;
+	bool json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("requester", O_REQUESTER, true), CLI_OPT("summary", O_SUMMARY, true), CLI_OPT("year", O_YEAR, true),
-	CLI_OPT("json", O_JSON, false), CLI_OPT_END};
+	CLI_OPT_STRING("requester", struct reserve_for_args, requester, "EMAIL",
+		       "who asked for the id (required)"),
+	CLI_OPT_STRING("summary", struct reserve_for_args, summary, "TEXT",
+		       "what the issue is (required)"),
+	CLI_OPT_NUMBER("year", struct reserve_for_args, year, "YEAR", 1999, 9999,
+		       "the id's year (default: the current year, UTC)"),
+	CLI_OPT_FLAG("json", struct reserve_for_args, json,
+		     "{\"cve\", \"state\": \"held\", \"requester\", \"summary\"}"),
+	CLI_OPT_END};
 static const struct cli_command reserve_for_cmd = {
 	"reserve-for", "--requester EMAIL --summary TEXT [--year YEAR] [--json]",
 	"Take the first free reserved id of YEAR (default: the current year, UTC) and\n"
 	"mark it held: the note (requester, date, summary) is kept in the reserved file.\n"
-	"Bind it later with 'kcve create SHA CVE-ID'. Prints the id.\n"
-	"--json: {\"cve\", \"state\": \"held\", \"requester\", \"summary\"}.\n",
+	"Bind it later with 'kcve create SHA CVE-ID'. Prints the id.\n",
 	opts, false};
 
 int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 {
-	const char *req = NULL, *summary = NULL;
-	int year = 0;
-	bool json = false;
+	struct reserve_for_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &reserve_for_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		if (c == O_REQUESTER)
-			req = p.arg;
-		else if (c == O_SUMMARY)
-			summary = p.arg;
-		else if (c == O_YEAR)
-			year = cli_year(&p, "--year", p.arg);
-		else if (c == O_JSON)
-			json = true;
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	const char *req = a.requester, *summary = a.summary;
+	int year = (int)a.year;
+	bool json = a.json;
 	cli_done(&p, NULL, 0, 0, "");
 	if (!req || !*req || !strchr(req, '@'))
 		cli_usage_error(&p, "--requester EMAIL is required, %s, pass the address of "

@@ -10,13 +10,18 @@
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
 
-static const struct cli_option search_opts[] = {CLI_OPT("json", CLI_LONG, false), CLI_OPT_END};
+struct search_args {
+	bool json;
+};
+static const struct cli_option search_opts[] = {
+	CLI_OPT_FLAG("json", struct search_args, json,
+		     "one array of {\"query\", \"cve\", \"state\", \"sha\" (null: no fix commit)}"),
+	CLI_OPT_END};
 static const struct cli_command search_cmd = {
 	"search", "[--json] SHA|CVE-ID...",
 	"For a CVE id print \"<CVE> is assigned to git id <sha>\" per fix commit; for a\n"
 	"full or short (>= 4 hex) sha print the CVEs whose .sha1 names it. Rejected ids\n"
-	"are marked \"(rejected)\". Exit status 7 when something is not found.\n"
-	"  --json   one array of {\"query\", \"cve\", \"state\", \"sha\" (null: no fix commit)}\n",
+	"are marked \"(rejected)\". Exit status 7 when something is not found.\n",
 	search_opts, false};
 
 static const char *state_note(enum cve_state s)
@@ -103,10 +108,11 @@ int cmd_search(int argc, char **argv, struct kcve_global *g)
 {
 	struct cli_parser p;
 	cli_begin(&p, &search_cmd, argc, argv, g);
-	json_t *out = NULL;
+	struct search_args a = {0};
+	cli_bind(&p, &a);
 	while (cli_next(&p) != -1)
-		if (!out)
-			out = json_array();
+		;
+	json_t *out = a.json ? json_array() : NULL;
 	char **ops;
 	int n = cli_done(&p, &ops, 1, -1, "SHA or CVE-ID");
 	struct cve_tree *t = cli_open_tree(g);

@@ -18,6 +18,9 @@ struct ck_running {
 	char uname_r[128]; /* as uname -r (or ROOT/proc/sys/kernel/osrelease) says */
 	char *config;      /* path of the configuration found, NULL if none */
 	bool config_gz;
+	int config_fd;     /* under --root: the configuration opened inside the image (config is
+			    * then /proc/self/fd/N, so no later lookup can leave the image) */
+	bool config_fd_open;
 	char **modules;    /* names in /proc/modules */
 	size_t nmodules;
 	char *warning;     /* NULL or why a stage will be skipped (no configuration found) */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <linux/openat2.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -124,6 +125,24 @@ int read_file_in_root(int rootfd, const char *rel, struct strbuf *sb, size_t cap
 	return read_regular_fd(fd, sb, cap);
 }
 
+int open_file_in_root(int rootfd, const char *rel)
+{
+	int fd = open_in_root(rootfd, rel);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	int e = fstat(fd, &st) < 0 ? errno : S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+	int fl = e ? -1 : fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 /* Directory holding path, opened: below a guarded root without following links. *base is
  * path's last component. -1 with errno. */
 static int open_parent(const char *path, bool create, const char **base)
@@ -171,6 +190,13 @@ DIR *dir_open(const char *dir)
 		errno = e;
 	}
 	return d;
+}
+
+int file_rmdir(const char *path)
+{
+	const char *rel;
+	int root = safefs_lookup(path, &rel);
+	return root >= 0 ? safe_rmdir_at(root, rel) : rmdir(path);
 }
 
 int file_unlink(const char *path)
@@ -323,6 +349,22 @@ static int create_temp(int dirfd, const char *base, char **name)
 	return -1;
 }
 
+/* The umask, read once (umask(2) can only be read by setting it: done before any thread
+ * creates files). */
+static mode_t umask_value;
+static void read_umask(void)
+{
+	umask_value = umask(022);
+	umask(umask_value);
+}
+
+mode_t process_umask(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, read_umask);
+	return umask_value;
+}
+
 int atomic_write_file_ex(const char *path, const void *data, size_t len, int mode, bool durable)
 {
 	const char *base;
@@ -344,6 +386,8 @@ int atomic_write_at(int dfd, const char *base, const void *data, size_t len, int
 	struct stat st;
 	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
 		mode = st.st_mode & 07777;
+	else /* a new file: the umask applies, as to any file created (caches, .published) */
+		mode &= ~(int)process_umask();
 	char *tmp = NULL;
 	int fd = create_temp(dfd, base, &tmp);
 	if (fd < 0)
@@ -378,6 +422,12 @@ int write_file_staged(const char *path, const void *data, size_t len, int mode, 
 		return -1;
 	int fd = openat(dfd, base, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 			(mode_t)mode);
+	if (fd >= 0 && fchmod(fd, (mode_t)mode) < 0) { /* exactly mode: see fileio.h */
+		int e = errno;
+		close(fd);
+		fd = -1;
+		errno = e;
+	}
 	if (fd < 0) {
 		int e = errno;
 		close(dfd);

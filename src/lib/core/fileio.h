@@ -27,6 +27,8 @@ int read_file_capped(const char *path, struct strbuf *sb, size_t cap);
  * component, links and ".." included, is resolved inside the image (openat2 RESOLVE_IN_ROOT),
  * so an absolute link in the image never reaches the host's files. */
 int read_file_in_root(int rootfd, const char *rel, struct strbuf *sb, size_t cap);
+/* Open rel below rootfd the same way: an fd of a regular file (blocking), or -1 with errno. */
+int open_file_in_root(int rootfd, const char *rel);
 /* Read fd to its end into sb, at most cap bytes (EFBIG, nothing appended). */
 int read_fd_capped(int fd, struct strbuf *sb, size_t cap);
 /* Message for an errno of these readers: "is not a regular file", "is larger than the cap"... */
@@ -34,7 +36,10 @@ const char *read_file_reason(int err);
 /* Read from fd into buf until len bytes or end of file (resuming after EINTR): the count
  * read, or -1 with errno. */
 ssize_t read_full(int fd, void *buf, size_t len);
-/* Atomically replace path with data. mode is used for new files (existing mode is kept).
+/* The process's umask (read once). */
+mode_t process_umask(void);
+/* Atomically replace path with data. mode, less the umask, is used for new files (an existing
+ * file keeps its mode).
  * The temporary file gets an unpredictable name in path's directory and is created with
  * O_EXCL|O_NOFOLLOW, then renamed into place (a link at path is replaced, never followed).
  * Returns 0, or -1 with errno set (no temporary file is left behind). */
@@ -47,7 +52,8 @@ int atomic_write_file_ex(const char *path, const void *data, size_t len, int mod
 int atomic_write_at(int dirfd, const char *name, const void *data, size_t len, int mode,
 		    bool durable);
 /* Create or truncate path and write data (fsync'd if sync), without rename or directory sync:
- * only for files nobody reads until a later commit point (staging areas). 0, or -1 with errno
+ * only for files nobody reads until a later commit point (staging areas). The file gets
+ * exactly mode (no umask: the caller chose it, see store/txn.c). 0, or -1 with errno
  * set (and the file removed). */
 int write_file_staged(const char *path, const void *data, size_t len, int mode, bool sync);
 /* fsync a directory (after entries in it were created or renamed). */
@@ -68,6 +74,7 @@ int file_stat(const char *path, struct stat *st);
  * parent directories. */
 DIR *dir_open(const char *dir);
 int file_unlink(const char *path);
+int file_rmdir(const char *path); /* an empty directory */
 int file_rename(const char *from, const char *to, bool create_parent);
 int file_open_append(const char *path, int mode);
 /* Join two path parts with one '/'. Caller frees. */

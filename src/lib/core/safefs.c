@@ -129,13 +129,17 @@ static int walk_dir_n(int dirfd, const char *rel, size_t len, bool create, int m
 			return -1;
 		}
 		char *name = xstrndup(p, n);
-		if (create && mkdirat(fd, name, (mode_t)mode) < 0 && errno != EEXIST) {
+		bool made = create && mkdirat(fd, name, (mode_t)mode) == 0;
+		if (create && !made && errno != EEXIST) {
 			int e = errno;
 			free(name);
 			close(fd);
 			errno = e;
 			return -1;
 		}
+		struct stat pst; /* a new directory takes its parent's mode (a group-shared tree) */
+		if (made && fstat(fd, &pst) == 0)
+			fchmodat(fd, name, pst.st_mode & 07777, 0);
 		int next = openat(fd, name, dir_flags);
 		int e = errno;
 		free(name);
@@ -357,4 +361,18 @@ const char *safefs_reason(int err)
 	case EINVAL: return "a name with a control character, '/' or '..' (refused)";
 	default: return strerror(err);
 	}
+}
+
+int safe_rmdir_at(int dirfd, const char *rel)
+{
+	const char *base;
+	int dfd = safe_open_parent(dirfd, rel, false, &base);
+	if (dfd < 0)
+		return -1;
+	int r = unlinkat(dfd, base, AT_REMOVEDIR);
+	int e = errno;
+	close(dfd);
+	dir_cache_drop(dirfd); /* a cached descriptor may be the directory removed */
+	errno = e;
+	return r;
 }

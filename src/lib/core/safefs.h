@@ -40,6 +40,8 @@ int safe_open_read(int dirfd, const char *rel, struct stat *st);
 /* Read regular file rel (at most cap bytes, else EFBIG) and append it to sb (NUL-terminated,
  * also when empty). 0 or -1 with errno. */
 int safe_read_at(int dirfd, const char *rel, struct strbuf *sb, size_t cap);
+/* Remove the empty directory rel below dirfd (links not followed). 0 or -1 with errno. */
+int safe_rmdir_at(int dirfd, const char *rel);
 /* lstat of rel below dirfd (links not followed, on the way or at the end). */
 int safe_lstat_at(int dirfd, const char *rel, struct stat *st);
 

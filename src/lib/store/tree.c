@@ -635,3 +635,11 @@ void tree_set_lock_wait(struct cve_tree *t, bool wait)
 {
 	t->lock_wait = wait;
 }
+
+int tree_file_mode(const struct cve_tree *t)
+{
+	struct stat st;
+	if (fstat(t->rootfd, &st) < 0)
+		return 0644 & ~(int)process_umask();
+	return (int)(st.st_mode & 0666);
+}

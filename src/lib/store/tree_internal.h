@@ -51,4 +51,9 @@ bool tree_trusted_owner(const struct cve_tree *t, uid_t uid);
 /* Finish or drop an interrupted operation (called with the lock held). */
 int txn_recover(struct cve_tree *t, struct kcve_err *err);
 
+/* The mode of a new record file: the tree's top directory's permission bits without execute
+ * (a 0755 tree gives 0644, a group-shared 2775 tree 0664), whatever the umask, as git gives
+ * a shared repository's files the mode the repository asks for. */
+int tree_file_mode(const struct cve_tree *t);
+
 #endif

@@ -116,7 +116,7 @@ int txn_put(struct txn *x, const char *dest_rel, const void *data, size_t len,
 	/* no temp file + rename: nothing reads the staging directory before the journal (the
 	 * commit point) names this file, and txn_commit syncs the directory (or, for bulk
 	 * transactions, the whole file system) first */
-	if (write_file_staged(p, data, len, 0644, !x->bulk) < 0) {
+	if (write_file_staged(p, data, len, tree_file_mode(x->t), !x->bulk) < 0) {
 		int e = errno;
 		kcve_err_set(err, KCVE_E_IO, "cannot write a staged file: %s, %s, check free space",
 			     strerror(e), p);
@@ -153,8 +153,10 @@ void txn_del(struct txn *x, const char *rel)
 
 void txn_abort(struct txn *x)
 {
-	if (x->stage_dir)
+	if (x->stage_dir) {
 		clear_dir_files(x->stage_dir);
+		file_rmdir(x->stage_dir); /* no empty .kcve/txn.N/ left behind */
+	}
 	free(x->stage_dir);
 	x->stage_dir = NULL;
 	free(x->bad_name);

@@ -136,7 +136,10 @@ static void store_option(const struct cli_parser *p, const struct cli_option *o,
 	case CLI_FLAG: *(bool *)at = true; break;
 	case CLI_STRING: *(const char **)at = v; break;
 	case CLI_NUMBER:
-		snprintf(name, sizeof name, "--%s", o->name);
+		if (o->key > 0 && o->key < 128 && isalnum(o->key))
+			snprintf(name, sizeof name, "-%c/--%s", o->key, o->name);
+		else
+			snprintf(name, sizeof name, "--%s", o->name);
 		*(long *)at = cli_num(p, name, v, o->min, o->max);
 		break;
 	default: break;

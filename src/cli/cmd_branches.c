@@ -10,25 +10,32 @@
 #include "policy/branches.h"
 #include "store/ops.h"
 
-static const struct cli_option branches_opts[] = {CLI_OPT("json", CLI_LONG, false), CLI_OPT_END};
+struct branches_args {
+	bool json;
+};
+static const struct cli_option branches_opts[] = {
+	CLI_OPT_FLAG("json", struct branches_args, json,
+		     "list: {\"has_data\", \"branches\": [{\"branch\", \"moniker\", \"latest\" (null if\n"
+		     "unknown), \"supported\"}]}; import: {\"imported\", \"file\"}"),
+	CLI_OPT_END};
 static const struct cli_command branches_cmd = {
 	"branches", "[list] [--json]\nimport [--json] RELEASES.JSON|-",
 	"import: write " BRANCHES_FILE " from kernel.org's releases.json (one line per\n"
 	"        active branch). End-of-life dates are kept by hand in " EOL_FILE "\n"
 	"        (\"BRANCH YYYY-MM-DD\"). 'kcve create' refuses fixes that land only on\n"
 	"        branches that are not supported.\n"
-	"list:   every known branch and whether it is supported today. --json:\n"
-	"        {\"has_data\", \"branches\": [{\"branch\", \"moniker\", \"latest\" (null if\n"
-	"        unknown), \"supported\"}]}\n",
+	"list:   every known branch and whether it is supported today.\n",
 	branches_opts, false};
 
 int cmd_branches(int argc, char **argv, struct kcve_global *g)
 {
 	struct cli_parser p;
 	cli_begin(&p, &branches_cmd, argc, argv, g);
-	bool json = false;
+	struct branches_args a = {0};
+	cli_bind(&p, &a);
 	while (cli_next(&p) != -1)
-		json = true;
+		;
+	bool json = a.json;
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, 2, "'list' or 'import FILE'");
 	bool import = nops && !strcmp(ops[0], "import");

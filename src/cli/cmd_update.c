@@ -19,10 +19,25 @@
 #include "store/ops.h"
 #include "store/tree_internal.h"
 
-enum { O_FROM = CLI_LONG, O_FULL, O_JSON };
+struct update_args {
+	long jobs;
+	const char *from;
+	bool full;
+};
+enum { O_JSON = CLI_LONG };
 static const struct cli_option opts[] = {
-	CLI_OPT("jobs", 'j', true), CLI_OPT("from", O_FROM, true), CLI_OPT("full", O_FULL, false),
-	CLI_OPT("json", O_JSON, false), CLI_OPT_END};
+	{.name = "jobs", .key = 'j', .arg = true, .type = CLI_NUMBER,
+	 .target = offsetof(struct update_args, jobs), .meta = "N", .min = 1, .max = 64,
+	 .help = "run N worker processes (default 1)"},
+	CLI_OPT_STRING("from", struct update_args, from, "'Name <email>'",
+		       "the sender to name in the regenerated .mbox files"),
+	CLI_OPT_FLAG("full", struct update_args, full,
+		     "re-render every record (after upgrading kcve), not only those whose\n"
+		     "inputs or pairs changed"),
+	CLI_OPT_LOGIC("json", O_JSON, NULL,
+		      "{\"checked\", \"updated\", \"failed\", \"cves\": [{\"cve\", \"files\": [\"dyad\",\n"
+		      "\"json\", \"mbox\"], \"new\": [...]}]} (the changed CVEs in id order)"),
+	CLI_OPT_END};
 static const struct cli_command update_cmd = {
 	"update", "[-j N] [--full] [--from 'Name <email>'] [--json] [CVE-ID|YEAR]...",
 	"Regenerate the .dyad, .json and .mbox of the given published CVEs (default:\n"
@@ -30,12 +45,9 @@ static const struct cli_command update_cmd = {
 	"and .not_affected (branches whose pairs are dropped, see kcve dispute).\n"
 	"A file is rewritten only when a line other than generator-version, '#' header\n"
 	"or sender-address lines changed. Prints \"<CVE>: updated <files>\" per changed\n"
-	"CVE, then a count line. -j N runs N worker processes.\n"
+	"CVE, then a count line.\n"
 	"A CVE whose inputs are all older than its .json is checked through its pairs\n"
-	"alone (the .json/.mbox are re-rendered only if the pairs changed); --full\n"
-	"re-renders every record (after upgrading kcve).\n"
-	"--json: {\"checked\", \"updated\", \"failed\", \"cves\": [{\"cve\", \"files\": [\"dyad\",\n"
-	"\"json\", \"mbox\"], \"new\": [...]}]} (the changed CVEs in id order).\n",
+	"alone (the .json/.mbox are re-rendered only if the pairs changed).\n",
 	opts, false};
 
 struct counters {
@@ -217,22 +229,18 @@ static int run_workers(struct cve_tree *t, struct kcve_global *g, struct cve_ent
 
 int cmd_update(int argc, char **argv, struct kcve_global *g)
 {
-	const char *from = NULL;
-	long jobs = 1;
-	unsigned flags = 0;
+	struct update_args a = {.jobs = 1};
 	struct cli_parser p;
 	cli_begin(&p, &update_cmd, argc, argv, g);
+	cli_bind(&p, &a);
 	for (int c; (c = cli_next(&p)) != -1;) {
-		if (c == O_FROM)
-			from = p.arg;
-		else if (c == 'j')
-			jobs = cli_num(&p, "-j/--jobs", p.arg, 1, 64);
-		else if (c == O_FULL)
-			flags |= STORE_UPDATE_FULL;
-		else if (c == O_JSON && !changed_log && !(changed_log = tmpfile()))
+		if (c == O_JSON && !changed_log && !(changed_log = tmpfile()))
 			kcve_die(KCVE_E_IO, "cannot create a temporary file for --json, /tmp, "
 				 "check that it is writable");
 	}
+	const char *from = a.from;
+	long jobs = a.jobs;
+	unsigned flags = a.full ? STORE_UPDATE_FULL : 0;
 	char **targets;
 	size_t ntargets = (size_t)cli_done(&p, &targets, 0, -1, "");
 	for (size_t i = 0; i < ntargets; i++)

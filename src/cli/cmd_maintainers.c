@@ -11,29 +11,35 @@
 #include "maintainers/getmaint.h"
 #include "maintainers/maintainers.h"
 
-enum { O_ROOT = CLI_LONG, O_MAINTAINERS, O_EMAILS, O_EACH, O_NOKEYWORDS, O_NOL, O_JSON };
+struct maintainers_args {
+	const char *root, *mfile;
+	bool file, emails, each, nokeywords, nol, json;
+};
+#define FLAG(nm, field, hl) CLI_OPT_FLAG(nm, struct maintainers_args, field, hl)
 static const struct cli_option opts[] = {
-	CLI_OPT("file", 'f', false),           CLI_OPT("root", O_ROOT, true),     CLI_OPT("maintainers", O_MAINTAINERS, true),
-	CLI_OPT("emails", O_EMAILS, false),    CLI_OPT("each", O_EACH, false),    CLI_OPT("nokeywords", O_NOKEYWORDS, false),
-	CLI_OPT("nol", O_NOL, false),          CLI_OPT("json", O_JSON, false),    CLI_OPT_END};
+	CLI_OPT_STRING("root", struct maintainers_args, root, "DIR",
+		       "kernel source tree (default: --repo, else .); FILEs are relative to it"),
+	CLI_OPT_STRING("maintainers", struct maintainers_args, mfile, "FILE",
+		       "MAINTAINERS to read (default: DIR/MAINTAINERS)"),
+	FLAG("emails", emails, "print the address list of `get_maintainer.pl --nogit\n"
+	     "--nogit-fallback --norolestats -f FILE...` instead"),
+	FLAG("each", each, "with --emails: one list per FILE, each after a line '=== FILE'"),
+	FLAG("nokeywords", nokeywords, "do not match K: patterns against file contents"),
+	FLAG("nol", nol, "leave mailing lists out of --emails"),
+	{.name = "file", .key = 'f', .type = CLI_FLAG, .target = offsetof(struct maintainers_args, file),
+	 .help = "accepted for get_maintainer.pl compatibility (arguments are files)"},
+	FLAG("json", json, "[{\"file\", \"sections\": [{\"name\", \"depth\", \"status\",\n"
+	     "\"maintainers\", \"reviewers\", \"lists\"}]}]; with --emails\n"
+	     "[{\"file\" (null without --each), \"addresses\": [...]}]"),
+	CLI_OPT_END};
+#undef FLAG
 static const struct cli_command maintainers_cmd = {
 	"maintainers",
 	"[-f] [--root DIR] [--maintainers FILE] [--emails [--each]] [--nokeywords] [--nol]\n"
 	"[--json] FILE...",
 
 	"Print the MAINTAINERS sections covering each FILE (most specific first) with their\n"
-	"S:/M:/R:/L: lines, matched with scripts/get_maintainer.pl's rules.\n\n"
-	"  --root DIR         kernel source tree (default: --repo, else .); FILEs are relative to it\n"
-	"  --maintainers FILE MAINTAINERS to read (default: DIR/MAINTAINERS)\n"
-	"  --emails           print the address list of `get_maintainer.pl --nogit\n"
-	"                     --nogit-fallback --norolestats -f FILE...` instead\n"
-	"  --each             with --emails: one list per FILE, each after a line '=== FILE'\n"
-	"  --nokeywords       do not match K: patterns against file contents\n"
-	"  --nol              leave mailing lists out of --emails\n"
-	"  -f, --file         accepted for get_maintainer.pl compatibility (arguments are files)\n"
-	"  --json             [{\"file\", \"sections\": [{\"name\", \"depth\", \"status\",\n"
-	"                     \"maintainers\", \"reviewers\", \"lists\"}]}]; with --emails\n"
-	"                     [{\"file\" (null without --each), \"addresses\": [...]}]\n",
+	"S:/M:/R:/L: lines, matched with scripts/get_maintainer.pl's rules.\n",
 	opts, false};
 
 static void print_sections(const struct maintainers *m, const char *file)
@@ -80,22 +86,15 @@ static json_t *sections_json(const struct maintainers *m, const char *file)
 
 int cmd_maintainers(int argc, char **argv, struct kcve_global *g)
 {
-	const char *root = NULL, *mfile = NULL;
-	bool emails = false, each = false, json = false;
-	struct gm_opts o = {.keywords = true};
+	struct maintainers_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &maintainers_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case O_ROOT: root = p.arg; break;
-		case O_MAINTAINERS: mfile = p.arg; break;
-		case O_EMAILS: emails = true; break;
-		case O_EACH: each = true; break;
-		case O_NOKEYWORDS: o.keywords = false; break;
-		case O_NOL: o.no_lists = true; break;
-		case O_JSON: json = true; break;
-		}
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	const char *root = a.root, *mfile = a.mfile;
+	bool emails = a.emails, each = a.each, json = a.json;
+	struct gm_opts o = {.keywords = !a.nokeywords, .no_lists = a.nol};
 	char **ops;
 	int nops = cli_done(&p, &ops, 1, -1, "at least one FILE of the kernel tree");
 	if (!root)

@@ -18,19 +18,25 @@
 #include "review/tally.h"
 #include "store/tree.h"
 
-enum { O_MIN_AGREE = CLI_LONG, O_EMIT, O_DONE, O_JSON };
+struct votes_args {
+	long min_agree;
+	bool emit, done, json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("min-agree", O_MIN_AGREE, true), CLI_OPT("emit", O_EMIT, false), CLI_OPT("done", O_DONE, false),
-	CLI_OPT("json", O_JSON, false),          CLI_OPT_END};
+	CLI_OPT_NUMBER("min-agree", struct votes_args, min_agree, "N", 1, 32,
+		       "votes needed for a commit to be agreed (default 2)"),
+	CLI_OPT_FLAG("emit", struct votes_args, emit,
+		     "print the agreed upstream ids without a CVE, one per line"),
+	CLI_OPT_FLAG("done", struct votes_args, done,
+		     "move the range's vote files to cve/review/done/vX.Y/"),
+	CLI_OPT_FLAG("json", struct votes_args, json,
+		     "{\"reviewers\": [...], \"min_agree\", \"commits\": [{\"upstream\",\n"
+		     "\"subject\", \"cve\" (null: none yet), \"voters\": [...], \"agreed\"}]}\n"
+		     "(the commits someone voted for)"),
+	CLI_OPT_END};
 static const struct cli_command votes_cmd = {
 	"votes", "RANGE [--min-agree N] [--emit | --done | --json]",
-	"Tally the reviewers' vote files of a stable release range (A..B).\n"
-	"  --min-agree N  votes needed for a commit to be agreed (default 2)\n"
-	"  --emit         print the agreed upstream ids without a CVE, one per line\n"
-	"  --done         move the range's vote files to cve/review/done/vX.Y/\n"
-	"  --json         {\"reviewers\": [...], \"min_agree\", \"commits\": [{\"upstream\",\n"
-	"                 \"subject\", \"cve\" (null: none yet), \"voters\": [...], \"agreed\"}]}\n"
-	"                 (the commits someone voted for)\n",
+	"Tally the reviewers' vote files of a stable release range (A..B).\n",
 	opts, false};
 
 static void names(const struct tally *t, unsigned long mask, char *out, size_t outsz)
@@ -130,18 +136,14 @@ static int move_done(struct cve_tree *tree, struct tally *t, const char *tag)
 
 int cmd_votes(int argc, char **argv, struct kcve_global *g)
 {
-	int min_agree = 2;
-	bool emit = false, done = false, json = false;
+	struct votes_args a = {.min_agree = 2};
 	struct cli_parser p;
 	cli_begin(&p, &votes_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case O_MIN_AGREE: min_agree = (int)cli_num(&p, "--min-agree", p.arg, 1, 32); break;
-		case O_EMIT: emit = true; break;
-		case O_DONE: done = true; break;
-		case O_JSON: json = true; break;
-		}
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	int min_agree = (int)a.min_agree;
+	bool emit = a.emit, done = a.done, json = a.json;
 	char **ops;
 	cli_done(&p, &ops, 1, 1, "a Git range such as v6.1.74..v6.1.75");
 	if ((int)emit + (int)done + (int)json > 1)

@@ -391,11 +391,9 @@ static void check_section(struct strbuf *o, const struct ck_set *set, const char
 	sb_adds(o, table_script);
 }
 
-int ck_report_html(const struct ck_set *s, const char *check_json, const char *dates,
-		   struct strbuf *o, struct kcve_err *err)
+/* The page head: light and dark themes (colours are CSS variables, the charts use them too). */
+static void report_head(struct strbuf *o)
 {
-	int rc = 0;
-	/* light and dark themes: colours are CSS variables, the charts use them too */
 	sb_adds(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		   "<meta name=\"color-scheme\" content=\"light dark\">\n"
@@ -421,6 +419,11 @@ int ck_report_html(const struct ck_set *s, const char *check_json, const char *d
 		   "tr.removed td:first-child{color:#27ae60;font-weight:bold}\n"
 		   ".kev{background:#c0392b;color:#fff;font-weight:bold;padding:0 4px;border-radius:3px}\n"
 		   "</style></head><body>\n");
+}
+
+/* What the records are and how their dates were found. */
+static void report_intro(struct strbuf *o, const struct ck_set *s, const char *dates)
+{
 	sb_adds(o, "<h1>Linux kernel CVE report</h1>\n<p>");
 	sb_addf(o, "%zu published records from ", s->n);
 	esc(o, s->origin);
@@ -435,119 +438,167 @@ int ck_report_html(const struct ck_set *s, const char *check_json, const char *d
 			undated == 1 ? "" : "s", undated == 1 ? "is" : "are");
 	sb_adds(o, ".</p>\n");
 
-	/* per week */
-	struct kv *wk = NULL, *sub = NULL, *br = NULL, *ttf = NULL;
-	size_t nw = 0, aw = 0, ns = 0, as = 0, nb = 0, ab = 0, nt = 0, at = 0;
-	struct strmap wk_ix = STRMAP_INIT, sub_ix = STRMAP_INIT, br_ix = STRMAP_INIT, ttf_ix = STRMAP_INIT;
+}
+
+/* One chart's bars: a list of labelled counts, looked up by label. */
+struct kvlist {
+	struct kv *v;
+	size_t n, alloc;
+	struct strmap ix;
+};
+#define KVLIST_INIT { NULL, 0, 0, STRMAP_INIT }
+
+static struct kv *kvlist_bump(struct kvlist *l, const char *key, long long order)
+{
+	return kv_bump(&l->v, &l->n, &l->alloc, &l->ix, key, order);
+}
+
+static void kvlist_free(struct kvlist *l)
+{
+	kv_free(l->v, l->n, &l->ix);
+}
+
+/* Days since the epoch of the Monday of the week holding t. */
+static long long week_monday(long long t)
+{
+	return (t / 86400 + 3) / 7 * 7 - 3;
+}
+
+/* Every week between the first and the last publication, empty weeks included (capped at 10
+ * years), with the number of records published in it. */
+static void tally_weeks(const struct ck_set *s, struct kvlist *wk)
+{
 	long long minw = -1, maxw = -1;
 	for (size_t i = 0; i < s->n; i++) {
 		long long t = s->v[i].published;
 		if (t <= 0)
 			continue;
-		long long monday = (t / 86400 + 3) / 7 * 7 - 3; /* days since epoch of that week's Monday */
+		long long monday = week_monday(t);
 		if (minw < 0 || monday < minw)
 			minw = monday;
 		if (monday > maxw)
 			maxw = monday;
 	}
-	if (minw >= 0) {
-		/* every week in the range, empty weeks included (capped at 10 years) */
-		if ((maxw - minw) / 7 > 520)
-			minw = maxw - 520 * 7;
-		for (long long d = minw; d <= maxw; d += 7) {
-			time_t tt = (time_t)(d * 86400);
-			struct tm tm;
-			gmtime_r(&tt, &tm);
-			char key[16];
-			strftime(key, sizeof key, "%Y-%m-%d", &tm);
-			kv_bump(&wk, &nw, &aw, &wk_ix, key, d)->n = 0;
-		}
-		for (size_t i = 0; i < s->n; i++) {
-			long long t = s->v[i].published;
-			if (t <= 0)
-				continue;
-			long long monday = (t / 86400 + 3) / 7 * 7 - 3;
-			if (monday >= minw)
-				wk[(size_t)((monday - minw) / 7)].n++;
-		}
+	if (minw < 0)
+		return;
+	if ((maxw - minw) / 7 > 520)
+		minw = maxw - 520 * 7;
+	for (long long d = minw; d <= maxw; d += 7) {
+		time_t tt = (time_t)(d * 86400);
+		struct tm tm;
+		gmtime_r(&tt, &tm);
+		char key[16];
+		strftime(key, sizeof key, "%Y-%m-%d", &tm);
+		kvlist_bump(wk, key, d)->n = 0;
 	}
 	for (size_t i = 0; i < s->n; i++) {
-		const struct ck_record *r = &s->v[i];
-		char sb[96];
-		kv_bump(&sub, &ns, &as, &sub_ix, ck_record_subsystem(r, sb, sizeof sb), 0);
-		/* branches with a fix; time to fix in mainline releases */
-		char seen[64][24];
-		int nseen = 0;
-		int intro = -1, fix = -1;
-		bool unknown_intro = false;
-		for (size_t k = 0; k < r->pairs.n; k++) {
-			const struct ck_pair *p = &r->pairs.v[k];
-			if (ck_pair_same_release(p))
-				continue;
-			if (strcmp(p->vver, "0") == 0)
-				unknown_intro = true;
-			int vo = ck_mainline_ordinal(p->vver), fo = ck_mainline_ordinal(p->fver);
-			if (vo >= 0 && (intro < 0 || vo < intro))
-				intro = vo;
-			if (fo >= 0 && (fix < 0 || fo < fix))
-				fix = fo;
-			if (strcmp(p->fver, "0") == 0)
-				continue;
-			char m[24];
-			kver_str_major(p->fver, m, sizeof m);
-			bool dup = false;
-			for (int q = 0; q < nseen; q++)
-				dup |= strcmp(seen[q], m) == 0;
-			if (!dup && m[0] && nseen < 64) {
-				snprintf(seen[nseen++], sizeof seen[0], "%s", m);
-				struct kver kv;
-				kver_parse(&kv, m);
-				long long ord = (long long)kv.comp[0] * 1000000 + kv.comp[1] * 1000 +
-						(kv.ncomp > 2 ? kv.comp[2] : 0);
-				kv_bump(&br, &nb, &ab, &br_ix, m, ord);
-			}
+		long long t = s->v[i].published;
+		if (t <= 0)
+			continue;
+		long long monday = week_monday(t);
+		if (monday >= minw) {
+			size_t w = (size_t)((monday - minw) / 7);
+			KCVE_ASSERT(w < wk->n);
+			wk->v[w].n++;
 		}
-		const char *bucket;
-		long long ord;
-		if (fix < 0) {
-			bucket = "no mainline fix";
-			ord = 100;
-		} else if (intro < 0 || unknown_intro) {
-			bucket = "introduction unknown";
-			ord = 99;
-		} else {
-			int d = fix - intro;
-			static const int lim[] = {0, 1, 2, 5, 10, 20, 50, 1000};
-			static const char *const name[] = {"same release", "1 release", "2 releases",
-							   "3-5 releases", "6-10 releases", "11-20 releases",
-							   "21-50 releases", "over 50 releases"};
-			int b = 0;
-			while (b < 7 && d > lim[b])
-				b++;
-			bucket = name[b];
-			ord = b;
-		}
-		kv_bump(&ttf, &nt, &at, &ttf_ix, bucket, ord);
 	}
-	if (nw)
-		vbars(o, "CVEs per week (week of publication, Monday)", wk, nw, "#2c7fb8",
-		      nw > 26 ? (int)((nw + 25) / 26) : 1);
-	if (ns > 1)
-		qsort(sub, ns, sizeof *sub, by_count);
-	hbars(o, "CVEs per subsystem (top 20)", sub, ns > 20 ? 20 : ns, "#41ab5d");
-	if (nb > 1)
-		qsort(br, nb, sizeof *br, by_order);
-	hbars(o, "CVEs per branch (records with a fix on the branch)", br, nb, "#756bb1");
-	if (nt > 1)
-		qsort(ttf, nt, sizeof *ttf, by_order);
-	hbars(o, "Time to fix (mainline releases between introduction and fix; ~9-10 weeks each)", ttf,
-	      nt, "#e6550d");
+}
+
+/* The time-to-fix bucket of a record: mainline releases between its introduction and its fix. */
+static const char *ttf_bucket(int intro, int fix, bool unknown_intro, long long *ord)
+{
+	if (fix < 0) {
+		*ord = 100;
+		return "no mainline fix";
+	}
+	if (intro < 0 || unknown_intro) {
+		*ord = 99;
+		return "introduction unknown";
+	}
+	int d = fix - intro;
+	static const int lim[] = {0, 1, 2, 5, 10, 20, 50, 1000};
+	static const char *const name[] = {"same release", "1 release", "2 releases",
+					   "3-5 releases", "6-10 releases", "11-20 releases",
+					   "21-50 releases", "over 50 releases"};
+	int b = 0;
+	while (b < 7 && d > lim[b])
+		b++;
+	*ord = b;
+	return name[b];
+}
+
+/* One record into the subsystem, branch and time-to-fix charts. */
+static void tally_record(const struct ck_record *r, struct kvlist *sub, struct kvlist *br,
+			 struct kvlist *ttf)
+{
+	char sb[96];
+	kvlist_bump(sub, ck_record_subsystem(r, sb, sizeof sb), 0);
+	/* branches with a fix; time to fix in mainline releases */
+	char seen[64][24];
+	int nseen = 0;
+	int intro = -1, fix = -1;
+	bool unknown_intro = false;
+	for (size_t k = 0; k < r->pairs.n; k++) {
+		const struct ck_pair *p = &r->pairs.v[k];
+		if (ck_pair_same_release(p))
+			continue;
+		if (strcmp(p->vver, "0") == 0)
+			unknown_intro = true;
+		int vo = ck_mainline_ordinal(p->vver), fo = ck_mainline_ordinal(p->fver);
+		if (vo >= 0 && (intro < 0 || vo < intro))
+			intro = vo;
+		if (fo >= 0 && (fix < 0 || fo < fix))
+			fix = fo;
+		if (strcmp(p->fver, "0") == 0)
+			continue;
+		char m[24];
+		kver_str_major(p->fver, m, sizeof m);
+		bool dup = false;
+		for (int q = 0; q < nseen; q++)
+			dup |= strcmp(seen[q], m) == 0;
+		if (!dup && m[0] && nseen < 64) {
+			snprintf(seen[nseen++], sizeof seen[0], "%s", m);
+			struct kver kv;
+			kver_parse(&kv, m);
+			long long ord = (long long)kv.comp[0] * 1000000 + kv.comp[1] * 1000 +
+					(kv.ncomp > 2 ? kv.comp[2] : 0);
+			kvlist_bump(br, m, ord);
+		}
+	}
+	long long ord;
+	const char *bucket = ttf_bucket(intro, fix, unknown_intro, &ord);
+	kvlist_bump(ttf, bucket, ord);
+}
+
+int ck_report_html(const struct ck_set *s, const char *check_json, const char *dates,
+		   struct strbuf *o, struct kcve_err *err)
+{
+	int rc = 0;
+	report_head(o);
+	report_intro(o, s, dates);
+	struct kvlist wk = KVLIST_INIT, sub = KVLIST_INIT, br = KVLIST_INIT, ttf = KVLIST_INIT;
+	tally_weeks(s, &wk);
+	for (size_t i = 0; i < s->n; i++)
+		tally_record(&s->v[i], &sub, &br, &ttf);
+	if (wk.n)
+		vbars(o, "CVEs per week (week of publication, Monday)", wk.v, wk.n, "#2c7fb8",
+		      wk.n > 26 ? (int)((wk.n + 25) / 26) : 1);
+	if (sub.n > 1)
+		qsort(sub.v, sub.n, sizeof *sub.v, by_count);
+	hbars(o, "CVEs per subsystem (top 20)", sub.v, sub.n > 20 ? 20 : sub.n, "#41ab5d");
+	if (br.n > 1)
+		qsort(br.v, br.n, sizeof *br.v, by_order);
+	hbars(o, "CVEs per branch (records with a fix on the branch)", br.v, br.n, "#756bb1");
+	if (ttf.n > 1)
+		qsort(ttf.v, ttf.n, sizeof *ttf.v, by_order);
+	hbars(o, "Time to fix (mainline releases between introduction and fix; ~9-10 weeks each)",
+	      ttf.v, ttf.n, "#e6550d");
 	if (check_json)
 		check_section(o, s, check_json, err, &rc);
 	sb_adds(o, "<p class=\"s\">Generated by kcve report.</p>\n</body></html>\n");
-	kv_free(wk, nw, &wk_ix);
-	kv_free(sub, ns, &sub_ix);
-	kv_free(br, nb, &br_ix);
-	kv_free(ttf, nt, &ttf_ix);
+	kvlist_free(&wk);
+	kvlist_free(&sub);
+	kvlist_free(&br);
+	kvlist_free(&ttf);
 	return rc;
 }

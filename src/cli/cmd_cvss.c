@@ -24,11 +24,26 @@
 #include "store/ops.h"
 #include "store/tree.h"
 
-enum { O_VECTOR_ONLY = CLI_LONG, O_RATIONALE, O_CNA_ID, O_JSON, O_CHECK, O_CANONICAL };
+struct cvss_args {
+	const char *vector_only, *rationale, *cna_id;
+	bool json, check, canonical;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("vector-only", O_VECTOR_ONLY, true), CLI_OPT("rationale", O_RATIONALE, true),
-	CLI_OPT("cna-id", O_CNA_ID, true),           CLI_OPT("json", O_JSON, false),
-	CLI_OPT("check", O_CHECK, false),            CLI_OPT("canonical", O_CANONICAL, false),
+	CLI_OPT_STRING("rationale", struct cvss_args, rationale, "FILE|-",
+		       "the rationale to write with the vector ('-' = stdin)"),
+	CLI_OPT_STRING("vector-only", struct cvss_args, vector_only, "VECTOR",
+		       "just print score, severity and canonical vector"),
+	CLI_OPT_FLAG("check", struct cvss_args, check,
+		     "validate .cvss files (the PATH operands; default: every one under the\n"
+		     "tree's cve/); failures are listed on stdout, exit status 13"),
+	CLI_OPT_FLAG("canonical", struct cvss_args, canonical,
+		     "with --check: also require the canonical byte layout"),
+	CLI_OPT_STRING("cna-id", struct cvss_args, cna_id, "ID",
+		       "CNA org id for the header (default scripts/linux.uuid)"),
+	CLI_OPT_FLAG("json", struct cvss_args, json,
+		     "machine-readable output: {\"cveId\", \"score\", \"severity\",\n"
+		     "\"vectorString\", \"path\", \"rationale\"}; with --check\n"
+		     "{\"checked\", \"with_rationale\", \"bad\": [{\"file\", \"error\"}]}"),
 	CLI_OPT_END};
 static const struct cli_command cvss_cmd = {
 	"cvss",
@@ -40,15 +55,7 @@ static const struct cli_command cvss_cmd = {
 	"in the record tree (--tree / $KCVE_TREE, else found upward from here). Without\n"
 	"--rationale an existing rationale is kept, but only if it still matches the vector.\n"
 	"A rationale is per metric (\"AV:L - why ...\" for all 8 metrics in vector order) or\n"
-	"free prose; its published form may not exceed 4096 characters.\n\n"
-	"  --vector-only VECTOR  just print score, severity and canonical vector\n"
-	"  --check [PATH...]     validate .cvss files (default: every one under the tree's\n"
-	"                        cve/); failures are listed on stdout, exit status 13\n"
-	"  --canonical           with --check: also require the canonical byte layout\n"
-	"  --cna-id ID           CNA org id for the header (default scripts/linux.uuid)\n"
-	"  --json                machine-readable output: {\"cveId\", \"score\", \"severity\",\n"
-	"                        \"vectorString\", \"path\", \"rationale\"}; with --check\n"
-	"                        {\"checked\", \"with_rationale\", \"bad\": [{\"file\", \"error\"}]}\n\n"
+	"free prose; its published form may not exceed 4096 characters.\n"
 	"Output: CVE  SCORE  SEVERITY  VECTOR\n",
 	opts, false};
 
@@ -321,20 +328,14 @@ static int check(char **paths, size_t npaths, bool canonical, bool json, struct 
 
 int cmd_cvss(int argc, char **argv, struct kcve_global *g)
 {
-	const char *vector_only = NULL, *rationale = NULL, *cna_id = NULL;
-	bool json = false, do_check = false, canonical = false;
+	struct cvss_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &cvss_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case O_VECTOR_ONLY: vector_only = p.arg; break;
-		case O_RATIONALE: rationale = p.arg; break;
-		case O_CNA_ID: cna_id = p.arg; break;
-		case O_JSON: json = true; break;
-		case O_CHECK: do_check = true; break;
-		case O_CANONICAL: canonical = true; break;
-		}
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	const char *vector_only = a.vector_only, *rationale = a.rationale, *cna_id = a.cna_id;
+	bool json = a.json, do_check = a.check, canonical = a.canonical;
 	char **pos;
 	size_t npos = (size_t)cli_done(&p, &pos, 0, -1, "");
 	int rc;

@@ -10,28 +10,39 @@
 #include "record/identity.h"
 #include "store/create.h"
 
-enum { O_BATCH = CLI_LONG, O_VULNERABLE, O_REASON, O_FROM, O_FORCE, O_DRY_RUN, O_JSON };
+enum { O_VULNERABLE = CLI_LONG };
+struct create_args {
+	const char *batch, *reason, *from;
+	bool force, dry_run, json;
+};
+#define A struct create_args
 static const struct cli_option opts[] = {
-	CLI_OPT("batch", O_BATCH, true),   CLI_OPT("vulnerable", O_VULNERABLE, true), CLI_OPT("reason", O_REASON, true),
-	CLI_OPT("from", O_FROM, true),     CLI_OPT("force", O_FORCE, false),          CLI_OPT("dry-run", O_DRY_RUN, false),
-	CLI_OPT("json", O_JSON, false),    CLI_OPT_END};
+	CLI_OPT_STRING("batch", A, batch, "FILE",
+		       "one commit per line (first token of >= 7 hex); blank, '-' and\n"
+		       "'#' lines skipped; continues after failures"),
+	CLI_OPT_LOGIC("vulnerable", O_VULNERABLE, "SHA",
+		      "introducing commit (repeatable), kept in .vulnerable"),
+	CLI_OPT_STRING("reason", A, reason, "TEXT", "why --force (recorded in the id's file)"),
+	CLI_OPT_STRING("from", A, from, "'Name <email>'",
+		       "sender of the announcement (else $KCVE_FROM, $CVE_USER, git)"),
+	CLI_OPT_FLAG("force", A, force,
+		     "override the supported-branch rule / a rejected CVE of the\n"
+		     "same commit (needs --reason)"),
+	CLI_OPT_FLAG("dry-run", A, dry_run,
+		     "check and render, write nothing (a batch gives each commit\n"
+		     "the id it would get: ids are not given out twice)"),
+	CLI_OPT_FLAG("json", A, json,
+		     "{\"dry_run\", \"created\": [{\"cve\", \"sha\", \"subject\", \"held_id_bound\"}],\n"
+		     "\"failed\": [{\"sha\", \"exit\", \"error\"}]} (errors also on stderr)"),
+	CLI_OPT_END};
+#undef A
 static const struct cli_command create_cmd = {
 	"create", "[options] SHA [CVE-ID]\n[options] --batch FILE|-",
 	"Assign the first free reserved id of the fix's year (committer date, UTC), or the\n"
 	"given reserved/held CVE-ID, and write .sha1 .dyad .json .mbox in cve/published/.\n"
 	"Refused: fixes in no release (exit 19), commits that already have a CVE (14),\n"
 	"fixes whose pairs are all same-release (8), fixes only on unsupported branches\n"
-	"(20), no free id (15).\n\n"
-	"  --batch FILE     one commit per line (first token of >= 7 hex); blank, '-' and\n"
-	"                   '#' lines skipped; continues after failures\n"
-	"  --vulnerable SHA introducing commit (repeatable), kept in .vulnerable\n"
-	"  --force --reason TEXT  override the supported-branch rule / a rejected CVE of the\n"
-	"                   same commit (the reason is recorded in the id's file)\n"
-	"  --from 'Name <email>'  sender of the announcement (else $KCVE_FROM, $CVE_USER, git)\n"
-	"  --dry-run        check and render, write nothing (a batch gives each commit\n"
-	"                   the id it would get: ids are not given out twice)\n"
-	"  --json           {\"dry_run\", \"created\": [{\"cve\", \"sha\", \"subject\", \"held_id_bound\"}],\n"
-	"                   \"failed\": [{\"sha\", \"exit\", \"error\"}]} (errors also on stderr)\n",
+	"(20), no free id (15).\n",
 	opts, false};
 
 /* With --json, the created and the failed commits (else NULL: one line each on stdout). */
@@ -118,26 +129,23 @@ static int create_batch(struct cve_tree *t, struct history *h, struct store_crea
 int cmd_create(int argc, char **argv, struct kcve_global *g)
 {
 	struct store_create_opts o = {0};
-	const char *batch = NULL, *from = NULL;
+	struct create_args a = {0};
 	const char **vulns = NULL;
 	size_t nvulns = 0, avulns = 0;
-	bool json = false;
 	struct cli_parser p;
 	cli_begin(&p, &create_cmd, argc, argv, g);
+	cli_bind(&p, &a);
 	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case O_BATCH: batch = p.arg; break;
-		case O_VULNERABLE:
+		if (c == O_VULNERABLE) {
 			XGROW(vulns, nvulns + 1, avulns);
 			vulns[nvulns++] = p.arg;
-			break;
-		case O_REASON: o.reason = p.arg; break;
-		case O_FROM: from = p.arg; break;
-		case O_FORCE: o.force = true; break;
-		case O_DRY_RUN: o.dry_run = true; break;
-		case O_JSON: json = true; break;
 		}
 	}
+	const char *batch = a.batch, *from = a.from;
+	bool json = a.json;
+	o.reason = a.reason;
+	o.force = a.force;
+	o.dry_run = a.dry_run;
 	char **pos;
 	int npos = cli_done(&p, &pos, batch ? 0 : 1, batch ? 0 : 2, "SHA [CVE-ID]");
 	if (o.force && (!o.reason || !*o.reason)) {

@@ -13,26 +13,30 @@
 #include "history/history.h"
 #include "store/tree.h"
 
-enum { O_BATCH = CLI_LONG, O_JSON };
+struct dyad_opts {
+	const char *batch;
+	bool json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("vulnerable", 'v', true), CLI_OPT("sha1", 's', true), CLI_OPT("batch", O_BATCH, true),
-	CLI_OPT("json", O_JSON, false),   CLI_OPT_END};
+	CLI_OPT_LOGIC("vulnerable", 'v', "SHA", "explicit introducing commit (repeatable)"),
+	CLI_OPT_LOGIC("sha1", 's', "SHA", "a fix commit (same as a positional SHA)"),
+	CLI_OPT_STRING("batch", struct dyad_opts, batch, "FILE",
+		       "one CVE per line ('-' = stdin): an optional CVE id, fix\n"
+		       "shas, and '-v SHA' for introducing commits; '#' lines\n"
+		       "and blank lines are skipped. Each CVE's output starts\n"
+		       "with a line '## <CVE id or \"line N\">'; a CVE that\n"
+		       "fails is reported on stderr and the run continues\n"
+		       "(exit status: the first failure's code)."),
+	CLI_OPT_FLAG("json", struct dyad_opts, json,
+		     "{\"pairs\": [{\"vulnerable_version\", \"vulnerable_commit\", \"fixed_version\",\n"
+		     "\"fixed_commit\"}]} (null: unknown / not fixed)"),
+	CLI_OPT_END};
 static const struct cli_command dyad_cmd = {
 	"dyad", "[--vulnerable SHA]... [--json] SHA...\n--batch FILE",
 	"Print the vulnerable:fixed pairs (V:VG:F:FG lines after '#' header lines) of\n"
 	"the fix commit(s) SHA (the first is the main fix; short ids accepted).\n"
-	"  -v, --vulnerable SHA  explicit introducing commit (repeatable)\n"
-	"  -s, --sha1 SHA        a fix commit (same as a positional SHA)\n"
-	"  --batch FILE          one CVE per line ('-' = stdin): an optional CVE id, fix\n"
-	"                        shas, and '-v SHA' for introducing commits; '#' lines\n"
-	"                        and blank lines are skipped. Each CVE's output starts\n"
-	"                        with a line '## <CVE id or \"line N\">'; a CVE that\n"
-	"                        fails is reported on stderr and the run continues\n"
-	"                        (exit status: the first failure's code).\n"
 	"With --tree (or $KCVE_TREE), scripts/not_fixes and scripts/not_reverts of the\n"
-	"record tree are honoured.\n"
-	"  --json                {\"pairs\": [{\"vulnerable_version\", \"vulnerable_commit\", \"fixed_version\",\n"
-	"                        \"fixed_commit\"}]} (null: unknown / not fixed)\n",
+	"record tree are honoured.\n",
 	opts, false};
 
 struct args {
@@ -165,20 +169,18 @@ static int run_batch(struct history *h, const char *path)
 int cmd_dyad(int argc, char **argv, struct kcve_global *g)
 {
 	struct args a = {0};
-	const char *batch = NULL;
-	bool json = false;
+	struct dyad_opts o = {0};
 	struct cli_parser p;
 	cli_begin(&p, &dyad_cmd, argc, argv, g);
+	cli_bind(&p, &o);
 	for (int c; (c = cli_next(&p)) != -1;) {
 		if (c == 'v')
 			args_add(&a.vulns, &a.nvulns, &a.avulns, p.arg);
 		else if (c == 's')
 			args_add(&a.fixes, &a.nfixes, &a.afixes, p.arg);
-		else if (c == O_BATCH)
-			batch = p.arg;
-		else if (c == O_JSON)
-			json = true;
 	}
+	const char *batch = o.batch;
+	bool json = o.json;
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
 	for (int i = 0; i < nops; i++)

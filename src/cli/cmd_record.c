@@ -15,15 +15,35 @@
 #include "record/identity.h"
 #include "record/record.h"
 
-enum { O_CVE = CLI_LONG, O_VULNERABLE, O_NOT_AFFECTED, O_REFERENCE, O_MESSAGE, O_CVSS, O_JSON,
-       O_MBOX, O_DYAD, O_FROM, O_GENERATOR };
+enum { O_VULNERABLE = CLI_LONG, O_NOT_AFFECTED };
+struct record_args {
+	const char *cve, *reference, *message, *cvss, *json, *mbox, *dyad, *from, *generator;
+};
+#define A struct record_args
 static const struct cli_option opts[] = {
-	CLI_OPT("cve", O_CVE, true),         CLI_OPT("vulnerable", O_VULNERABLE, true),
-	CLI_OPT("not-affected", O_NOT_AFFECTED, true), CLI_OPT("reference", O_REFERENCE, true),
-	CLI_OPT("message", O_MESSAGE, true), CLI_OPT("cvss", O_CVSS, true),
-	CLI_OPT("json", O_JSON, true),       CLI_OPT("mbox", O_MBOX, true),
-	CLI_OPT("dyad", O_DYAD, true),       CLI_OPT("from", O_FROM, true),
-	CLI_OPT("generator", O_GENERATOR, true), CLI_OPT_END};
+	CLI_OPT_STRING("cve", A, cve, "ID", "the CVE id (required)"),
+	CLI_OPT_LOGIC("vulnerable", O_VULNERABLE, "SHA",
+		      "introducing commit overriding Fixes: tags (repeatable)"),
+	CLI_OPT_LOGIC("not-affected", O_NOT_AFFECTED, "BRANCH",
+		      "stable branch (like 6.1) declared not affected by the\n"
+		      "maintainers: its pairs are dropped (repeatable)"),
+	CLI_OPT_STRING("reference", A, reference, "FILE", "extra reference URLs, one per line"),
+	CLI_OPT_STRING("message", A, message, "FILE",
+		       "replacement description text (blank file: use the commit)"),
+	CLI_OPT_STRING("cvss", A, cvss, "FILE", ".cvss file: adds metrics and the mbox Severity block"),
+	CLI_OPT_STRING("json", A, json, "OUT",
+		       "the record file to write (atomically); with none of --json,\n"
+		       "--mbox and --dyad the JSON record is printed on stdout"),
+	CLI_OPT_STRING("mbox", A, mbox, "OUT", "the announcement mbox to write (atomically)"),
+	CLI_OPT_STRING("dyad", A, dyad, "OUT", "the .dyad file to write (atomically)"),
+	CLI_OPT_STRING("from", A, from, "ID",
+		       "mbox sender; default $KCVE_FROM, else $CVE_USER + git config\n"
+		       "user.name, else git config user.name/user.email"),
+	CLI_OPT_STRING("generator", A, generator, "NAME",
+		       "generator identity in the mbox separator and x_generator\n"
+		       "(default bippy-1.2.0, the anchor's, for byte-compatibility)"),
+	CLI_OPT_END};
+#undef A
 static const struct cli_command record_cmd = {
 	"record",
 	"--cve CVE-YYYY-NNNNN [--vulnerable SHA]... [--reference FILE] [--message FILE]\n"
@@ -33,19 +53,6 @@ static const struct cli_command record_cmd = {
 	"description and affected files come from it): vulnerable:fixed pairs computed\n"
 	"in-process, the issuance policy applied, then the CVE JSON 5.1.1 record and the\n"
 	"announcement mbox rendered exactly as the kernel CNA's bippy does.\n\n"
-	"  --cve ID          the CVE id (required)\n"
-	"  --vulnerable SHA  introducing commit overriding Fixes: tags (repeatable)\n"
-	"  --not-affected BRANCH  stable branch (like 6.1) declared not affected by the\n"
-	"                    maintainers: its pairs are dropped (repeatable)\n"
-	"  --reference FILE  extra reference URLs, one per line\n"
-	"  --message FILE    replacement description text (blank file: use the commit)\n"
-	"  --cvss FILE       .cvss file: adds metrics and the mbox Severity block\n"
-	"  --json/--mbox/--dyad OUT  files to write (atomically); with none of them the\n"
-	"                    JSON record is printed on stdout\n"
-	"  --from ID         mbox sender; default $KCVE_FROM, else $CVE_USER + git config\n"
-	"                    user.name, else git config user.name/user.email\n"
-	"  --generator NAME  generator identity in the mbox separator and x_generator\n"
-	"                    (default bippy-1.2.0, the anchor's, for byte-compatibility)\n\n"
 	"The vulns tree (--tree / $KCVE_TREE), when given, supplies scripts/tags,\n"
 	"scripts/linux.uuid and scripts/not_fixes|not_reverts.\n",
 	opts, false};
@@ -88,12 +95,13 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 	const char **shas = NULL, **vulns = NULL, **nas = NULL;
 	size_t nshas = 0, nvulns = 0, nnas = 0;
 	const char *json = NULL, *mbox = NULL, *dyad = NULL, *from = NULL;
+	struct record_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &record_cmd, argc, argv, g);
+	cli_bind(&p, &a);
 	for (int c; (c = cli_next(&p)) != -1;) {
 		char major[32];
 		switch (c) {
-		case O_CVE: in.cve = p.arg; break;
 		case O_VULNERABLE: push(&vulns, &nvulns, p.arg); break;
 		case O_NOT_AFFECTED:
 			if (strcmp(kver_str_major(p.arg, major, sizeof(major)), p.arg) != 0) {
@@ -105,16 +113,17 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 			}
 			push(&nas, &nnas, p.arg);
 			break;
-		case O_REFERENCE: in.reference_path = p.arg; break;
-		case O_MESSAGE: in.message_path = p.arg; break;
-		case O_CVSS: in.cvss_path = p.arg; break;
-		case O_JSON: json = p.arg; break;
-		case O_MBOX: mbox = p.arg; break;
-		case O_DYAD: dyad = p.arg; break;
-		case O_FROM: from = p.arg; break;
-		case O_GENERATOR: in.generator = p.arg; break;
 		}
 	}
+	in.cve = a.cve;
+	in.reference_path = a.reference;
+	in.message_path = a.message;
+	in.cvss_path = a.cvss;
+	in.generator = a.generator;
+	json = a.json;
+	mbox = a.mbox;
+	dyad = a.dyad;
+	from = a.from;
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
 	for (int i = 0; i < nops; i++)

@@ -14,11 +14,24 @@
 #include "store/ops.h"
 #include "store/tree.h"
 
-enum { O_CONFIG = CLI_LONG, O_YEAR, O_COUNT, O_RANDOM, O_NO_TREE, O_STATE, O_JSON };
+/* What the command line says; --year and --count are checked after the subcommand. */
+struct remote_opts {
+	const char *config, *year, *count, *state;
+	bool random, no_tree, json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("config", O_CONFIG, true),   CLI_OPT("year", O_YEAR, true),        CLI_OPT("count", O_COUNT, true),
-	CLI_OPT("random", O_RANDOM, false),  CLI_OPT("no-tree", O_NO_TREE, false), CLI_OPT("state", O_STATE, true),
-	CLI_OPT("json", O_JSON, false),      CLI_OPT_END};
+	CLI_OPT_STRING("config", struct remote_opts, config, "FILE",
+		       "the settings file (as for 'kcve publish')"),
+	CLI_OPT_STRING("year", struct remote_opts, year, "Y",
+		       "reserve: the ids' year; list: only this year's ids"),
+	CLI_OPT_STRING("count", struct remote_opts, count, "N", "reserve: how many ids (1 to 10000)"),
+	CLI_OPT_FLAG("random", struct remote_opts, random, "reserve: ids not in sequence"),
+	CLI_OPT_FLAG("no-tree", struct remote_opts, no_tree,
+		     "reserve: do not add the ids to cve/reserved/"),
+	CLI_OPT_STRING("state", struct remote_opts, state, "STATE",
+		       "list: only RESERVED, PUBLISHED or REJECTED ids"),
+	CLI_OPT_FLAG("json", struct remote_opts, json, "print JSON (the shapes above)"),
+	CLI_OPT_END};
 static const struct cli_command remote_cmd = {
 	"remote",
 	"[--config FILE] reserve --year Y --count N [--random] [--no-tree] [--json]\n"
@@ -89,23 +102,17 @@ static int reserve(struct cveapi *api, const struct remote_args *a, struct kcve_
 
 int cmd_remote(int argc, char **argv, struct kcve_global *g)
 {
-	const char *config = NULL;
+	struct remote_opts o = {0};
 	struct remote_args a = {.tree = true};
-	const char *year = NULL, *count = NULL;
-	bool no_tree = false, json = false;
 	struct cli_parser p;
 	cli_begin(&p, &remote_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case O_CONFIG: config = p.arg; break;
-		case O_YEAR: year = p.arg; break;
-		case O_COUNT: count = p.arg; break;
-		case O_RANDOM: a.random = true; break;
-		case O_NO_TREE: no_tree = true; break;
-		case O_STATE: a.state = p.arg; break;
-		case O_JSON: json = true; break;
-		}
-	}
+	cli_bind(&p, &o);
+	while (cli_next(&p) != -1)
+		;
+	const char *config = o.config, *year = o.year, *count = o.count;
+	bool no_tree = o.no_tree, json = o.json;
+	a.random = o.random;
+	a.state = o.state;
 	char **ops;
 	int nops = cli_done(&p, &ops, 1, -1, "a subcommand: reserve, quota, list or get");
 	const char *sub = ops[0];

@@ -10,11 +10,21 @@
 #include "core/xalloc.h"
 #include "store/ops.h"
 
-enum { O_YEAR = CLI_LONG, O_REMOTE, O_COUNT, O_RANDOM, O_CONFIG, O_JSON };
+struct reserve_args {
+	const char *year, *count, *config; /* checked after the operands, or by 'kcve remote' */
+	bool remote, random, json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("json", O_JSON, false),
-	CLI_OPT("year", O_YEAR, true),     CLI_OPT("remote", O_REMOTE, false), CLI_OPT("count", O_COUNT, true),
-	CLI_OPT("random", O_RANDOM, false), CLI_OPT("config", O_CONFIG, true),  CLI_OPT_END};
+	CLI_OPT_FLAG("json", struct reserve_args, json, "print JSON (the shapes above)"),
+	CLI_OPT_STRING("year", struct reserve_args, year, "YEAR",
+		       "list: only this year's ids; --remote: the year to reserve ids in"),
+	CLI_OPT_FLAG("remote", struct reserve_args, remote,
+		     "reserve new ids at CVE Services (kcve remote reserve)"),
+	CLI_OPT_STRING("count", struct reserve_args, count, "N", "--remote: how many ids to reserve"),
+	CLI_OPT_FLAG("random", struct reserve_args, random, "--remote: ids not in sequence"),
+	CLI_OPT_STRING("config", struct reserve_args, config, "FILE",
+		       "--remote: the CVE Services configuration (see 'kcve remote --help')"),
+	CLI_OPT_END};
 static const struct cli_command reserve_cmd = {
 	"reserve",
 	"add [--json] CVE-ID...\n"
@@ -101,20 +111,14 @@ static int forward_remote(const char *year, const char *count, const char *confi
 
 int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 {
-	const char *year = NULL, *count = NULL, *config = NULL;
-	bool remote = false, random = false, json = false;
+	struct reserve_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &reserve_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case O_YEAR: year = p.arg; break;
-		case O_COUNT: count = p.arg; break;
-		case O_CONFIG: config = p.arg; break;
-		case O_REMOTE: remote = true; break;
-		case O_RANDOM: random = true; break;
-		case O_JSON: json = true; break;
-		}
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	const char *year = a.year, *count = a.count, *config = a.config;
+	bool remote = a.remote, random = a.random, json = a.json;
 	char **ops;
 	int nops = cli_done(&p, &ops, remote ? 0 : 1, remote ? 0 : -1, "'add' or 'list'");
 	if (year)

@@ -17,12 +17,24 @@
 #include "core/error.h"
 #include "core/strmap.h"
 
-enum { O_TREE = CLI_LONG, O_SOURCE, O_DB, O_CONFIG, O_ARCH, O_JSON, O_PATCHES, O_REPO };
+struct db_args {
+	const char *out, *tree, *source, *db, *config, *arch, *patches, *repo;
+	bool json;
+};
+#define A struct db_args
 static const struct cli_option opts[] = {
-	CLI_OPT("output", 'o', true), CLI_OPT("tree", O_TREE, true),     CLI_OPT("source", O_SOURCE, true),
-	CLI_OPT("db", O_DB, true),    CLI_OPT("config", O_CONFIG, true), CLI_OPT("arch", O_ARCH, true),
-	CLI_OPT("json", O_JSON, false), CLI_OPT("patches", O_PATCHES, true),
-	CLI_OPT("repo", O_REPO, true),  CLI_OPT_END};
+	{.name = "output", .key = 'o', .arg = true, .type = CLI_STRING, .target = offsetof(A, out),
+	 .meta = "FILE", .help = "build: the database to write (required)"},
+	CLI_OPT_STRING("tree", A, tree, "DIR", "build, files: the record tree (default: the global --tree)"),
+	CLI_OPT_STRING("source", A, source, "KSRC", "build, files: the kernel source (Kbuild conditions)"),
+	CLI_OPT_STRING("db", A, db, "FILE", "files: the database instead of a tree"),
+	CLI_OPT_STRING("config", A, config, "CONFIG", "files: the .config to evaluate (required)"),
+	CLI_OPT_STRING("arch", A, arch, "A", "files: the architecture"),
+	CLI_OPT_FLAG("json", A, json, "print JSON (the shapes above)"),
+	CLI_OPT_STRING("patches", A, patches, "DIR", "build: each record's fix as DIR/CVE-ID.patch"),
+	CLI_OPT_STRING("repo", A, repo, "LINUX.git", "build: the fixes and their backports from this repository"),
+	CLI_OPT_END};
+#undef A
 static const struct cli_command db_cmd = {
 	"db",
 	"build [--tree DIR] -o FILE [--source KSRC] [--patches DIR | --repo LINUX.git]\n"
@@ -53,10 +65,6 @@ static const struct cli_command db_cmd = {
 	"        files: [{\"file\", \"verdict\", \"module\" (null: none known)}]\n",
 	opts, false};
 
-struct db_args {
-	const char *out, *tree, *source, *db, *config, *arch, *patches, *repo;
-	bool json;
-};
 
 /* kcve db files: per-file verdicts of the config stage, so that a database built with
  * --source can be compared with the source tree it was built from. */
@@ -177,19 +185,9 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	struct db_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &db_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case 'o': a.out = p.arg; break;
-		case O_TREE: a.tree = p.arg; break;
-		case O_SOURCE: a.source = p.arg; break;
-		case O_DB: a.db = p.arg; break;
-		case O_CONFIG: a.config = p.arg; break;
-		case O_ARCH: a.arch = p.arg; break;
-		case O_JSON: a.json = true; break;
-		case O_PATCHES: a.patches = p.arg; break;
-		case O_REPO: a.repo = p.arg; break;
-		}
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
 	char **ops;
 	int nops = cli_done(&p, &ops, 1, 2, "build, info FILE or files");
 	const char *sub = ops[0];

@@ -12,19 +12,34 @@
 #include "record/identity.h"
 #include "store/tree.h"
 
-enum { O_BY = CLI_LONG, O_REASON, O_REJECT, O_VULNERABLE, O_NOT_AFFECTED, O_MAINTAINERS, O_FROM,
-       O_NO_REGENERATE, O_JSON };
+enum { O_BY = CLI_LONG, O_REJECT, O_VULNERABLE, O_NOT_AFFECTED };
+struct dispute_args {
+	const char *reason, *maintainers, *from;
+	bool no_regenerate, json;
+};
+#define A struct dispute_args
 static const struct cli_option opts[] = {
-	CLI_OPT("by", O_BY, true),
-	CLI_OPT("reason", O_REASON, true),
-	CLI_OPT("reject", O_REJECT, false),
-	CLI_OPT("vulnerable", O_VULNERABLE, true),
-	CLI_OPT("not-affected", O_NOT_AFFECTED, true),
-	CLI_OPT("maintainers", O_MAINTAINERS, true),
-	CLI_OPT("from", O_FROM, true),
-	CLI_OPT("no-regenerate", O_NO_REGENERATE, false),
-	CLI_OPT("json", O_JSON, false),
+	CLI_OPT_LOGIC("by", O_BY, "EMAIL", "a maintainer who disputes (repeatable)"),
+	CLI_OPT_STRING("reason", A, reason, "TEXT", "why (required)"),
+	CLI_OPT_LOGIC("reject", O_REJECT, NULL,
+		      "withdraw the CVE (moves it to rejected/, rejection mail)"),
+	CLI_OPT_LOGIC("vulnerable", O_VULNERABLE, "SHA...",
+		      "the commit(s) that introduced the bug (.vulnerable), record\n"
+		      "regenerated from the kernel repository (--repo)"),
+	CLI_OPT_LOGIC("not-affected", O_NOT_AFFECTED, "BR...",
+		      "stable branches (6.1, 5.15) that never had the bug\n"
+		      "(.not_affected), record regenerated"),
+	CLI_OPT_STRING("maintainers", A, maintainers, "FILE",
+		       "MAINTAINERS to use (default: --repo working tree or HEAD)"),
+	CLI_OPT_STRING("from", A, from, "'Name <email>'",
+		       "sender of the rejection mail (else $KCVE_FROM)"),
+	CLI_OPT_FLAG("no-regenerate", A, no_regenerate,
+		     "do not regenerate the record (no kernel repository needed)"),
+	CLI_OPT_FLAG("json", A, json,
+		     "{\"cve\", \"action\", \"allowed\", \"why\", \"deciders\",\n"
+		     "\"regenerated\", \"report\"} (also when refused, exit 16)"),
 	CLI_OPT_END};
+#undef A
 static const struct cli_command dispute_cmd = {
 	"dispute",
 	"CVE-ID --by EMAIL [--by EMAIL...] --reason TEXT\n"
@@ -33,17 +48,7 @@ static const struct cli_command dispute_cmd = {
 	"Only maintainers (M:) of the most specific MAINTAINERS section of the CVE's files may\n"
 	"dispute; with several files in several subsystems, a maintainer of each must join\n"
 	"(repeat --by). THE REST, orphaned sections and reviewers (R:) give no authority.\n"
-	"Every decision is appended to cve/disputes.log; a refused dispute changes nothing else.\n\n"
-	"  --reject              withdraw the CVE (moves it to rejected/, rejection mail)\n"
-	"  --vulnerable SHA...   the commit(s) that introduced the bug (.vulnerable), record\n"
-	"                        regenerated from the kernel repository (--repo)\n"
-	"  --not-affected BR...  stable branches (6.1, 5.15) that never had the bug\n"
-	"                        (.not_affected), record regenerated\n"
-	"  --maintainers FILE    MAINTAINERS to use (default: --repo working tree or HEAD)\n"
-	"  --from 'Name <email>' sender of the rejection mail (else $KCVE_FROM)\n"
-	"  --no-regenerate       do not regenerate the record (no kernel repository needed)\n"
-	"  --json                {\"cve\", \"action\", \"allowed\", \"why\", \"deciders\",\n"
-	"                        \"regenerated\", \"report\"} (also when refused, exit 16)\n",
+	"Every decision is appended to cve/disputes.log; a refused dispute changes nothing else.\n",
 	opts, false};
 
 /* "Name <email>" or "email" into the contract's identity struct. */
@@ -91,15 +96,14 @@ int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 	struct dispute_request rq = {0};
 	const char **by = xcalloc((size_t)argc, sizeof(*by));
 	const char **args = xcalloc((size_t)argc, sizeof(*args));
-	const char *mfile = NULL, *from = getenv("KCVE_FROM");
+	struct dispute_args a = {.from = getenv("KCVE_FROM")};
 	int nactions = 0;
-	bool regenerate = true, json = false;
 	struct cli_parser p;
 	cli_begin(&p, &dispute_cmd, argc, argv, g);
+	cli_bind(&p, &a);
 	for (int c; (c = cli_next(&p)) != -1;) {
 		switch (c) {
 		case O_BY: by[rq.nby++] = p.arg; break;
-		case O_REASON: rq.reason = p.arg; break;
 		case O_REJECT:
 			if (!nactions || rq.action != DISPUTE_REJECT)
 				nactions++;
@@ -115,12 +119,11 @@ int cmd_dispute(int argc, char **argv, struct kcve_global *g)
 			args[rq.nargs++] = p.arg;
 			break;
 		}
-		case O_MAINTAINERS: mfile = p.arg; break;
-		case O_FROM: from = p.arg; break;
-		case O_NO_REGENERATE: regenerate = false; break;
-		case O_JSON: json = true; break;
 		}
 	}
+	rq.reason = a.reason;
+	const char *mfile = a.maintainers, *from = a.from;
+	bool regenerate = !a.no_regenerate, json = a.json;
 	/* operands: the CVE id, and the further values of --vulnerable/--not-affected
 	 * ("--vulnerable A B") */
 	char **ops;

@@ -13,13 +13,31 @@
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
 
-enum { O_CONFIG = CLI_LONG, O_SOURCE, O_ARCH, O_BUILD, O_FILES_FROM, O_LIST, O_STATS, O_EXPORT,
-       O_JSON };
+struct kbuild_args {
+	const char *config, *source, *arch, *build, *files_from;
+	bool list, stats, export, json;
+};
+#define A struct kbuild_args
 static const struct cli_option opts[] = {
-	CLI_OPT("config", O_CONFIG, true),         CLI_OPT("source", O_SOURCE, true), CLI_OPT("arch", O_ARCH, true),
-	CLI_OPT("build", O_BUILD, true),           CLI_OPT("files-from", O_FILES_FROM, true),
-	CLI_OPT("list", O_LIST, false),            CLI_OPT("stats", O_STATS, false),
-	CLI_OPT("export-conditions", O_EXPORT, false), CLI_OPT("json", O_JSON, false), CLI_OPT_END};
+	CLI_OPT_STRING("config", A, config, "FILE",
+		       "kernel .config (or a gzip-compressed one such as /proc/config.gz)"),
+	CLI_OPT_STRING("source", A, source, "KSRC", "unpacked kernel source tree the config belongs to"),
+	CLI_OPT_STRING("arch", A, arch, "ARCH", "arch/ directory name (default: from the config, else x86)"),
+	CLI_OPT_STRING("build", A, build, "DIR",
+		       "answer from a build directory's .*.cmd files instead (exact,\n"
+		       "headers included)"),
+	CLI_OPT_STRING("files-from", A, files_from, "FILE",
+		       "read the FILE list from FILE, one per line ('-' = stdin)"),
+	CLI_OPT_FLAG("list", A, list, "with --build: print every compiled source and header"),
+	CLI_OPT_FLAG("stats", A, stats, "print evaluation statistics and time on stderr"),
+	CLI_OPT_FLAG("export-conditions", A, export,
+		     "print, for every .c of the tree, the CONFIG_ condition under\n"
+		     "which it is built (config-independent; for compact databases)"),
+	CLI_OPT_FLAG("json", A, json,
+		     "[{\"file\", \"verdict\": \"compiled\"|\"not compiled\"|\"unknown\",\n"
+		     "\"reason\"}] for the FILEs (not with --list/--export-conditions)"),
+	CLI_OPT_END};
+#undef A
 static const struct cli_command kbuild_cmd = {
 	"kbuild",
 	"--config .config --source KSRC [--arch ARCH] [--json] [FILE...]\n"
@@ -27,19 +45,7 @@ static const struct cli_command kbuild_cmd = {
 	"--config .config --source KSRC --export-conditions",
 	"Say for each FILE (relative to the kernel source tree) whether it is compiled:\n"
 	"  compiled / not compiled / unknown, with the reason (the makefile line, the disabled\n"
-	"  CONFIG_ symbol, or why kcve cannot decide -- headers are always unknown without --build).\n\n"
-	"  --config FILE       kernel .config (or a gzip-compressed one such as /proc/config.gz)\n"
-	"  --source KSRC       unpacked kernel source tree the config belongs to\n"
-	"  --arch ARCH         arch/ directory name (default: from the config, else x86)\n"
-	"  --build DIR         answer from a build directory's .*.cmd files instead (exact,\n"
-	"                      headers included)\n"
-	"  --list              with --build: print every compiled source and header\n"
-	"  --files-from FILE   read the FILE list from FILE, one per line ('-' = stdin)\n"
-	"  --stats             print evaluation statistics and time on stderr\n"
-	"  --export-conditions print, for every .c of the tree, the CONFIG_ condition under\n"
-	"                      which it is built (config-independent; for compact databases)\n"
-	"  --json              [{\"file\", \"verdict\": \"compiled\"|\"not compiled\"|\"unknown\",\n"
-	"                      \"reason\"}] for the FILEs (not with --list/--export-conditions)\n",
+	"  CONFIG_ symbol, or why kcve cannot decide -- headers are always unknown without --build).\n",
 	opts, false};
 
 static double now(void)
@@ -88,27 +94,18 @@ static void answer(json_t *out, const char *file, enum kb_verdict v, const char 
 
 int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 {
-	const char *config = NULL, *source = NULL, *arch = NULL, *build = NULL;
-	bool list = false, stats = false, export = false;
+	struct kbuild_args a = {0};
 	char **files = NULL;
 	size_t nfiles = 0, alloc = 0;
-	const char *files_from = NULL;
-	json_t *out = NULL;
 	struct cli_parser p;
 	cli_begin(&p, &kbuild_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case O_CONFIG: config = p.arg; break;
-		case O_SOURCE: source = p.arg; break;
-		case O_ARCH: arch = p.arg; break;
-		case O_BUILD: build = p.arg; break;
-		case O_FILES_FROM: files_from = p.arg; break;
-		case O_LIST: list = true; break;
-		case O_STATS: stats = true; break;
-		case O_EXPORT: export = true; break;
-		case O_JSON: out = json_array(); break;
-		}
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	const char *config = a.config, *source = a.source, *arch = a.arch, *build = a.build;
+	const char *files_from = a.files_from;
+	bool list = a.list, stats = a.stats, export = a.export;
+	json_t *out = a.json ? json_array() : NULL;
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
 	if (out && (list || export)) {

@@ -11,46 +11,48 @@
 #include "publish/publish.h"
 #include "store/tree.h"
 
-enum { O_DRY_RUN = CLI_LONG, O_BASELINE, O_CONFIG, O_JSON };
+struct publish_args {
+	const char *config;
+	bool dry_run, baseline, json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("dry-run", O_DRY_RUN, false), CLI_OPT("baseline", O_BASELINE, false), CLI_OPT("config", O_CONFIG, true),
-	CLI_OPT("json", O_JSON, false), CLI_OPT_END};
+	CLI_OPT_FLAG("dry-run", struct publish_args, dry_run,
+		     "send and write nothing; print what would be sent (with the\n"
+		     "global -v: the full request bodies and mails)"),
+	CLI_OPT_FLAG("baseline", struct publish_args, baseline,
+		     "record the tree as already published and announced (adopting an\n"
+		     "existing tree), send nothing"),
+	CLI_OPT_STRING("config", struct publish_args, config, "FILE",
+		       "'key = value' settings: cve_api.url/org/user/key/timeout/attempts/\n"
+		       "backoff_ms/backoff_cap_ms, smtp.url/user/password/tls/from/to/\n"
+		       "msgid_host/timeout/archive/archive_settle_ms (env KCVE_CVE_API_*,\n"
+		       "KCVE_SMTP_* override)"),
+	CLI_OPT_FLAG("json", struct publish_args, json,
+		     "the counts on stdout: {\"dry_run\", \"baseline\", \"published\",\n"
+		     "\"updated\", \"rejected\", \"returned\", \"mails\", \"unchanged\",\n"
+		     "\"failed\"}; the per-CVE lines go to stderr"),
+	CLI_OPT_END};
 static const struct cli_command publish_cmd = {
 	"publish", "[--dry-run] [--baseline] [--config FILE] [--json] [CVE-ID...]",
 	"Publish every record of the tree that changed since it was last published to CVE\n"
 	"Services (create, or update when the record exists), mail the announcement of new\n"
 	"CVEs and the rejection reply of rejected ones, reject returned ids. Progress is kept\n"
-	"per CVE in cve/.published/, unsent mail in cve/.outbox/: rerun after any failure.\n\n"
-	"  --dry-run      send and write nothing; print what would be sent (with the\n"
-	"                 global -v: the full request bodies and mails)\n"
-	"  --baseline     record the tree as already published and announced (adopting an\n"
-	"                 existing tree), send nothing\n"
-	"  --config FILE  'key = value' settings: cve_api.url/org/user/key/timeout/attempts/\n"
-	"                 backoff_ms/backoff_cap_ms, smtp.url/user/password/tls/from/to/\n"
-	"                 msgid_host/timeout/archive/archive_settle_ms (env KCVE_CVE_API_*,\n"
-	"                 KCVE_SMTP_* override)\n"
-	"  --json         the counts on stdout: {\"dry_run\", \"baseline\", \"published\",\n"
-	"                 \"updated\", \"rejected\", \"returned\", \"mails\", \"unchanged\",\n"
-	"                 \"failed\"}; the per-CVE lines go to stderr\n",
+	"per CVE in cve/.published/, unsent mail in cve/.outbox/: rerun after any failure.\n",
 	opts, false};
 
 int cmd_publish(int argc, char **argv, struct kcve_global *g)
 {
 	struct publish_opts o = {.out = stdout};
-	const char *config = NULL;
-	bool json = false;
+	struct publish_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &publish_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		if (c == O_DRY_RUN)
-			o.dry_run = true;
-		else if (c == O_BASELINE)
-			o.baseline = true;
-		else if (c == O_CONFIG)
-			config = p.arg;
-		else if (c == O_JSON)
-			json = true;
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	o.dry_run = a.dry_run;
+	o.baseline = a.baseline;
+	const char *config = a.config;
+	bool json = a.json;
 	if (json)
 		o.out = stderr;
 	o.show = g->verbose;

@@ -17,18 +17,27 @@
 #include "record/identity.h"
 #include "store/tree.h"
 
-enum { O_FROM = CLI_LONG, O_JSON };
+struct request_args {
+	const char *output, *from;
+	bool json;
+};
 static const struct cli_option opts[] = {
-	CLI_OPT("output", 'o', true), CLI_OPT("from", O_FROM, true), CLI_OPT("json", O_JSON, false), CLI_OPT_END};
+	{.name = "output", .key = 'o', .arg = true, .type = CLI_STRING,
+	 .target = offsetof(struct request_args, output), .meta = "REPLY.mbox",
+	 .help = "the reply mail (default: standard output)"},
+	CLI_OPT_STRING("from", struct request_args, from, "'Name <addr>'",
+		       "the reply's sender (default: $KCVE_FROM)"),
+	CLI_OPT_FLAG("json", struct request_args, json,
+		     "{\"kind\", \"queued\" (path or null), \"already_queued\", \"commits\": [{\"text\",\n"
+		     "\"sha\", \"release\", \"cve\"}], \"reply_file\" (-o FILE or null), \"reply\" (the mbox)}"),
+	CLI_OPT_END};
 static const struct cli_command request_cmd = {
 	"request", "FILE.eml|- [-o REPLY.mbox] [--from 'Name <addr>'] [--json]",
 	"Triage a mail sent to the CVE alias: a released fix without a CVE is queued in\n"
 	"cve/review/requests/<sha>.json; a request for an id for an unfixed issue is answered\n"
 	"with the reservation path; an unfixed security bug is referred to security@kernel.org\n"
 	"(nothing of it is stored). The reply mail (mbox) goes to -o FILE or standard output.\n"
-	"Mails naming commits need the kernel repository (--repo) and the record tree (--tree).\n"
-	"--json: {\"kind\", \"queued\" (path or null), \"already_queued\", \"commits\": [{\"text\",\n"
-	"\"sha\", \"release\", \"cve\"}], \"reply_file\" (-o FILE or null), \"reply\" (the mbox)}.\n",
+	"Mails naming commits need the kernel repository (--repo) and the record tree (--tree).\n",
 	opts, false};
 
 struct cli_oracle {
@@ -118,19 +127,15 @@ static char *queue_request(struct cve_tree *tree, const struct mail *m,
 
 int cmd_request(int argc, char **argv, struct kcve_global *g)
 {
-	const char *outp = NULL;
-	const char *from = getenv("KCVE_FROM");
-	bool want_json = false, already = false;
+	struct request_args a = {.from = getenv("KCVE_FROM")};
+	bool already = false;
 	struct cli_parser p;
 	cli_begin(&p, &request_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		if (c == 'o')
-			outp = p.arg;
-		else if (c == O_FROM)
-			from = p.arg;
-		else if (c == O_JSON)
-			want_json = true;
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	const char *outp = a.output, *from = a.from;
+	bool want_json = a.json;
 	char **ops;
 	cli_done(&p, &ops, 1, 1, "one mail: FILE.eml or - for stdin");
 	const char *in = ops[0];

@@ -22,25 +22,32 @@
 #include "review/session.h"
 #include "store/tree.h"
 
-enum { O_AUTO = CLI_LONG, O_VOTE, O_REVIEWER, O_SCORE, O_REVIEW_DIR, O_CLASSIFY, O_JSON };
+struct review_args {
+	const char *reviewer, *review_dir;
+	bool autom, vote, score, classify, json;
+};
+#define A struct review_args
 static const struct cli_option opts[] = {
-	CLI_OPT("auto", O_AUTO, false),          CLI_OPT("vote", O_VOTE, false),
-	CLI_OPT("reviewer", O_REVIEWER, true),   CLI_OPT("score", O_SCORE, false),
-	CLI_OPT("review-dir", O_REVIEW_DIR, true), CLI_OPT("classify", O_CLASSIFY, false),
-	CLI_OPT("json", O_JSON, false),          CLI_OPT_END};
+	CLI_OPT_FLAG("auto", A, autom, "no questions: rank every commit with the rule-based classifier"),
+	CLI_OPT_FLAG("vote", A, vote, "with --auto: write the candidates as this reviewer's votes"),
+	CLI_OPT_STRING("reviewer", A, reviewer, "NAME", "name used in the vote file (default: $USER)"),
+	CLI_OPT_FLAG("score", A, score,
+		     "per reviewer: share of votes that became CVEs, CVE'd commits missed"),
+	CLI_OPT_STRING("review-dir", A, review_dir, "DIR",
+		       "with --score: the votes to read (default: cve/review/done)"),
+	CLI_OPT_FLAG("classify", A, classify,
+		     "score commit messages read from files (one message per file)"),
+	CLI_OPT_FLAG("json", A, json,
+		     "with --auto: [{\"score\", \"candidate\", \"upstream\", \"subject\", \"reasons\",\n"
+		     "\"cve\" (null: none yet)}], highest score first"),
+	CLI_OPT_END};
+#undef A
 static const struct cli_command review_cmd = {
 	"review",
 	"RANGE [--auto [--vote] [--json]] [--reviewer NAME]\n"
 	"--score [--review-dir DIR]\n"
 	"--classify FILE...",
-	"  RANGE        stable release range, e.g. v6.1.74..v6.1.75\n"
-	"  --auto       no questions: rank every commit with the rule-based classifier\n"
-	"  --vote       with --auto: write the candidates as this reviewer's votes\n"
-	"  --json       with --auto: [{\"score\", \"candidate\", \"upstream\", \"subject\", \"reasons\",\n"
-	"               \"cve\" (null: none yet)}], highest score first\n"
-	"  --reviewer   name used in the vote file (default: $USER)\n"
-	"  --score      per reviewer: share of votes that became CVEs, CVE'd commits missed\n"
-	"  --classify   score commit messages read from files (one message per file)\n",
+	"  RANGE        stable release range, e.g. v6.1.74..v6.1.75\n",
 	opts, false};
 
 static const char *reviewer_name(const char *opt)
@@ -247,21 +254,14 @@ static int do_interactive(struct review_range *r, struct cve_tree *tree, struct 
 
 int cmd_review(int argc, char **argv, struct kcve_global *g)
 {
-	bool autom = false, vote = false, score = false, classify = false, json = false;
-	const char *who = NULL, *review_dir = NULL;
+	struct review_args a = {0};
 	struct cli_parser p;
 	cli_begin(&p, &review_cmd, argc, argv, g);
-	for (int c; (c = cli_next(&p)) != -1;) {
-		switch (c) {
-		case O_AUTO: autom = true; break;
-		case O_VOTE: vote = true; break;
-		case O_REVIEWER: who = p.arg; break;
-		case O_SCORE: score = true; break;
-		case O_REVIEW_DIR: review_dir = p.arg; break;
-		case O_CLASSIFY: classify = true; break;
-		case O_JSON: json = true; break;
-		}
-	}
+	cli_bind(&p, &a);
+	while (cli_next(&p) != -1)
+		;
+	bool autom = a.autom, vote = a.vote, score = a.score, classify = a.classify, json = a.json;
+	const char *who = a.reviewer, *review_dir = a.review_dir;
 	char **ops;
 	int nops = cli_done(&p, &ops, 0, -1, "");
 	if (classify) {

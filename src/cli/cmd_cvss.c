@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_store.h"
+#include "core/cveid.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -153,7 +154,7 @@ static int write_cvss(const char *cve, const char *vector, const char *rationale
 {
 	struct kcve_err err = {0};
 	struct cvss_vector v;
-	if (!record_valid_cve_id(cve))
+	if (!cveid_valid(cve))
 		kcve_die(KCVE_E_USAGE, "malformed CVE id '%s', expected CVE-YYYY-NNNNN", cve);
 	if (cvss_vector_parse(vector, &v, &err))
 		kcve_die(err.code, "%s; give a CVSS:3.1 base vector such as "

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/cveid.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/version.h"
@@ -131,7 +132,7 @@ int cmd_record(int argc, char **argv, struct kcve_global *g)
 			push(&shas, &nshas, ops[i]);
 	const char *bad = !in.cve ? "missing required argument --cve; pass the CVE id as --cve "
 				    "CVE-YYYY-NNNNN"
-			  : !record_valid_cve_id(in.cve) ? "malformed CVE id, expected CVE-YYYY-NNNNN"
+			  : !cveid_valid(in.cve) ? "malformed CVE id, expected CVE-YYYY-NNNNN"
 			  : nshas == 0 ? "missing required argument: the fix commit SHA"
 				       : NULL;
 	if (bad) {

@@ -14,9 +14,9 @@
 #include "codefix/fprint.h"
 #include "core/assert.h"
 #include "core/clock.h"
+#include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
-#include "record/record.h"
 
 #define DB_MAGIC "KCVEDB\0\x02"
 #define DB_HDR 36   /* format 2; format 1 had 28 bytes (no build time) */
@@ -273,7 +273,7 @@ static bool parse_record(struct rd *d, struct ck_record *r, struct xarena *a)
 	memset(r, 0, sizeof *r);
 	r->arena_arrays = 1;
 	r->id = get_str(d);
-	if (!d->bad && !record_valid_cve_id(r->id)) /* a db not built by db build */
+	if (!d->bad && !cveid_valid(r->id)) /* a db not built by db build */
 		d->bad = 1;
 	r->title = get_str(d);
 	r->severity = get_str(d);

@@ -8,11 +8,11 @@
 #include <time.h>
 
 #include "check/verdict.h"
+#include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
-#include "record/record.h"
 
 static const char *dup_or_null(const char *s)
 {
@@ -93,7 +93,7 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 				    "%s is not a CVE JSON 5 record (no cveMetadata.cveId or containers.cna)",
 				    name);
 	}
-	if (!record_valid_cve_id(id)) { /* a newline and a forged row must not reach a table */
+	if (!cveid_valid(id)) { /* a newline and a forged row must not reach a table */
 		char *q = safe_printable(id);
 		int rc = kcve_err_set(err, KCVE_E_PARSE, "%s: cveMetadata.cveId '%.64s' is not a CVE "
 				      "id (CVE-YYYY-NNNN+); fix the record", name, q);

@@ -139,7 +139,7 @@ static int walk_dir_n(int dirfd, const char *rel, size_t len, bool create, int m
 		}
 		struct stat pst; /* a new directory takes its parent's mode (a group-shared tree) */
 		if (made && fstat(fd, &pst) == 0)
-			fchmodat(fd, name, pst.st_mode & 07777, 0);
+			(void)!fchmodat(fd, name, pst.st_mode & 07777, 0); /* best effort: the directory exists */
 		int next = openat(fd, name, dir_flags);
 		int e = errno;
 		free(name);

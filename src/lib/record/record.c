@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/version.h"
 #include "core/xalloc.h"
@@ -15,20 +16,6 @@
 #include "record/description.h"
 #include "record/render.h"
 #include "record/utf8.h"
-
-bool record_valid_cve_id(const char *s)
-{
-	if (strncmp(s, "CVE-", 4) != 0)
-		return false;
-	s += 4;
-	for (int i = 0; i < 4; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	if (s[4] != '-')
-		return false;
-	size_t n = strspn(s + 5, "0123456789");
-	return n >= 4 && n <= 19 && s[5 + n] == '\0';
-}
 
 size_t record_drop_not_affected(struct dyad_list *pairs, const char *const *branches, size_t n)
 {
@@ -200,7 +187,7 @@ int record_build(struct history *h, const struct record_input *in, struct record
 {
 	memset(out, 0, sizeof(*out));
 	dyad_list_init(&out->pairs);
-	if (!in->cve || !record_valid_cve_id(in->cve))
+	if (!in->cve || !cveid_valid(in->cve))
 		return kcve_err_set(err, KCVE_E_USAGE, "'%s' is not a CVE id (CVE-YYYY-NNNNN)",
 				    in->cve ? in->cve : "");
 	if (in->nshas == 0)

@@ -49,7 +49,4 @@ void record_output_release(struct record_output *out);
  * dropped. */
 size_t record_drop_not_affected(struct dyad_list *pairs, const char *const *branches, size_t n);
 
-/* True if s is a well-formed CVE id: "CVE-" 4-digit year "-" at least 4 digits. */
-bool record_valid_cve_id(const char *s);
-
 #endif

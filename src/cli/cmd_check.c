@@ -250,7 +250,7 @@ static void gather_versions(const struct cli_parser *p, struct check_args *a, st
 			fprintf(stderr, "kcve: warning: %s\n", rn->warning);
 		/* say what was read, so a user (and the QEMU boot test) can see the inputs used */
 		fprintf(stderr, "kcve: running kernel %s (release %s), configuration %s, %zu modules loaded\n",
-			rn->uname_r, rn->release, rn->config ? rn->config : "none", rn->nmodules);
+			rn->uname_r, rn->release, rn->config ? rn->config_shown : "none", rn->nmodules);
 		if (a->nversions == 0)
 			add_version(a, rn->release);
 		if (!a->config && rn->config)

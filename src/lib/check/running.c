@@ -82,6 +82,7 @@ static bool probe_config_file(struct ck_running *rn, const struct probe_sys *ps,
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			return false;
 		rn->config = xstrdup(path);
+		rn->config_shown = xstrdup(path);
 		return true;
 	}
 	int fd = open_file_in_root(ps->rootfd, rel);
@@ -91,6 +92,8 @@ static bool probe_config_file(struct ck_running *rn, const struct probe_sys *ps,
 	rn->config_fd_open = true;
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	rn->config = xstrdup(path);
+	snprintf(path, sizeof path, "%s/%s", ps->root, rel);
+	rn->config_shown = xstrdup(path);
 	return true;
 }
 
@@ -173,6 +176,7 @@ void ck_running_release(struct ck_running *rn)
 		free(rn->modules[i]);
 	free(rn->modules);
 	free(rn->config);
+	free(rn->config_shown);
 	free(rn->warning);
 	if (rn->config_fd_open)
 		close(rn->config_fd);

@@ -17,6 +17,7 @@ struct ck_running {
 	char release[64];  /* upstream release, normalised */
 	char uname_r[128]; /* as uname -r (or ROOT/proc/sys/kernel/osrelease) says */
 	char *config;      /* path of the configuration found, NULL if none */
+	char *config_shown; /* the same as the user knows it (ROOT/boot/config-R), for messages */
 	bool config_gz;
 	int config_fd;     /* under --root: the configuration opened inside the image (config is
 			    * then /proc/self/fd/N, so no later lookup can leave the image) */

@@ -9,7 +9,10 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 K=${KCVE:-$src/build-release/kcve}
 W=${KCVE_BENCH_CACHE:-$HOME/.cache/kcve-bench}/codefix
-deb=${1:-$(ls /var/tmp/kcve-codefix-cache/codefix-6.1/linux-source-6.1_6.1.192-*_all.deb 2>/dev/null | head -1)}
+# the .deb the codefix fixture test downloaded (its cache rule: tests/codefix/fixture.py)
+fixcache=${KCVE_CODEFIX_CACHE:-${XDG_CACHE_HOME:+$XDG_CACHE_HOME/kcve}}
+fixcache=${fixcache:-/var/tmp/kcve-codefix-cache}
+deb=${1:-$(ls "$fixcache"/codefix-6.1/linux-source-6.1_6.1.192-*_all.deb 2>/dev/null | head -1)}
 mkdir -p "$W"
 cd "$W"
 if [ ! -d linux-source-6.1 ]; then

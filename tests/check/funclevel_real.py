@@ -12,8 +12,8 @@ Checked here, independently of the C code:
 - the six header-only records: each one's verdict and reason are printed (the closing note's
   figure), none may be absent while one of its functions is in the image.
 Skips (77) without ../shared, when Debian no longer serves the releases, or without apt-get.
-Caches: KCVE_CODEFIX_CACHE (default /var/tmp/kcve-codefix-cache, shared with the fingerprint
-test) and KCVE_SYSMAP_CACHE (default /var/tmp/kcve-sysmap-cache), both outside the repo."""
+Caches: KCVE_CODEFIX_CACHE (else $XDG_CACHE_HOME/kcve, else /var/tmp/kcve-codefix-cache: the
+fingerprint test's rule, so both share one download) and KCVE_SYSMAP_CACHE (default /var/tmp/kcve-sysmap-cache), both outside the repo."""
 import json
 import os
 import shutil
@@ -36,8 +36,11 @@ def fixture_dirs():
     fixture = os.path.join(shared, "fixtures", "codefix-6.1")
     if not os.path.isfile(os.path.join(fixture, "make-patches.py")):
         skip("no ../shared/fixtures/codefix-6.1")
-    cache = os.path.join(os.environ.get("KCVE_CODEFIX_CACHE", "/var/tmp/kcve-codefix-cache"),
-                         "codefix-6.1")
+    # the fingerprint test's cache rule (tests/codefix/fixture.py), so both share one download
+    cache_root = os.environ.get("KCVE_CODEFIX_CACHE") or (
+        os.path.join(os.environ["XDG_CACHE_HOME"], "kcve") if os.environ.get("XDG_CACHE_HOME")
+        else "/var/tmp/kcve-codefix-cache")
+    cache = os.path.join(cache_root, "codefix-6.1")
     if not os.path.isdir(os.path.join(cache, "patches")):
         r = subprocess.run([sys.executable, os.path.join(fixture, "make-patches.py"), cache],
                            capture_output=True, text=True)

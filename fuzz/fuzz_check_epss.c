@@ -8,6 +8,7 @@
 
 #include "check/epss.h"
 #include "check/kev.h"
+#include "core/cveid.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct ck_epss_entry *x = &p.v[i];
 		if (!(x->epss >= 0 && x->epss <= 1 && x->percentile >= 0 && x->percentile <= 1))
 			abort();
-		if (!ck_cve_id_valid(x->id, strlen(x->id)) ||
+		if (!cveid_valid_n(x->id, strlen(x->id)) ||
 		    (i && ck_cve_id_cmp(p.v[i - 1].id, x->id) >= 0) || ck_epss_find(&p, x->id) != x)
 			abort();
 	}

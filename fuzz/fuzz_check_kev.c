@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/kev.h"
+#include "core/cveid.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -20,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	size_t nk = 0;
 	for (size_t i = 0; i < k.n; i++) {
-		if (!ck_cve_id_valid(k.v[i].id, strlen(k.v[i].id)) || !k.v[i].name)
+		if (!cveid_valid_n(k.v[i].id, strlen(k.v[i].id)) || !k.v[i].name)
 			abort();
 		if (i && ck_cve_id_cmp(k.v[i - 1].id, k.v[i].id) >= 0)
 			abort();

@@ -19,6 +19,7 @@
 #include "check/rank.h"
 #include "check/recset.h"
 #include "check/triage.h"
+#include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 
@@ -103,12 +104,12 @@ static void test_kev(void **state)
 static void test_cve_ids(void **state)
 {
 	(void)state;
-	assert_true(ck_cve_id_valid("CVE-2024-1086", 13));
-	assert_true(ck_cve_id_valid("CVE-2024-1234567890123456789", 28));
-	assert_false(ck_cve_id_valid("CVE-2024-12345678901234567890", 29));
-	assert_false(ck_cve_id_valid("CVE-2024-108", 12));
-	assert_false(ck_cve_id_valid("CVE-20a4-1086", 13));
-	assert_false(ck_cve_id_valid("cve-2024-1086", 13));
+	assert_true(cveid_valid_n("CVE-2024-1086", 13));
+	assert_true(cveid_valid_n("CVE-2024-1234567890123456789", 28));
+	assert_false(cveid_valid_n("CVE-2024-12345678901234567890", 29));
+	assert_false(cveid_valid_n("CVE-2024-108", 12));
+	assert_false(cveid_valid_n("CVE-20a4-1086", 13));
+	assert_false(cveid_valid_n("cve-2024-1086", 13));
 	assert_true(ck_cve_id_cmp("CVE-2024-9999", "CVE-2024-10000") < 0);
 	assert_true(ck_cve_id_cmp("CVE-2023-99999", "CVE-2024-1000") < 0);
 	assert_true(ck_cve_id_cmp("CVE-2024-1000", "garbage") < 0);

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "check/kev.h"
+#include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
@@ -55,7 +56,7 @@ static bool parse_row(const char *s, size_t n, struct ck_epss_entry *e)
 	if (!c2 || memchr(c2 + 1, ',', (size_t)(s + n - c2 - 1)))
 		return false;
 	size_t idn = (size_t)(c1 - s);
-	if (!ck_cve_id_valid(s, idn))
+	if (!cveid_valid_n(s, idn))
 		return false;
 	memcpy(e->id, s, idn);
 	e->id[idn] = '\0';
@@ -189,7 +190,7 @@ int ck_epss_load(struct ck_epss *e, const char *path, struct kcve_err *err)
 
 const struct ck_epss_entry *ck_epss_find(const struct ck_epss *e, const char *id)
 {
-	if (!e || !e->n || !ck_cve_id_valid(id, strlen(id)))
+	if (!e || !e->n || !cveid_valid_n(id, strlen(id)))
 		return NULL;
 	struct ck_epss_entry key;
 	memcpy(key.id, id, strlen(id) + 1);

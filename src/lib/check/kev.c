@@ -8,24 +8,15 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
-bool ck_cve_id_valid(const char *s, size_t len)
-{
-	if (len < 13 || len > 28 || memcmp(s, "CVE-", 4) != 0 || s[8] != '-')
-		return false;
-	for (size_t i = 4; i < len; i++)
-		if (i != 8 && (s[i] < '0' || s[i] > '9'))
-			return false;
-	return true;
-}
-
 int ck_cve_id_cmp(const char *a, const char *b)
 {
-	bool va = ck_cve_id_valid(a, strlen(a)), vb = ck_cve_id_valid(b, strlen(b));
+	bool va = cveid_valid_n(a, strlen(a)), vb = cveid_valid_n(b, strlen(b));
 	if (va != vb)
 		return va ? -1 : 1;
 	if (!va)
@@ -62,7 +53,7 @@ static int parse_entry(json_t *o, size_t i, struct ck_kev_entry *e, const char *
 		return kcve_err_set(err, KCVE_E_PARSE, "%s: vulnerabilities[%zu] is not an object; "
 				    "give CISA's known_exploited_vulnerabilities.json", name, i);
 	json_t *id = json_object_get(o, "cveID");
-	if (!json_is_string(id) || !ck_cve_id_valid(json_string_value(id), json_string_length(id)))
+	if (!json_is_string(id) || !cveid_valid_n(json_string_value(id), json_string_length(id)))
 		return kcve_err_set(err, KCVE_E_PARSE, "%s: vulnerabilities[%zu].cveID is missing or "
 				    "not CVE-YYYY-NNNN; give CISA's known_exploited_vulnerabilities.json",
 				    name, i);
@@ -175,7 +166,7 @@ int ck_kev_load(struct ck_kev *k, const char *path, struct kcve_err *err)
 
 const struct ck_kev_entry *ck_kev_find(const struct ck_kev *k, const char *id)
 {
-	if (!k || !k->n || !ck_cve_id_valid(id, strlen(id)))
+	if (!k || !k->n || !cveid_valid_n(id, strlen(id)))
 		return NULL;
 	struct ck_kev_entry key;
 	snprintf(key.id, sizeof key.id, "%s", id);

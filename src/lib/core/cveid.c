@@ -2,16 +2,23 @@
 
 #include <string.h>
 
-bool cveid_valid(const char *s)
+static bool all_digits(const char *s, size_t n)
 {
-	if (strncmp(s, "CVE-", 4) != 0)
-		return false;
-	s += 4;
-	for (int i = 0; i < 4; i++)
+	for (size_t i = 0; i < n; i++)
 		if (s[i] < '0' || s[i] > '9')
 			return false;
-	if (s[4] != '-')
+	return true;
+}
+
+bool cveid_valid_n(const char *s, size_t len)
+{
+	/* "CVE-" (4) + year (4) + "-" (1) + 4 to 19 digits */
+	if (len < 13 || len > 28 || memcmp(s, "CVE-", 4) != 0 || s[8] != '-')
 		return false;
-	size_t n = strspn(s + 5, "0123456789");
-	return n >= 4 && n <= 19 && s[5 + n] == '\0';
+	return all_digits(s + 4, 4) && all_digits(s + 9, len - 9);
+}
+
+bool cveid_valid(const char *s)
+{
+	return cveid_valid_n(s, strlen(s));
 }

@@ -367,6 +367,7 @@ struct check_inputs {
 	struct ksyms syms; /* the image's symbols (function level) */
 	bool have_syms;
 	char branch[32];   /* the checked kernel's branch, for its version of each fix */
+	struct ck_fix_ctx fctx;
 };
 
 /* The function level's symbols: --system-map, else a build directory's vmlinux and modules,
@@ -468,7 +469,8 @@ static struct ck_kernel kernel_of(const struct check_args *a, struct check_input
 		k.build = (struct ck_file_input){"build", ck_files_verdict, in->bf};
 	if (in->have_syms && k.release) {
 		ck_fix_branch(k.release, in->branch, sizeof in->branch);
-		k.funcs = (struct ck_func_input){&in->syms, ck_fix_funcs_fprints, NULL, in->branch};
+		in->fctx = (struct ck_fix_ctx){in->branch, a->source};
+		k.funcs = (struct ck_func_input){&in->syms, ck_fix_funcs_fprints, NULL, &in->fctx};
 	}
 	if (a->running) {
 		k.running = rn;

@@ -89,7 +89,7 @@ static void match_files(const struct cf_set *s, int dirfd, const size_t *off, st
 				if (have)
 					cf_match_hunk(s, cf, &cf->h[k], &src, &hr[at + k]);
 				else
-					hr[at + k] = (struct cf_hres){CF_H_MISSING, 0, 1.0f};
+					hr[at + k] = (struct cf_hres){CF_H_MISSING, 0, 1.0f, 0, 0, false};
 			}
 		}
 		if (have)
@@ -126,7 +126,8 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 		for (uint32_t j = 0; j < fp->n; j++)
 			for (uint32_t k = 0; k < fp->f[j].n; k++, at++)
 				r->ev[r->nev++] = (struct cf_ev){fp->f[j].path, k, hr[at].state,
-								 hr[at].line};
+								 hr[at].line, hr[at].first,
+								 hr[at].last, hr[at].ins};
 		cf_result_decide(r, hr + off[i], off[i + 1] - off[i]);
 	}
 	free(hr);

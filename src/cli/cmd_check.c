@@ -78,7 +78,8 @@ static const struct cli_option opts[] = {
 	       "beside boot/): with a --db holding fix fingerprints, a CVE whose\n"
 	       "changed functions are all missing from the image is not affected;\n"
 	       "--build (vmlinux, .ko) and --running (kallsyms, modules) do the same"),
-	STRING("batch", batch, "FILE", "a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]' line per kernel\n"
+	STRING("batch", batch, "FILE", "a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]\n"
+	       "[system-map=F|build=D]' line per kernel (--source KSRC: its code too)\n"
 	       "(- = stdin); JSON Lines out, one per kernel (docs/check.md)"),
 	CLI_OPT_HEADING("Ranking (docs/check.md): KEV first, then exposure, EPSS, CVSS, id:"),
 	STRING("kev", kev, "FILE", "CISA's known_exploited_vulnerabilities.json: mark listed CVEs (rank\n"

@@ -11,7 +11,9 @@
    `git format-patch` wrote it).
 3. Each tag's tree (git archive) is checked with `kcve check --db DB --source TREE --json --all`
    against both databases; every scenario's code verdict must equal the truth at that tag.
-   Any mismatch fails; a wrong `fixed` is reported as such.
+   Any mismatch fails; a wrong `fixed` is reported as such.  The truth must hold every verdict
+   (fixed, vulnerable, partial, undecided), and a renamed file's evidence must name the file
+   read ("file") and the one the fix named ("fingerprint_file").
 """
 import json
 import os
@@ -28,6 +30,7 @@ MKTREE = os.path.join(SRC, 'tests', 'check', 'mktree.py')
 KINDS = ['code-clean-backport', 'code-drifted-cherry-pick', 'code-partial-backport',
          'code-reverted-backport', 'code-renamed-file', 'code-add-only']
 failures = []
+MOVED = set()   # (fingerprint_file, file read, state) of the evidence of renamed files
 
 
 def run(*args, **kw):
@@ -81,6 +84,9 @@ def verdicts(db, tree):
     out = {}
     for c in json.loads(r.stdout)['results'][0]['cves']:
         out[c['id']] = c.get('code', {}).get('verdict', 'none')
+        for ev in c.get('code', {}).get('evidence', []):
+            if 'fingerprint_file' in ev:
+                MOVED.add((ev['fingerprint_file'], ev['file'], ev['state']))
     return out
 
 
@@ -118,12 +124,18 @@ def main():
             if n != want:
                 fail('%s: %d fingerprints for %d scenarios' % (os.path.basename(db), n, want))
         tags = sorted({t for s in scen for t in s['expected']})
+        kinds = {v for s in scen for v in s['expected'].values()}
+        if kinds != {'fixed', 'vulnerable', 'partial', 'undecided'}:
+            fail('the truth holds the verdicts %s, not all four' % sorted(kinds))
         score = {'repo.db': [], 'patches.db': []}
         for tag in tags:
             tree = os.path.join(td, 'src', tag)
             export(repo, tag, tree)
             for db, _ in dbs:
                 compare(os.path.basename(db), tag, verdicts(db, tree), ids, score[os.path.basename(db)])
+        base = lambda p: p.rsplit('/', 1)[-1]
+        if not any(a != b and base(a) == base(b) and st in ('fixed', 'vulnerable') for a, b, st in MOVED):
+            fail('no evidence of a renamed file read under its new path: %s' % sorted(MOVED))
         for name, sc in score.items():
             print('%s: %d of %d verdicts right over %d tags' % (name, sum(ok for _, ok in sc), len(sc), len(tags)))
     if failures:

@@ -7,6 +7,7 @@
 #include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/xalloc.h"
 #include "store/ops.h"
 
@@ -69,11 +70,14 @@ static int list_cb(const struct cve_entry *e, void *vctx)
 							"held", "note", sb.buf, sb.len));
 		c->nheld++;
 	} else {
-		/* the note on one line */
+		/* the note on one line, no control character reaching the terminal */
 		for (size_t i = 0; i < sb.len; i++)
 			if (sb.buf[i] == '\n')
 				sb.buf[i] = i + 1 < sb.len ? ';' : '\0';
-		printf("%s held %s\n", e->id, sb.buf);
+		struct strbuf shown = STRBUF_INIT;
+		sb_add_display(&shown, sb.buf);
+		printf("%s held %s\n", e->id, sb_str(&shown));
+		sb_release(&shown);
 		c->nheld++;
 	}
 	sb_release(&sb);

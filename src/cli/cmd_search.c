@@ -6,6 +6,7 @@
 #include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/sha.h"
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
@@ -40,6 +41,7 @@ struct hit_ctx {
 	json_t *out; /* NULL: text */
 	const char *query;
 	const struct cve_entry *e;
+	int rc; /* a refused record */
 };
 
 static void hit(struct hit_ctx *c, const struct cve_entry *e, const char *sha, size_t len)
@@ -57,27 +59,54 @@ static void hit(struct hit_ctx *c, const struct cve_entry *e, const char *sha, s
 						sha ? json_stringn(sha, len) : json_null()));
 }
 
+/* A record whose JSON names another CVE (or no CVE id) is refused as check refuses it. */
+static bool refused(struct hit_ctx *c, const struct cve_entry *e)
+{
+	struct kcve_err err = {0};
+	if (!tree_record_id_check(e, &err))
+		return false;
+	kcve_error("%s", err.msg);
+	c->rc = err.code;
+	return true;
+}
+
 static int sha_cb(const struct cve_entry *e, const char *sha40, void *ctx)
 {
+	if (refused(ctx, e))
+		return 1;
 	hit(ctx, e, sha40, strlen(sha40));
 	return 0;
 }
 
+/* A line of a .sha1 file: a git id, else (text a terminal must not see) skipped with a
+ * warning; kcve verify names it. */
 static void print_line(const char *line, size_t len, void *ctx)
 {
 	struct hit_ctx *c = ctx;
-	hit(c, c->e, line, len);
+	if (len == 40 && hex_run(line) >= 40) {
+		hit(c, c->e, line, len);
+		return;
+	}
+	char *q = xstrndup(line, len < 64 ? len : 64);
+	char *pq = safe_printable(q);
+	kcve_warn("%s.sha1: '%s' is not a git id, skipped (run kcve verify)", c->e->id, pq);
+	free(pq);
+	free(q);
 }
 
 static int search_one(struct cve_tree *t, const char *arg, json_t *out)
 {
-	struct hit_ctx c = {out, arg, NULL};
+	struct hit_ctx c = {out, arg, NULL, 0};
 	if (cve_id_valid(arg)) {
 		struct cve_entry e;
 		if (tree_find_cve(t, arg, &e)) {
 			kcve_error("CVE id not found, %s, check the id (reserved ids are in 'kcve "
 				   "reserve list')", arg);
 			return KCVE_E_NOTFOUND;
+		}
+		if (refused(&c, &e)) {
+			cve_entry_release(&e);
+			return c.rc;
 		}
 		char *p = tree_cve_path(&e, ".sha1");
 		struct strbuf sb = STRBUF_INIT;
@@ -97,6 +126,8 @@ static int search_one(struct cve_tree *t, const char *arg, json_t *out)
 		return KCVE_E_USAGE;
 	}
 	int found = tree_find_sha_prefix(t, arg, sha_cb, &c);
+	if (c.rc)
+		return c.rc;
 	if (found <= 0) {
 		kcve_error("no CVE is assigned to this commit, %s, not found", arg);
 		return KCVE_E_NOTFOUND;

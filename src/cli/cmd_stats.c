@@ -1,5 +1,6 @@
 /* kcve stats: CVEs per subsystem, per stable branch, and the time-to-fix histogram
  * (docs/spec/workflow.md "Summary and statistics") of the published records. */
+#include <errno.h>
 #include <git2.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "cli_json.h"
 #include "cli_store.h"
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "history/dyad_text.h"
@@ -101,15 +103,29 @@ struct stats_ctx {
 	size_t ndays, adays;
 	git_repository *repo;
 	size_t cves;
+	struct kcve_err err; /* a refused record */
 };
 
-static void subsystem(struct stats_ctx *s, const struct cve_entry *e)
+/* The record's subsystem from its first program file. A record that is no CVE JSON record of
+ * its own id is refused as check refuses it (one line naming the file, err set). */
+static int subsystem(struct stats_ctx *s, const struct cve_entry *e, struct kcve_err *err)
 {
 	char *p = tree_cve_path(e, ".json");
 	struct strbuf js = STRBUF_INIT;
-	json_t *root = read_file(p, &js) == 0 ? json_loadb(js.buf, js.len, 0, NULL) : NULL;
+	json_t *root = NULL;
+	int rc = 0;
+	if (read_file(p, &js) == 0) {
+		root = json_loadb(js.buf, js.len, 0, NULL);
+		rc = tree_record_root_check(e, p, root, err);
+	} else if (errno != ENOENT) {
+		rc = kcve_err_set(err, KCVE_E_IO, "cannot read %s: %s", p, safefs_reason(errno));
+	}
 	sb_release(&js);
 	free(p);
+	if (rc) {
+		json_decref(root);
+		return rc;
+	}
 	const char *file = NULL;
 	json_t *aff = json_object_get(json_object_get(json_object_get(root, "containers"), "cna"),
 				      "affected");
@@ -130,6 +146,7 @@ static void subsystem(struct stats_ctx *s, const struct cve_entry *e)
 		bump(&s->sub2, "(unknown)");
 	}
 	json_decref(root);
+	return 0;
 }
 
 static void branches_ttf(struct stats_ctx *s, const struct cve_entry *e)
@@ -178,7 +195,8 @@ static int stats_cb(const struct cve_entry *e, void *vctx)
 {
 	struct stats_ctx *s = vctx;
 	s->cves++;
-	subsystem(s, e);
+	if (subsystem(s, e, &s->err))
+		return 1;
 	branches_ttf(s, e);
 	return 0;
 }
@@ -186,8 +204,13 @@ static int stats_cb(const struct cve_entry *e, void *vctx)
 static void print_top(const char *title, const struct counter *c, size_t top)
 {
 	printf("%s\n", title);
-	for (size_t i = 0; i < c->n && i < top; i++)
-		printf("  %6zu  %s\n", c->v[i].n, c->v[i].key);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < c->n && i < top; i++) { /* a file name from a record: no controls */
+		sb_reset(&sb);
+		sb_add_display(&sb, c->v[i].key);
+		printf("  %6zu  %s\n", c->v[i].n, sb_str(&sb));
+	}
+	sb_release(&sb);
 }
 
 /* The time-to-fix histogram: buckets <=30, 31-90, 91-180, 181-365, >365 days. */
@@ -289,12 +312,17 @@ int cmd_stats(int argc, char **argv, struct kcve_global *g)
 	git_libgit2_init();
 	if (ttf && git_repository_open_ext(&s.repo, g->repo, 0, NULL) != 0)
 		s.repo = NULL;
-	tree_foreach(t, CVE_PUBLISHED, stats_cb, &s);
-	qsort(s.sub1.v, s.sub1.n, sizeof(*s.sub1.v), by_count);
-	qsort(s.sub2.v, s.sub2.n, sizeof(*s.sub2.v), by_count);
-	qsort(s.branch.v, s.branch.n, sizeof(*s.branch.v), by_version);
-	struct ttf t2 = ttf_summary(&s);
-	int rc = json ? print_json(&s, &t2, top) : (print_text(&s, &t2, top), 0);
+	int rc = 0;
+	if (tree_foreach(t, CVE_PUBLISHED, stats_cb, &s)) {
+		kcve_error("%s", s.err.msg);
+		rc = s.err.code;
+	} else {
+		qsort(s.sub1.v, s.sub1.n, sizeof(*s.sub1.v), by_count);
+		qsort(s.sub2.v, s.sub2.n, sizeof(*s.sub2.v), by_count);
+		qsort(s.branch.v, s.branch.n, sizeof(*s.branch.v), by_version);
+		struct ttf t2 = ttf_summary(&s);
+		rc = json ? print_json(&s, &t2, top) : (print_text(&s, &t2, top), 0);
+	}
 	counter_free(&s.sub1);
 	counter_free(&s.sub2);
 	counter_free(&s.branch);

@@ -93,13 +93,11 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 				    "%s is not a CVE JSON 5 record (no cveMetadata.cveId or containers.cna)",
 				    name);
 	}
-	if (!cveid_valid(id)) { /* a newline and a forged row must not reach a table */
-		char *q = safe_printable(id);
-		int rc = kcve_err_set(err, KCVE_E_PARSE, "%s: cveMetadata.cveId '%.64s' is not a CVE "
-				      "id (CVE-YYYY-NNNN+); fix the record", name, q);
-		free(q);
+	int idrc = cveid_check_record(name, id, json_string_length(json_object_get(meta, "cveId")),
+				      NULL, err);
+	if (idrc) {
 		json_decref(root);
-		return rc;
+		return idrc;
 	}
 	r->id = xstrdup(id);
 	r->published = parse_iso_date(jstr(meta, "datePublished"));
@@ -217,11 +215,8 @@ int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct 
 		return kcve_err_set(err, KCVE_E_IO, "cannot read %s: %s", path, safefs_reason(e));
 	}
 	int rc = ck_record_parse_json(r, sb.buf, sb.len, path, err);
-	if (!rc && strcmp(r->id, id)) { /* else one CVE could be listed twice, under another id */
-		rc = kcve_err_set(err, KCVE_E_PARSE, "%s names %s in cveMetadata.cveId, not the id of "
-				  "its file name; fix the record", path, r->id);
+	if (!rc && (rc = cveid_check_record(path, r->id, strlen(r->id), id, err)))
 		ck_record_release(r);
-	}
 	if (rc) {
 		sb_release(&sb);
 		return rc;

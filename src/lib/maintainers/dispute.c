@@ -306,14 +306,13 @@ int dispute_run(struct cve_tree *t, const struct maintainers *m, const struct di
 	}
 	char *jpath = tree_cve_path(&e, ".json");
 	struct strbuf js = STRBUF_INIT;
-	int rc = 0;
-	if (read_file(jpath, &js) < 0)
+	int rc = tree_record_id_check(&e, err); /* a record of another id is not disputed */
+	if (!rc && read_file(jpath, &js) < 0)
 		rc = kcve_err_set(err, KCVE_E_TREE, "cannot read %s", jpath);
 	char **files = NULL;
 	size_t nfiles = 0;
-	if (!rc)
-		rc = cve_json_program_files(js.buf, js.len, &files, &nfiles, err);
-	if (rc && rc == KCVE_E_PARSE) {
+	if (!rc && (rc = cve_json_program_files(js.buf, js.len, &files, &nfiles, err)) &&
+	    rc == KCVE_E_PARSE) {
 		char msg[sizeof(err->msg)];
 		snprintf(msg, sizeof(msg), "%s", err->msg);
 		kcve_err_set(err, rc, "%s (%s)", msg, jpath);

@@ -43,48 +43,92 @@ const char *store_batch_sha(const char *line, char out[41])
 	return NULL;
 }
 
-/* A record whose .dyad was made for sha (its header's "for git id"): a .sha1 that names
- * another commit must not let the fix get a second CVE. */
-struct dyad_for {
-	const char *sha;
+/* A record already made for sha although its .sha1 does not name it (a .sha1 naming another
+ * commit must not let the fix get a second CVE): its .dyad header says "for git id SHA", or
+ * its .json lists SHA among its references. Published and rejected records count (a rejected
+ * one is reassigned only with --force); a reserved id holds no fix, at most a note. */
+struct fix_named {
+	const char *sha[2]; /* the commit, its mainline commit (NULL: none) */
 	struct cve_entry found;
-	bool hit;
+	int which;          /* index of the sha found, -1 none */
 };
 
-static int dyad_for_cb(const struct cve_entry *e, void *vctx)
+static bool dyad_made_for(const struct cve_entry *e, const char *sha)
 {
-	struct dyad_for *c = vctx;
-	char *p = tree_cve_path(e, ".dyad");
 	struct strbuf sb = STRBUF_INIT;
-	if (read_file(p, &sb) == 0) {
+	bool hit = false;
+	if (store_read_cve_file(e, ".dyad", &sb) == 0) {
 		const char *h = strstr(sb_str(&sb), "for git id ");
-		if (h && h < sb_str(&sb) + 512 && !strncmp(h + 11, c->sha, 40)) {
-			c->found = *e;
-			c->found.dir = xstrdup(e->dir);
-			c->hit = true;
-		}
+		hit = h && h < sb_str(&sb) + 512 && !strncmp(h + 11, sha, 40);
 	}
 	sb_release(&sb);
-	free(p);
-	return c->hit; /* stop at the first */
+	return hit;
 }
 
-static int duplicate_check(struct cve_tree *t, const char *sha, const char *what, bool force,
+/* Index in c->sha of a commit the record's .json references, -1 none. */
+static int json_names(const struct cve_entry *e, const struct fix_named *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int hit = -1;
+	if (store_read_cve_file(e, ".json", &sb) == 0 && sb.len) {
+		json_t *root = NULL, *cna = NULL;
+		for (int i = 0; i < 2 && hit < 0; i++) {
+			/* parsed only when the text holds the id at all */
+			if (!c->sha[i] || !memmem(sb.buf, sb.len, c->sha[i], 40))
+				continue;
+			if (!root) {
+				root = json_loadb(sb.buf, sb.len, 0, NULL);
+				cna = json_object_get(json_object_get(root, "containers"), "cna");
+			}
+			if (store_json_references(cna, c->sha[i]))
+				hit = i;
+		}
+		json_decref(root);
+	}
+	sb_release(&sb);
+	return hit;
+}
+
+static int fix_named_cb(const struct cve_entry *e, void *vctx)
+{
+	struct fix_named *c = vctx;
+	for (int i = 0; i < 2 && c->which < 0; i++)
+		if (c->sha[i] && dyad_made_for(e, c->sha[i]))
+			c->which = i;
+	if (c->which < 0)
+		c->which = json_names(e, c);
+	if (c->which < 0)
+		return 0;
+	c->found = *e;
+	c->found.dir = xstrdup(e->dir);
+	return 1; /* stop at the first */
+}
+
+/* A commit (or the mainline commit it backports, up) gets one CVE: refused when a .sha1 names
+ * either, else when a record was made for either (fix_named). */
+static int duplicate_check(struct cve_tree *t, const char *sha, const char *up, bool force,
 			   struct kcve_err *err)
 {
+	static const char *const what[2] = {"commit", "the mainline commit of"};
+	struct fix_named c = {.sha = {sha, up}, .which = -1};
 	struct cve_entry e;
-	if (tree_find_sha(t, sha, &e)) {
-		struct dyad_for c = {.sha = sha};
-		if (strlen(sha) == 40)
-			tree_foreach(t, CVE_PUBLISHED | CVE_REJECTED, dyad_for_cb, &c);
-		if (!c.hit)
+	for (int i = 0; i < 2 && c.which < 0; i++)
+		if (c.sha[i] && !tree_find_sha(t, c.sha[i], &e))
+			c.which = i;
+	if (c.which < 0) {
+		if (strlen(sha) != 40)
+			c.sha[0] = NULL;
+		if (c.sha[0] || c.sha[1])
+			tree_foreach(t, CVE_PUBLISHED | CVE_REJECTED, fix_named_cb, &c);
+		if (c.which < 0)
 			return 0;
 		e = c.found;
 	}
 	int rc = 0;
 	if (!(force && e.state == CVE_REJECTED))
 		rc = kcve_err_set(err, KCVE_E_DUPLICATE, "%s %.12s already has a CVE (%s, %s), %s, "
-				  "nothing to do%s", what, sha, e.id, cve_state_dir(e.state), sha,
+				  "nothing to do%s", what[c.which], c.sha[c.which], e.id,
+				  cve_state_dir(e.state), c.sha[c.which],
 				  e.state == CVE_REJECTED ? " (--force --reason to reassign a rejected "
 							    "fix)" : "");
 	cve_entry_release(&e);
@@ -198,13 +242,9 @@ int store_create(struct cve_tree *t, struct history *h, const struct store_creat
 	memset(&out, 0, sizeof(out));
 	bool built = false;
 	struct strbuf note = STRBUF_INIT;
-	rc = duplicate_check(t, sha, "commit", o->force, err);
-	if (!rc) {
-		const struct history_commit *hc = history_commit(h, sha);
-		if (hc && hc->upstream[0] && strcmp(hc->upstream, sha) != 0)
-			rc = duplicate_check(t, hc->upstream, "the mainline commit of", o->force,
-					     err);
-	}
+	const struct history_commit *hc = history_commit(h, sha);
+	bool backport = hc && hc->upstream[0] && strcmp(hc->upstream, sha) != 0;
+	rc = duplicate_check(t, sha, backport ? hc->upstream : NULL, o->force, err);
 	char cve[32] = "";
 	struct cve_entry e = {0};
 	if (!rc && o->cve) {

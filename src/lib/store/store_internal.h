@@ -2,6 +2,7 @@
 #ifndef KCVE_STORE_STORE_INTERNAL_H
 #define KCVE_STORE_STORE_INTERNAL_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "core/strbuf.h"
@@ -18,6 +19,9 @@ void store_free_names(char **v, size_t n);
 int store_read_cve_file(const struct cve_entry *e, const char *ext, struct strbuf *sb);
 /* Value (after the colon, untrimmed) of a header in a mail's header block, or NULL. */
 char *mail_header(const char *mail, const char *name);
+/* Whether a record's containers.cna lists the commit sha (40 hex) as a reference (a URL
+ * ending in it: the fix and its backports, https://git.kernel.org/stable/c/SHA). */
+bool store_json_references(json_t *cna, const char *sha);
 void store_render_rejection(const char *cve, const char *orig_mbox,
 			    const struct kcve_identity *who, struct strbuf *out);
 

@@ -16,8 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "core/assert.h"
 #include "core/clock.h"
+#include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/sha.h"
@@ -55,15 +58,14 @@ size_t cve_id_prefix_len(const char *name)
 	size_t n = 0;
 	while (isdigit((unsigned char)p[n]))
 		n++;
-	if (n < 4 || n > 9)
+	if (n < 4 || n > 19) /* the CVE JSON 5 schema's rule (core/cveid.h) */
 		return 0;
 	return 9 + n;
 }
 
 bool cve_id_valid(const char *id)
 {
-	size_t n = cve_id_prefix_len(id);
-	return n && id[n] == '\0';
+	return cveid_valid(id);
 }
 
 int cve_id_year(const char *id)
@@ -77,7 +79,26 @@ long cve_id_number(const char *id)
 {
 	if (!cve_id_prefix_len(id))
 		return -1;
-	return strtol(id + 9, NULL, 10);
+	return strtol(id + 9, NULL, 10); /* LONG_MAX past 19 digits' range: cve_id_cmp orders */
+}
+
+int cve_id_cmp(const char *a, const char *b)
+{
+	int ya = cve_id_year(a), yb = cve_id_year(b);
+	if (ya != yb)
+		return ya < yb ? -1 : 1;
+	/* the numbers as digit strings (19 digits overflow a long): fewer digits first */
+	size_t la = cve_id_prefix_len(a), lb = cve_id_prefix_len(b);
+	const char *na = la ? a + 9 : "", *nb = lb ? b + 9 : "";
+	size_t da = la ? la - 9 : 0, db = lb ? lb - 9 : 0;
+	while (da > 1 && *na == '0')
+		na++, da--;
+	while (db > 1 && *nb == '0')
+		nb++, db--;
+	if (da != db)
+		return da < db ? -1 : 1;
+	int c = strncmp(na, nb, da);
+	return (c > 0) - (c < 0);
 }
 
 void cve_entry_release(struct cve_entry *e)
@@ -93,6 +114,39 @@ char *tree_cve_path(const struct cve_entry *e, const char *ext)
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "%s/%s%s", e->dir, e->id, ext ? ext : "");
 	return sb_detach(&sb);
+}
+
+int tree_record_root_check(const struct cve_entry *e, const char *path, struct json_t *root,
+			   struct kcve_err *err)
+{
+	json_t *meta = json_object_get(root, "cveMetadata"), *id = json_object_get(meta, "cveId");
+	if (!id) /* the legacy bash tool's 5.0 records (rejected ones) spell it "cveID" */
+		id = json_object_get(meta, "cveID");
+	if (!json_is_string(id))
+		return kcve_err_set(err, KCVE_E_PARSE, "%s is not a CVE JSON 5 record (no "
+				    "cveMetadata.cveId)", path);
+	return cveid_check_record(path, json_string_value(id), json_string_length(id), e->id, err);
+}
+
+int tree_record_id_check(const struct cve_entry *e, struct kcve_err *err)
+{
+	char *p = tree_cve_path(e, ".json");
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+	if (read_file(p, &sb) < 0) {
+		if (errno != ENOENT)
+			rc = kcve_err_set(err, KCVE_E_IO, "cannot read %s: %s", p, safefs_reason(errno));
+	} else {
+		json_error_t je;
+		json_t *root = json_loadb(sb.buf, sb.len, 0, &je);
+		rc = root ? tree_record_root_check(e, p, root, err)
+			  : kcve_err_set(err, KCVE_E_PARSE, "malformed JSON in %s (line %d: %s)", p,
+					 je.line, je.text);
+		json_decref(root);
+	}
+	sb_release(&sb);
+	free(p);
+	return rc;
 }
 
 const char *tree_root(const struct cve_tree *t)
@@ -222,9 +276,9 @@ static int cmp_entry(const void *a, const void *b)
 	const struct cve_entry *x = a, *y = b;
 	if (x->year != y->year)
 		return x->year < y->year ? -1 : 1;
-	long nx = cve_id_number(x->id), ny = cve_id_number(y->id);
-	if (nx != ny)
-		return nx < ny ? -1 : 1;
+	int c = cve_id_cmp(x->id, y->id);
+	if (c)
+		return c;
 	return (int)x->state - (int)y->state;
 }
 
@@ -413,6 +467,10 @@ static void idx_line(const char *line, size_t len, void *vctx)
 {
 	struct idx_ctx *c = vctx;
 	struct cve_tree *t = c->t;
+	if (len != 40 || hex_run(line) < 40) { /* not a git id (verify names it): no answer */
+		c->line++;
+		return;
+	}
 	XGROW(t->shas, t->nshas + 1, t->ashas);
 	struct sha_ref *r = &t->shas[t->nshas++];
 	memset(r, 0, sizeof(*r));

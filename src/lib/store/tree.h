@@ -49,6 +49,11 @@ int tree_find_sha(struct cve_tree *t, const char *sha40, struct cve_entry *out);
 int tree_find_sha_prefix(struct cve_tree *t, const char *prefix,
 			 int (*cb)(const struct cve_entry *e, const char *sha40, void *ctx),
 			 void *ctx);
+/* A record's JSON names its own CVE: cveMetadata.cveId is a CVE id (core/cveid.h) equal to
+ * the file name's. 0 (also when the CVE has no .json), else KCVE_E_PARSE / KCVE_E_IO with one
+ * line naming the file, as `check` refuses it. Every reader that shows a record's id, fix or
+ * text calls it first, so a forged record is refused on every read path. */
+int tree_record_id_check(const struct cve_entry *e, struct kcve_err *err);
 /* Path of one file of a CVE, e.g. ".json"; "" = base file (placeholder). Caller frees. */
 char *tree_cve_path(const struct cve_entry *e, const char *ext);
 
@@ -62,9 +67,10 @@ void tree_unlock(struct cve_tree *t);
 void tree_set_replay(struct cve_tree *t, bool replay);
 
 /* Helpers on ids. */
-bool cve_id_valid(const char *id);            /* CVE-YYYY-NNNN+ */
+bool cve_id_valid(const char *id);            /* CVE-YYYY-NNNN+: core/cveid.h's rule */
 int cve_id_year(const char *id);              /* YYYY or -1 */
 long cve_id_number(const char *id);           /* NNNNN or -1 */
+int cve_id_cmp(const char *a, const char *b); /* by year, then number (any digit count) */
 const char *cve_state_dir(enum cve_state s);  /* "published", ... */
 
 #endif

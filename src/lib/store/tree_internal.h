@@ -32,6 +32,10 @@ struct cve_tree {
 };
 
 size_t cve_id_prefix_len(const char *name);
+struct json_t;
+/* tree_record_id_check on a record's parsed JSON (root, read from path; NULL refused). */
+int tree_record_root_check(const struct cve_entry *e, const char *path, struct json_t *root,
+			   struct kcve_err *err);
 char *tree_state_year_dir(const struct cve_tree *t, enum cve_state s, int year);
 size_t tree_years(const struct cve_tree *t, enum cve_state s, int **out);
 bool tree_is_temp_name(const char *name);

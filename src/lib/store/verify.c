@@ -359,7 +359,7 @@ static void dyad_header_ids(const char *dyad, struct fix_ids *f)
 	}
 }
 
-static bool json_references(json_t *cna, const char *sha)
+bool store_json_references(json_t *cna, const char *sha)
 {
 	size_t k;
 	json_t *ref;
@@ -388,7 +388,7 @@ static void check_sha1_agrees(struct vctx *v, const struct cve_entry *e, json_t 
 		if (d.n && !in_dyad)
 			problem(v, e->id, "sha1-dyad-fix", ".sha1 names %.12s, but the .dyad was made "
 				"for %.12s", f.v[i], d.v[0]);
-		if (!in_dyad && cna && !json_references(cna, f.v[i]))
+		if (!in_dyad && cna && !store_json_references(cna, f.v[i]))
 			problem(v, e->id, "sha1-json-fix", ".sha1 names %.12s, which no reference of "
 				"the .json names", f.v[i]);
 	}
@@ -635,9 +635,9 @@ static int cmp_group(const void *a, const void *b)
 	const struct group *x = a, *y = b;
 	if (x->e.year != y->e.year)
 		return x->e.year < y->e.year ? -1 : 1;
-	long nx = cve_id_number(x->e.id), ny = cve_id_number(y->e.id);
-	if (nx != ny)
-		return nx < ny ? -1 : 1;
+	int c = cve_id_cmp(x->e.id, y->e.id);
+	if (c)
+		return c;
 	return (int)x->e.state - (int)y->e.state;
 }
 

@@ -145,8 +145,8 @@ void ck_code_text(const struct ck_code *c, struct strbuf *sb)
 			sb_adds(sb, ", ...");
 			break;
 		}
-		sb_addf(sb, "%s%s:%u %s", shown == 1 ? ": " : ", ", v->file, v->line,
-			cf_hstate_name(v->state));
+		sb_addf(sb, "%s%s:%u %s", shown == 1 ? ": " : ", ", v->moved ? v->moved : v->file,
+			v->line, cf_hstate_name(v->state));
 	}
 }
 
@@ -155,10 +155,13 @@ json_t *ck_code_json(const struct ck_code *c)
 	json_t *ev = json_array();
 	for (size_t i = 0; i < c->nev; i++) {
 		const struct cf_ev *v = &c->ev[i];
-		json_array_append_new(ev, json_pack("{s:s, s:I, s:s, s:o}", "file", v->file, "hunk",
-						    (json_int_t)v->hunk + 1, "state",
-						    cf_hstate_name(v->state), "line",
-						    v->line ? json_integer(v->line) : json_null()));
+		json_t *o = json_pack("{s:s, s:I, s:s, s:o}", "file", v->moved ? v->moved : v->file,
+				      "hunk", (json_int_t)v->hunk + 1, "state",
+				      cf_hstate_name(v->state), "line",
+				      v->line ? json_integer(v->line) : json_null());
+		if (v->moved) /* the file read is not the one the fix named (renamed or moved) */
+			json_object_set_new(o, "fingerprint_file", json_string(v->file));
+		json_array_append_new(ev, o);
 	}
 	return json_pack("{s:s, s:I, s:I, s:s, s:o}", "verdict", cf_verdict_name(c->verdict),
 			 "hunks", (json_int_t)c->hunks, "found", (json_int_t)c->found, "fix",

@@ -11,6 +11,7 @@
 #   change the data);
 # - a fix that only adds a function between two others: kept (the place is between two
 #   functions);
+# - a file moved since the fix: its functions read where the code stage found it;
 # - without --source: nothing to read the functions in, every CVE kept.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
@@ -34,6 +35,12 @@ expect "CVE-2099-0003 affected code vulnerable"
 expect "CVE-2099-0004 not_compiled functions undecided .*baz_reset (drivers/baz/baz.c) not in .*0 hunks at the place the code stage found, 1 by the function its header names"
 expect "CVE-2099-0005 affected version undecided"
 expect "CVE-2099-0006 affected code vulnerable"
+# a file moved since the fix: read where the code stage found it
+cp -r "$T/tree" "$T/moved"
+mkdir -p "$T/moved/include/linux/impl"
+mv "$T/moved/include/linux/widget_impl.h" "$T/moved/include/linux/impl/"
+got=$(outcome --source "$T/moved")
+expect "CVE-2099-0001 not_compiled functions vulnerable .*widget_frob (include/linux/impl/widget_impl.h) not in System.map .*1 hunk at the place the code stage found"
 # the fixed tree: the code decides, the function level has nothing left to decide
 got=$(outcome --source "$T/new")
 expect "CVE-2099-0001 fixed code fixed"

@@ -247,8 +247,8 @@ static void tree_funcs(const char *hunk, const unsigned *span, bool ins, struct 
 	struct cf_set cs;
 	cf_set_init(&cs);
 	assert_true(cf_set_add_patch(&cs, "CVE-1", "patch", &p) > 0);
-	struct cf_ev ev = {cs.v[0].f[0].path, 0, CF_H_VULN, 1, span ? span[0] : 0,
-			   span ? span[1] : 0, ins};
+	struct cf_ev ev = {.file = cs.v[0].f[0].path, .state = CF_H_VULN, .line = 1,
+			   .first = span ? span[0] : 0, .last = span ? span[1] : 0, .ins = ins};
 	struct ck_code code = {true, CF_VULNERABLE, 1, 1, "patch", &ev, 1};
 	assert_true(ck_fix_funcs_tree(dir, &cs, &cs.v[0], span ? &code : NULL, fx));
 	cf_set_release(&cs);

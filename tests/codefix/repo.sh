@@ -4,8 +4,9 @@
 # trees exported from the history without it: the release before the fix (vulnerable), the
 # stable release with the backport whose context drifted (fixed), mainline after the fix with
 # the code moved by 300 lines (fixed), the stable release with the backport reverted
-# (vulnerable), a partial backport (partial), an add-only fix (fixed/vulnerable by placement)
-# and a renamed file (undecided, never fixed).
+# (vulnerable), a partial backport (partial), an add-only fix (fixed/vulnerable by placement),
+# a renamed file (undecided, never fixed), a moved file (read under its new path, the evidence
+# naming both) and two moved copies that disagree (undecided).
 set -euo pipefail
 source "$KCVE_SRC/tests/lib/scratch-git-repo.sh"
 K=$KCVE
@@ -118,4 +119,21 @@ mkdir -p "$T/src/renamed/drivers"
 cp "$T/src/v6.0.1/drivers/foo.c" "$T/src/renamed/drivers/foo_core.c"
 got=$(verdict "$T/src/renamed" 6.0)
 [ "$got" = "undecided affected version" ] || fail "renamed file: got '$got'"
+# moved (same basename): read where it is now, the evidence names both paths
+mkdir -p "$T/src/moved/drivers/foo"
+cp "$T/src/v6.0.1/drivers/foo.c" "$T/src/moved/drivers/foo/foo.c"
+got=$(verdict "$T/src/moved" 6.0)
+[ "$got" = "fixed fixed code" ] || fail "moved file: got '$got'"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [c for c in d["results"][0]["cves"] if c["id"] == "CVE-2099-0001"][0]
+ev = c["code"]["evidence"]
+assert ev and all(e["file"] == "drivers/foo/foo.c" and e["fingerprint_file"] == "drivers/foo.c"
+                  for e in ev), ev' "$T/out.json" || fail "moved file: evidence $(cat "$T/out.json")"
+# two moved copies, one fixed and one not: which one is built is unknown, so undecided
+mkdir -p "$T/src/moved/drivers/old"
+cp "$T/src/v6.0/drivers/foo.c" "$T/src/moved/drivers/old/foo.c"
+got=$(verdict "$T/src/moved" 6.0)
+[ "$got" = "undecided affected version" ] || fail "two moved copies: got '$got'"
 echo "codefix-repo: ok"

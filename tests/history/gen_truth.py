@@ -209,6 +209,7 @@ def coverage(truth, repo):
               'era-2.6', 'multiple-fixes-tags', 'explicit-vulnerable', 'rc-cycle']:
         if k not in kinds:
             fail('no planted scenario of kind %s' % k)
+    code_scenarios(truth, repo, refs)
     for s in truth['scenarios']:
         for sha in s['fixes'] + s['vulnerable']:
             if sha not in c or not c[sha]['mainline']:
@@ -218,6 +219,33 @@ def coverage(truth, repo):
         for ln in s['expected']:
             if len(ln.split(':')) != 4:
                 fail('%s: malformed expected line %s' % (s['id'], ln))
+
+
+def code_scenarios(truth, repo, refs):
+    """The planted code scenarios: every kind, the fix a mainline commit, each backport naming
+    it upstream, each tag of the expected verdicts a tag whose tree holds a file of the fix's
+    basename unless the truth says undecided (a renamed basename)."""
+    c = truth['commits']
+    code = truth.get('code_scenarios', [])
+    for k in ['code-clean-backport', 'code-drifted-cherry-pick', 'code-partial-backport',
+              'code-reverted-backport', 'code-renamed-file', 'code-add-only']:
+        if k not in {s['kind'] for s in code}:
+            fail('no planted code scenario of kind %s' % k)
+    for s in code:
+        if not c.get(s['fix'], {}).get('mainline'):
+            fail('%s: fix %s is not a mainline commit' % (s['id'], s['fix']))
+        for b in s['backports']:
+            if c.get(b['commit'], {}).get('upstream') != s['fix']:
+                fail('%s: backport %s does not name the fix upstream' % (s['id'], b['commit']))
+        base = s['file'].rsplit('/', 1)[-1]
+        for tag, verdict in s['expected'].items():
+            if 'refs/tags/' + tag not in refs:
+                fail('%s: no tag %s' % (s['id'], tag))
+                continue
+            names = {p.rsplit('/', 1)[-1] for p in git(repo, 'ls-tree', '-r', '--name-only', tag).split()}
+            if (base in names) != (verdict != 'undecided'):
+                fail('%s: %s at %s, but the file %s there: %s' % (s['id'], verdict, tag, base,
+                                                                  base in names))
 
 
 def load(path):

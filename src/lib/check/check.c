@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check/verdict.h"
+#include "codefix/match.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
@@ -276,7 +277,7 @@ void ck_result_release(struct ck_result *res)
 	for (size_t i = 0; i < res->n; i++) {
 		free(res->e[i].reason);
 		if (res->code && !res->code_shared)
-			free(res->code[i].ev);
+			cf_ev_free(res->code[i].ev, res->code[i].nev);
 		free(res->e[i].mitigation_why);
 	}
 	if (!res->code_shared)

@@ -76,7 +76,7 @@ struct ck_stage_count {
 };
 
 /* The code stage's reading of one CVE (check/codestage.h): verdict is an enum cf_verdict
- * (codefix/match.h), ev its evidence per hunk (file names point into the set's fingerprints). */
+ * (codefix/match.h), ev its evidence per hunk (file names point into the set's fingerprints; each `moved` is owned: cf_ev_free). */
 struct cf_ev;
 struct ck_code {
 	bool checked;          /* the CVE has a fingerprint and the code stage ran */

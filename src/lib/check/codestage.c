@@ -131,7 +131,7 @@ int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_read
 void ck_code_reading_release(struct ck_code_reading *rd)
 {
 	for (size_t i = 0; rd->code && i < rd->n; i++)
-		free(rd->code[i].ev);
+		cf_ev_free(rd->code[i].ev, rd->code[i].nev);
 	free(rd->code);
 	memset(rd, 0, sizeof *rd);
 }
@@ -168,8 +168,8 @@ void ck_code_text(const struct ck_code *c, struct strbuf *sb)
 			sb_adds(sb, ", ...");
 			break;
 		}
-		sb_addf(sb, "%s%s:%u %s", shown == 1 ? ": " : ", ", v->file, v->line,
-			cf_hstate_name(v->state));
+		sb_addf(sb, "%s%s:%u %s", shown == 1 ? ": " : ", ", v->moved ? v->moved : v->file,
+			v->line, cf_hstate_name(v->state));
 	}
 }
 
@@ -178,10 +178,13 @@ json_t *ck_code_json(const struct ck_code *c)
 	json_t *ev = json_array();
 	for (size_t i = 0; i < c->nev; i++) {
 		const struct cf_ev *v = &c->ev[i];
-		json_array_append_new(ev, json_pack("{s:s, s:I, s:s, s:o}", "file", v->file, "hunk",
-						    (json_int_t)v->hunk + 1, "state",
-						    cf_hstate_name(v->state), "line",
-						    v->line ? json_integer(v->line) : json_null()));
+		json_t *o = json_pack("{s:s, s:I, s:s, s:o}", "file", v->moved ? v->moved : v->file,
+				      "hunk", (json_int_t)v->hunk + 1, "state",
+				      cf_hstate_name(v->state), "line",
+				      v->line ? json_integer(v->line) : json_null());
+		if (v->moved) /* the file read is not the one the fix named (renamed or moved) */
+			json_object_set_new(o, "fingerprint_file", json_string(v->file));
+		json_array_append_new(ev, o);
 	}
 	return json_pack("{s:s, s:I, s:I, s:s, s:o}", "verdict", cf_verdict_name(c->verdict),
 			 "hunks", (json_int_t)c->hunks, "found", (json_int_t)c->found, "fix",
@@ -194,30 +197,10 @@ bool ck_code_fixed(const struct ck_result *r, size_t i)
 	       r->e[i].outcome == CK_OUT_FIXED && r->e[i].stage && !strcmp(r->e[i].stage, "code");
 }
 
-/* "VERSION = 6" → 6; -1 when the line is not that variable. */
-static long make_var(const char *line, const char *var)
-{
-	size_t n = strlen(var);
-	if (strncmp(line, var, n))
-		return -1;
-	const char *p = line + n;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p++ != '=')
-		return -1;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	char *end;
-	long v = strtol(p, &end, 10);
-	return end == p || v < 0 || v > 100000 ? -1 : v;
-}
-
 int ck_source_release(const char *srcdir, char *out, size_t n, struct kcve_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = path_join(srcdir, "Makefile");
-	long v[3] = {-1, -1, -1};
-	static const char *const vars[] = {"VERSION", "PATCHLEVEL", "SUBLEVEL"};
 	if (read_file(path, &sb) < 0) {
 		int e = errno;
 		sb_release(&sb);
@@ -226,22 +209,11 @@ int ck_source_release(const char *srcdir, char *out, size_t n, struct kcve_err *
 		free(path);
 		return rc;
 	}
-	for (char *line = sb.buf; line && *line;) {
-		char *nl = strchr(line, '\n');
-		for (int k = 0; k < 3; k++)
-			if (v[k] < 0 && (v[k] = make_var(line, vars[k])) >= 0)
-				break;
-		line = nl ? nl + 1 : NULL;
-	}
-	sb_release(&sb);
 	int rc = 0;
-	if (v[0] < 0 || v[1] < 0)
+	if (!kver_from_makefile(sb_str(&sb), out, n))
 		rc = kcve_err_set(err, KCVE_E_PARSE, "%s has no VERSION/PATCHLEVEL; give --version",
 				  path);
-	else if (v[2] > 0)
-		snprintf(out, n, "%ld.%ld.%ld", v[0], v[1], v[2]);
-	else
-		snprintf(out, n, "%ld.%ld", v[0], v[1]);
+	sb_release(&sb);
 	free(path);
 	return rc;
 }

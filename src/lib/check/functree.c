@@ -161,16 +161,21 @@ bool ck_fix_funcs_tree(const char *source, const struct cf_set *cs, const struct
 	size_t at = 0;
 	for (uint32_t i = 0; i < fp->n; i++) {
 		const struct cf_file *f = &fp->f[i];
+		/* the file the code stage read: the fix's, or where it moved to (codefix/moved.h) */
+		const struct cf_ev *fev = placed && at < code->nev ? &code->ev[at] : NULL;
+		const char *path = fev && !strcmp(fev->file, f->path) && fev->moved ? fev->moved
+										  : f->path;
 		struct tfile tf;
-		bool have = tfile_read(&tf, dirfd, f->path);
+		bool have = tfile_read(&tf, dirfd, path);
 		for (uint32_t j = 0; j < f->n; j++, at++) {
 			const struct cf_ev *ev = placed && at < code->nev ? &code->ev[at] : NULL;
-			if (ev && (strcmp(ev->file, f->path) || ev->hunk != j))
-				ev = NULL; /* not the evidence of this hunk: never guess */
+			if (ev && (strcmp(ev->file, f->path) || ev->hunk != j ||
+				   strcmp(ev->moved ? ev->moved : ev->file, path)))
+				ev = NULL; /* not the evidence of this hunk here: never guess */
 			if (!have)
 				out->outside = true; /* a missing file (or not C: fl_fix_add_text) */
 			else if (ev && ev->first && (ev->state == CF_H_FIXED || ev->state == CF_H_VULN))
-				from_place(out, f->path, &tf.fs, ev);
+				from_place(out, path, &tf.fs, ev);
 			else
 				from_header(out, cs, &f->h[j], &tf);
 		}

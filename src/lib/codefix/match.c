@@ -525,7 +525,7 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const str
 {
 	size_t m = h->n;
 	struct item *it = xcalloc(m + 1, sizeof *it);
-	*out = (struct cf_hres){CF_H_UNKNOWN, 0, 0, 0, 0, false};
+	*out = (struct cf_hres){.state = CF_H_UNKNOWN};
 	for (size_t k = 0; k < m; k++) {
 		const struct cf_line *l = &s->lines[h->it[k].line];
 		it[k] = (struct item){l->hs, l->hl, l->trivial ? W_TRIVIAL : 1.0f, h->it[k].type,

@@ -66,6 +66,8 @@ struct cf_hres {
 	 * functions then says nothing about which one) */
 	uint32_t first, last;
 	bool ins;
+	const char *moved; /* the file read instead of the one the fingerprint names (which the
+			    * tree lacks: renamed or moved, see codefix/moved.h); NULL = that one */
 };
 /* Read hunk h of fingerprint file `file` (of set s) in source file f. */
 /* The function a hunk header names ("static int foo_read(struct foo *" -> "foo_read"): the
@@ -81,7 +83,10 @@ struct cf_ev {
 	uint32_t line;
 	uint32_t first, last; /* the change's span (struct cf_hres) */
 	bool ins;
+	char *moved;      /* the file read instead (malloc'd; NULL = `file` itself) */
 };
+/* Free an evidence array (with the paths it owns). */
+void cf_ev_free(struct cf_ev *ev, size_t n);
 
 struct cf_result {
 	uint8_t verdict; /* enum cf_verdict */
@@ -95,7 +100,11 @@ void cf_result_decide(struct cf_result *r, const struct cf_hres *hr, size_t n);
 
 /* Check every fingerprint of s against the tree at root: out[i] for s->v[i] (s sorted by
  * cf_set_sort).  Each named file is read once (regular files below root, no links, at most
- * CF_SRC_MAX bytes); a missing or unreadable file leaves its hunks "missing". */
+ * CF_SRC_MAX bytes); an unreadable file leaves its hunks "missing".  A file the tree lacks is
+ * looked for under the same basename elsewhere (renamed or moved, codefix/moved.h): at most
+ * CF_MOVED_MAX candidates are read, and a fingerprint file takes the one candidate where some
+ * of its hunks decide (evidence `moved`); none deciding leaves it missing, two deciding leave
+ * its hunks undecided. */
 int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *out,
 		  struct kcve_err *err);
 /* One verdict per CVE from its fingerprints out[first..first+n) (several versions of a fix):

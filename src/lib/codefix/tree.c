@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "codefix/match.h"
+#include "codefix/moved.h"
 #include "core/safefs.h"
 #include "core/xalloc.h"
 
@@ -59,8 +61,81 @@ static bool load_source(int dirfd, const char *path, struct cf_src *f, struct st
 	return ok;
 }
 
+/* Index in hr of the first hunk of the fingerprint file ref names. */
+static size_t hunk_at(const struct cf_set *s, const size_t *off, const struct ref *ref)
+{
+	size_t at = off[ref->fp];
+	for (uint32_t j = 0; j < ref->file; j++)
+		at += s->v[ref->fp].f[j].n;
+	return at;
+}
+
+/* Read the hunks of one fingerprint file in src; true when some hunk decides there. */
+static bool read_file_hunks(const struct cf_set *s, const struct cf_file *cf,
+			    const struct cf_src *src, struct cf_hres *out)
+{
+	bool decides = false;
+	for (uint32_t k = 0; k < cf->n; k++) {
+		cf_match_hunk(s, cf, &cf->h[k], src, &out[k]);
+		decides |= out[k].state == CF_H_FIXED || out[k].state == CF_H_VULN;
+	}
+	return decides;
+}
+
+/* refs[r..e) name a file the tree lacks (their hunks read "missing" so far): read them in the
+ * tree's files of the same basename.  A fingerprint file takes the one candidate where some of
+ * its hunks decide; where two candidates decide, its hunks are undecided. */
+static void match_moved(const struct cf_set *s, int dirfd, struct cf_names *names,
+			const struct ref *refs, size_t r, size_t e, const size_t *off,
+			struct cf_hres *hr)
+{
+	const char *cand[CF_MOVED_MAX];
+	cf_names_build(names, dirfd);
+	size_t nc = cf_names_find(names, refs[r].path, cand);
+	if (!nc)
+		return;
+	uint32_t most = 0;
+	for (size_t i = r; i < e; i++)
+		if (s->v[refs[i].fp].f[refs[i].file].n > most)
+			most = s->v[refs[i].fp].f[refs[i].file].n;
+	struct cf_hres *tmp = xcalloc(most + 1, sizeof *tmp);
+	uint8_t *deciding = xcalloc(e - r, 1); /* candidates deciding so far, up to 2 */
+	struct strbuf text = STRBUF_INIT;
+	for (size_t c = 0; c < nc; c++) {
+		struct cf_src src;
+		if (!load_source(dirfd, cand[c], &src, &text))
+			continue;
+		for (size_t i = r; i < e; i++) {
+			const struct cf_file *cf = &s->v[refs[i].fp].f[refs[i].file];
+			struct cf_hres *out = hr + hunk_at(s, off, &refs[i]);
+			if (!read_file_hunks(s, cf, &src, tmp) || deciding[i - r] == 2)
+				continue;
+			for (uint32_t k = 0; k < cf->n; k++) {
+				out[k] = tmp[k];
+				out[k].moved = cand[c];
+				if (deciding[i - r])
+					out[k] = (struct cf_hres){.state = CF_H_UNKNOWN, .weight = tmp[k].weight};
+			}
+			deciding[i - r]++;
+		}
+		cf_src_release(&src);
+	}
+	sb_release(&text);
+	free(deciding);
+	free(tmp);
+}
+
+/* Does the tree lack path (as opposed to refusing it: a link, a special file)? */
+static bool lacks(int dirfd, const char *path)
+{
+	struct stat st;
+	return safe_relpath(path) && safe_lstat_at(dirfd, path, &st) != 0 &&
+	       (errno == ENOENT || errno == ENOTDIR);
+}
+
 /* hr: every hunk's reading, fingerprint i's first at off[i], file j's hunks in order. */
-static void match_files(const struct cf_set *s, int dirfd, const size_t *off, struct cf_hres *hr)
+static void match_files(const struct cf_set *s, int dirfd, const size_t *off, struct cf_hres *hr,
+			struct cf_names *names)
 {
 	size_t nref = 0;
 	for (size_t i = 0; i < s->n; i++)
@@ -79,21 +154,21 @@ static void match_files(const struct cf_set *s, int dirfd, const size_t *off, st
 		size_t e = r;
 		while (e < nref && !strcmp(refs[e].path, refs[r].path))
 			e++;
-		for (; r < e; r++) {
-			const struct cf_fp *fp = &s->v[refs[r].fp];
-			size_t at = off[refs[r].fp];
-			for (uint32_t j = 0; j < refs[r].file; j++)
-				at += fp->f[j].n;
-			const struct cf_file *cf = &fp->f[refs[r].file];
+		for (size_t i = r; i < e; i++) {
+			const struct cf_file *cf = &s->v[refs[i].fp].f[refs[i].file];
+			size_t at = hunk_at(s, off, &refs[i]);
 			for (uint32_t k = 0; k < cf->n; k++) {
 				if (have)
 					cf_match_hunk(s, cf, &cf->h[k], &src, &hr[at + k]);
 				else
-					hr[at + k] = (struct cf_hres){CF_H_MISSING, 0, 1.0f, 0, 0, false};
+					hr[at + k] = (struct cf_hres){.state = CF_H_MISSING, .weight = 1.0f};
 			}
 		}
 		if (have)
 			cf_src_release(&src);
+		else if (lacks(dirfd, refs[r].path))
+			match_moved(s, dirfd, names, refs, r, e, off, hr);
+		r = e;
 	}
 	sb_release(&text);
 	free(refs);
@@ -114,7 +189,8 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 			off[i + 1] += s->v[i].f[j].n;
 	}
 	struct cf_hres *hr = xcalloc(off[s->n] + 1, sizeof *hr);
-	match_files(s, dirfd, off, hr);
+	struct cf_names names = {0};
+	match_files(s, dirfd, off, hr, &names);
 	close(dirfd);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cf_fp *fp = &s->v[i];
@@ -127,9 +203,11 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 			for (uint32_t k = 0; k < fp->f[j].n; k++, at++)
 				r->ev[r->nev++] = (struct cf_ev){fp->f[j].path, k, hr[at].state,
 								 hr[at].line, hr[at].first,
-								 hr[at].last, hr[at].ins};
+								 hr[at].last, hr[at].ins,
+								 hr[at].moved ? xstrdup(hr[at].moved) : NULL};
 		cf_result_decide(r, hr + off[i], off[i + 1] - off[i]);
 	}
+	cf_names_release(&names);
 	free(hr);
 	free(off);
 	return 0;
@@ -152,8 +230,15 @@ size_t cf_combine(const struct cf_result *r, size_t n, struct cf_result *combine
 	return pick;
 }
 
+void cf_ev_free(struct cf_ev *ev, size_t n)
+{
+	for (size_t i = 0; ev && i < n; i++)
+		free(ev[i].moved);
+	free(ev);
+}
+
 void cf_result_release(struct cf_result *r)
 {
-	free(r->ev);
+	cf_ev_free(r->ev, r->nev);
 	memset(r, 0, sizeof *r);
 }

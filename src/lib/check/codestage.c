@@ -174,30 +174,10 @@ bool ck_code_fixed(const struct ck_result *r, size_t i)
 	       r->e[i].outcome == CK_OUT_FIXED && r->e[i].stage && !strcmp(r->e[i].stage, "code");
 }
 
-/* "VERSION = 6" → 6; -1 when the line is not that variable. */
-static long make_var(const char *line, const char *var)
-{
-	size_t n = strlen(var);
-	if (strncmp(line, var, n))
-		return -1;
-	const char *p = line + n;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p++ != '=')
-		return -1;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	char *end;
-	long v = strtol(p, &end, 10);
-	return end == p || v < 0 || v > 100000 ? -1 : v;
-}
-
 int ck_source_release(const char *srcdir, char *out, size_t n, struct kcve_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = path_join(srcdir, "Makefile");
-	long v[3] = {-1, -1, -1};
-	static const char *const vars[] = {"VERSION", "PATCHLEVEL", "SUBLEVEL"};
 	if (read_file(path, &sb) < 0) {
 		int e = errno;
 		sb_release(&sb);
@@ -206,22 +186,11 @@ int ck_source_release(const char *srcdir, char *out, size_t n, struct kcve_err *
 		free(path);
 		return rc;
 	}
-	for (char *line = sb.buf; line && *line;) {
-		char *nl = strchr(line, '\n');
-		for (int k = 0; k < 3; k++)
-			if (v[k] < 0 && (v[k] = make_var(line, vars[k])) >= 0)
-				break;
-		line = nl ? nl + 1 : NULL;
-	}
-	sb_release(&sb);
 	int rc = 0;
-	if (v[0] < 0 || v[1] < 0)
+	if (!kver_from_makefile(sb_str(&sb), out, n))
 		rc = kcve_err_set(err, KCVE_E_PARSE, "%s has no VERSION/PATCHLEVEL; give --version",
 				  path);
-	else if (v[2] > 0)
-		snprintf(out, n, "%ld.%ld.%ld", v[0], v[1], v[2]);
-	else
-		snprintf(out, n, "%ld.%ld", v[0], v[1]);
+	sb_release(&sb);
 	free(path);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include "core/progress.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
+#include "core/version.h"
 #include "core/xalloc.h"
 
 /* Open-addressing set of 20-byte object ids (an all-zero slot is empty; the zero id is never
@@ -144,6 +145,7 @@ struct ck_git {
 	char head[41];
 	size_t nread, ncached; /* commits read from objects / from the scan cache */
 	unsigned ancestry;     /* gitguard_ancestry(): shallow, grafts, replace refs */
+	char boundary[32];     /* a shallow clone's newest boundary release ("": unknown) */
 };
 
 static void edges_add(struct edges *e, const unsigned char *from, const unsigned char *to, size_t n)
@@ -346,7 +348,10 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, const ch
 	const char *rev = ref ? ref : "HEAD";
 	if ((rc = gitguard_install(repo, err)))
 		goto out;
-	if ((g->ancestry = gitguard_ancestry(repo)))
+	if ((g->ancestry = gitguard_ancestry(repo)) == GITGUARD_SHALLOW &&
+	    !gitguard_shallow_release(repo, g->boundary, sizeof g->boundary))
+		g->boundary[0] = '\0';
+	if (g->ancestry)
 		kcve_warn("%s has %s: commits are missing or their parents rewritten, so \"not "
 			  "affected\" by git can be wrong; use a full clone (git fetch --unshallow, "
 			  "remove info/grafts and refs/replace/)", path, gitguard_ancestry_text(g->ancestry));
@@ -544,6 +549,26 @@ static enum presence presence_of(struct ck_git *g, const char *sha, unsigned cha
 	return any ? REVERTED : ABSENT;
 }
 
+/* Whether record r, not introduced by git, may be so only because its introducing commit is
+ * missing: the release (vver) of such a pair, else NULL. In a shallow clone whose boundary
+ * release is known, a commit released after it would be inside the history, so only pairs
+ * introduced in that release or before are in doubt; grafts and replace refs rewrite ancestry
+ * anywhere, so every record is. */
+static const char *maybe_beyond(const struct ck_git *g, const struct ck_record *r)
+{
+	if (!g->ancestry)
+		return NULL;
+	bool bounded = g->ancestry == GITGUARD_SHALLOW && g->boundary[0];
+	for (size_t k = 0; k < r->pairs.n; k++) {
+		const struct ck_pair *p = &r->pairs.v[k];
+		if (!strcmp(p->vsha, "0"))
+			continue;
+		if (!bounded || kver_cmp_str(p->vver, g->boundary) <= 0)
+			return p->vver;
+	}
+	return NULL;
+}
+
 void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
 		struct ck_result *out)
 {
@@ -597,12 +622,18 @@ void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const cha
 		} else if (!introduced) {
 			e->outcome = CK_OUT_NOT_INTRODUCED;
 			sb_adds(&sb, "no introducing commit is in the tree");
-			if (g->ancestry) { /* it may lie beyond the boundary: not a conclusion */
+			const char *vver = maybe_beyond(g, r);
+			if (vver) { /* it may lie beyond the boundary: not a conclusion */
 				sb_addf(&sb, " (unreliable: the repository has %s)",
 					gitguard_ancestry_text(g->ancestry));
-				kcve_warn("%s: not introduced by git, but the repository has %s: the "
-					  "introducing commit may be beyond it", r->id,
-					  gitguard_ancestry_text(g->ancestry));
+				if (g->boundary[0])
+					kcve_warn("%s: not introduced by git, but its introducing commit "
+						  "(released in %s) may lie beyond the shallow clone's "
+						  "boundary (release %s)", r->id, vver, g->boundary);
+				else
+					kcve_warn("%s: not introduced by git, but the repository has %s: "
+						  "the introducing commit may be beyond it", r->id,
+						  gitguard_ancestry_text(g->ancestry));
 			}
 		} else if (fix) {
 			e->outcome = CK_OUT_FIXED;

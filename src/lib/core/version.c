@@ -1,6 +1,7 @@
 #include "core/version.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Parse an unsigned decimal that spans exactly [s, e); false if empty or not all digits. */
@@ -160,4 +161,42 @@ bool kver_str_same_major(const char *a, const char *b)
 	kver_parse(&x, a);
 	kver_parse(&y, b);
 	return kver_same_major(&x, &y);
+}
+
+/* "VERSION = 6" -> 6; -1 when the line is not that variable. */
+static long make_var(const char *line, const char *var)
+{
+	size_t n = strlen(var);
+	if (strncmp(line, var, n))
+		return -1;
+	const char *p = line + n;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p++ != '=')
+		return -1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	char *end;
+	long v = strtol(p, &end, 10);
+	return end == p || v < 0 || v > 100000 ? -1 : v;
+}
+
+bool kver_from_makefile(const char *text, char *out, size_t outsz)
+{
+	long v[3] = {-1, -1, -1};
+	static const char *const vars[] = {"VERSION", "PATCHLEVEL", "SUBLEVEL"};
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		for (int k = 0; k < 3; k++)
+			if (v[k] < 0 && (v[k] = make_var(line, vars[k])) >= 0)
+				break;
+		line = nl ? nl + 1 : NULL;
+	}
+	if (v[0] < 0 || v[1] < 0)
+		return false;
+	if (v[2] > 0)
+		snprintf(out, outsz, "%ld.%ld.%ld", v[0], v[1], v[2]);
+	else
+		snprintf(out, outsz, "%ld.%ld", v[0], v[1]);
+	return true;
 }

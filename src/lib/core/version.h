@@ -34,5 +34,9 @@ int kver_cmp_str(const char *a, const char *b);
 bool kver_str_is_mainline(const char *s);
 char *kver_str_major(const char *s, char *out, size_t outsz);
 bool kver_str_same_major(const char *a, const char *b);
+/* The release a kernel's top Makefile text declares (VERSION.PATCHLEVEL.SUBLEVEL, a SUBLEVEL
+ * of 0 left out as the kernel does; EXTRAVERSION ignored) into out; false when it has no
+ * VERSION/PATCHLEVEL. */
+bool kver_from_makefile(const char *text, char *out, size_t outsz);
 
 #endif

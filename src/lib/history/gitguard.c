@@ -10,6 +10,7 @@
 
 #include "core/fileio.h"
 #include "core/strbuf.h"
+#include "core/version.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
 
@@ -253,4 +254,57 @@ bool gitguard_is_shallow_boundary(git_repository *repo, const git_oid *id)
 	sb_release(&p);
 	sb_release(&sb);
 	return r;
+}
+
+/* The release the top Makefile of commit id declares ("" when unreadable). */
+static bool commit_release(git_repository *repo, const git_oid *id, char *out, size_t outsz)
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	git_blob *blob = NULL;
+	bool ok = false;
+	const git_tree_entry *te;
+	if (git_commit_lookup(&c, repo, id) == 0 && git_commit_tree(&tree, c) == 0 &&
+	    (te = git_tree_entry_byname(tree, "Makefile")) &&
+	    git_blob_lookup(&blob, repo, git_tree_entry_id(te)) == 0) {
+		/* the version lines are at the top: a bounded, NUL-terminated copy of the start */
+		size_t n = (size_t)git_blob_rawsize(blob);
+		struct strbuf sb = STRBUF_INIT;
+		sb_add(&sb, git_blob_rawcontent(blob), n < 65536 ? n : 65536);
+		ok = kver_from_makefile(sb_str(&sb), out, outsz);
+		sb_release(&sb);
+	}
+	git_blob_free(blob);
+	git_tree_free(tree);
+	git_commit_free(c);
+	return ok;
+}
+
+bool gitguard_shallow_release(git_repository *repo, char *out, size_t outsz)
+{
+	struct strbuf p = STRBUF_INIT, sb = STRBUF_INIT;
+	sb_addf(&p, "%sshallow", git_repository_commondir(repo));
+	bool ok = read_file_capped(sb_str(&p), &sb, (size_t)64 << 20) == 0, any = false;
+	struct kver best;
+	for (const char *line = sb_str(&sb); ok && *line;) {
+		size_t n = strcspn(line, "\n");
+		git_oid id;
+		char rel[32];
+		if (n == GIT_OID_HEXSZ && git_oid_fromstrn(&id, line, n) == 0 &&
+		    commit_release(repo, &id, rel, sizeof(rel))) {
+			struct kver v;
+			kver_parse(&v, rel);
+			if (!any || kver_cmp(&v, &best) > 0) {
+				best = v;
+				snprintf(out, outsz, "%s", rel);
+			}
+			any = true;
+		} else if (n) {
+			ok = false; /* a boundary whose release is unknown: any commit may be beyond */
+		}
+		line += n + (line[n] == '\n');
+	}
+	sb_release(&p);
+	sb_release(&sb);
+	return ok && any;
 }

@@ -42,6 +42,11 @@ int gitguard_install(git_repository *repo, struct kcve_err *err);
 unsigned gitguard_ancestry(git_repository *repo);
 /* "a shallow clone, grafts" for a message (static storage). */
 const char *gitguard_ancestry_text(unsigned bits);
+/* The newest release the shallow boundary's commits declare in their top Makefile, into out
+ * (kver string): a commit first released in it or before may lie beyond the boundary, a
+ * later one would be inside the history. false when the repository is not shallow or a
+ * boundary commit or its Makefile cannot be read (then any commit may be beyond it). */
+bool gitguard_shallow_release(git_repository *repo, char *out, size_t outsz);
 /* Whether commit id is a shallow boundary (its parents are missing). */
 bool gitguard_is_shallow_boundary(git_repository *repo, const git_oid *id);
 

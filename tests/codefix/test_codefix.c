@@ -10,11 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "codefix/fprint.h"
 #include "codefix/match.h"
+#include "codefix/moved.h"
 #include "codefix/norm.h"
 #include "codefix/patch.h"
 #include "core/strbuf.h"
@@ -558,6 +562,67 @@ static void whitespace_only_patch(void **state)
 	cf_set_release(&s);
 }
 
+/* ---- renamed files: the tree's files by basename ------------------------------------------- */
+
+static void put(const char *root, const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	for (char *s = strchr(path + strlen(root) + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(path, 0755);
+		*s = '/';
+	}
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("int x;\n", f);
+	fclose(f);
+}
+
+static void names_index(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/kcve-cfnames-XXXXXX";
+	assert_non_null(mkdtemp(root));
+	put(root, "drivers/a/foo.c");
+	put(root, "drivers/b/foo.c");
+	put(root, "net/foo.c");
+	put(root, ".git/foo.c");      /* dot directories are not entered */
+	put(root, "drivers/.pc/bar.c");
+	put(root, "x/bar.c");
+	for (int i = 0; i < CF_MOVED_MAX + 1; i++) {
+		char rel[64];
+		snprintf(rel, sizeof rel, "d%d/core.c", i);
+		put(root, rel);
+	}
+	char target[600], link[600];
+	snprintf(target, sizeof target, "%s/x/bar.c", root);
+	snprintf(link, sizeof link, "%s/y", root);
+	assert_int_equal(symlink(target, link), 0); /* a link to a file: not indexed */
+	snprintf(link, sizeof link, "%s/ldir", root);
+	snprintf(target, sizeof target, "%s/drivers", root);
+	assert_int_equal(symlink(target, link), 0); /* a link to a directory: not entered */
+	int fd = open(root, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	struct cf_names x = {0};
+	cf_names_build(&x, fd);
+	const char *out[CF_MOVED_MAX];
+	assert_int_equal(cf_names_find(&x, "drivers/foo.c", out), 3);
+	assert_string_equal(out[0], "drivers/a/foo.c");
+	assert_string_equal(out[1], "drivers/b/foo.c");
+	assert_string_equal(out[2], "net/foo.c");
+	assert_int_equal(cf_names_find(&x, "drivers/a/foo.c", out), 2); /* not itself */
+	assert_int_equal(cf_names_find(&x, "old/bar.c", out), 1);
+	assert_string_equal(out[0], "x/bar.c");
+	assert_int_equal(cf_names_find(&x, "core.c", out), 0); /* 5 of them: too common */
+	assert_int_equal(cf_names_find(&x, "drivers/none.c", out), 0);
+	cf_names_release(&x);
+	close(fd);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -577,6 +642,7 @@ int main(void)
 		cmocka_unit_test(match_rewritten),
 		cmocka_unit_test(fprint_roundtrip),
 		cmocka_unit_test(whitespace_only_patch),
+		cmocka_unit_test(names_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,6 +65,9 @@ fresh() {
 three() { # LABEL WANT [tree]
 	run "$1: index" "$2" "$KCVE" --repo "$R" index
 	run "$1: check --git" "$2" "$KCVE" check --tree "$V" --git "$R" --ids
+	# the kernel repository's damage is named, not a bare "missing object"
+	[ "$2" != error ] || grep -q "^kcve: error: .*$R.*\(damaged\|declares\|alternates\|regular file\)" "$T/err" ||
+		fail "$1: check --git does not say what is wrong with $R: $(cat "$T/err")"
 	local w=$2
 	[ -z "${3:-}" ] || w="warn:cannot read the HEAD"
 	run "$1: check --tree (git checkout)" "$w" "$KCVE" check --tree "$V" --version 6.1.1

@@ -3,7 +3,8 @@
 # start they share.  The caller sets kcve_default (binary, relative to the source tree) and runs
 # (default run count); this reads --cache DIR, --kcve PATH, --runs N and -h/--help (prints the
 # caller's header comment), and unpacks the real 2024 record tree from the shared data once
-# into $cache/check/vulns.  Sets here (the source tree), cache, kcve, runs, shared.
+# into $cache/check/vulns (not when the caller set bench_records=0).  Sets here (the source
+# tree), cache, kcve, runs, shared.
 here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${KCVE_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kcve-bench}
 kcve=${KCVE:-$here/$kcve_default}
@@ -18,6 +19,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 mkdir -p "$cache/check"
-if [ ! -d "$cache/check/vulns/cve/published" ]; then
+if [ "${bench_records:-1}" = 1 ] && [ ! -d "$cache/check/vulns/cve/published" ]; then
 	tar -C "$cache/check" -xJf "$shared/data/vulns-upto-2024.tar.xz"
 fi

@@ -208,19 +208,30 @@ static bool resolve_prefix(void *ctx, const char *hex, size_t n, unsigned char o
 }
 
 /* Read one commit object: its parents and what its message carries / reverts. 1 read, 0 not a
- * commit / missing in a shallow clone (skip), -1 error. */
-static int read_commit(git_odb *odb, git_repository *repo, const git_oid *id,
-		       struct idlist *parents, struct ck_msgrefs *refs)
+ * commit / missing in a shallow clone (skip), -1 error. The pack reader (pr, buf) answers
+ * first; what it cannot read comes through libgit2's guarded object database. */
+static int read_commit(git_odb *odb, git_repository *repo, struct gitguard_reader *pr,
+		       struct strbuf *buf, const git_oid *id, struct idlist *parents,
+		       struct ck_msgrefs *refs)
 {
 	git_odb_object *o = NULL;
-	if (git_odb_read(&o, odb, id) < 0)
+	git_object_t type;
+	const char *data;
+	size_t len;
+	if (gitguard_reader_read(pr, id, buf, &type) == 0) {
+		data = buf->buf;
+		len = buf->len;
+	} else if (git_odb_read(&o, odb, id) < 0) {
 		return git_repository_is_shallow(repo) ? 0 : -1; /* history cut off on purpose */
-	if (git_odb_object_type(o) != GIT_OBJECT_COMMIT) {
+	} else {
+		type = git_odb_object_type(o);
+		data = git_odb_object_data(o);
+		len = git_odb_object_size(o);
+	}
+	if (type != GIT_OBJECT_COMMIT) {
 		git_odb_object_free(o);
 		return 0;
 	}
-	const char *data = git_odb_object_data(o);
-	size_t len = git_odb_object_size(o);
 	const char *p = data, *end = data + len;
 	while (p < end && *p != '\n') {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -262,6 +273,8 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 	size_t nstack = 0, astack = 0;
 	struct idlist parents = {0};
 	struct ck_msgrefs mr = {0};
+	struct gitguard_reader *pr = gitguard_reader_open(repo);
+	struct strbuf buf = STRBUF_INIT;
 	XGROW(stack, 1, astack);
 	stack[nstack++] = *head;
 	struct progress pg;
@@ -278,9 +291,15 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 			g->ncached++;
 		} else {
 			parents.n = 0;
-			int r = read_commit(odb, repo, &id, &parents, &mr);
+			int r = read_commit(odb, repo, pr, &buf, &id, &parents, &mr);
 			if (r < 0) {
-				rc = git_fail(err, KCVE_E_GENERIC, "missing commit object in", path);
+				const char *why = gitguard_reader_why(pr, &id);
+				char hex[GIT_OID_HEXSZ + 1];
+				git_oid_tostr(hex, sizeof hex, &id);
+				rc = why ? kcve_err_set(err, KCVE_E_GENERIC, "cannot read %s: object %s "
+							"is damaged: %s; repair it (git fsck) or clone "
+							"it again", path, hex, why)
+					 : git_fail(err, KCVE_E_GENERIC, "missing commit object in", path);
 				break;
 			}
 			if (r == 0)
@@ -305,6 +324,8 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 		edges_add(&g->rev_by_to, id.id, e.reverts, e.nreverts);
 	}
 	progress_end(&pg, seen);
+	gitguard_reader_free(pr);
+	sb_release(&buf);
 	free(stack);
 	free(parents.v);
 	ck_msgrefs_free(&mr);

@@ -31,6 +31,8 @@ static int refuse(const char *why)
 	return GIT_ERROR;
 }
 
+
+
 /* 0 when id may be read through inner, else GIT_ERROR with libgit2's error set. */
 static int guard_check(struct guard *g, const git_oid *id)
 {
@@ -307,4 +309,48 @@ bool gitguard_shallow_release(git_repository *repo, char *out, size_t outsz)
 	sb_release(&p);
 	sb_release(&sb);
 	return ok && any;
+}
+
+struct gitguard_reader {
+	struct packset *ps;
+	struct pack_cursor pc;
+};
+
+struct gitguard_reader *gitguard_reader_open(git_repository *repo)
+{
+	struct packset *ps = packset_open_repo(repo);
+	if (!ps)
+		return NULL;
+	struct gitguard_reader *r = xcalloc(1, sizeof(*r));
+	r->ps = ps;
+	return r;
+}
+
+int gitguard_reader_read(struct gitguard_reader *r, const git_oid *id, struct strbuf *out,
+			 git_object_t *type)
+{
+	return r ? packset_read(r->ps, &r->pc, id, out, type) : -1;
+}
+
+const char *gitguard_reader_why(struct gitguard_reader *r, const git_oid *id)
+{
+	git_object_t type;
+	size_t size = 0;
+	const char *why = NULL;
+	if (!r)
+		return NULL;
+	int rc = packset_check(r->ps, id, &type, &size, &why);
+	if (rc < 0)
+		return why;
+	return rc == 0 && size > GITGUARD_MAX_OBJECT ? "it declares more bytes than the 256 MiB limit"
+						     : NULL;
+}
+
+void gitguard_reader_free(struct gitguard_reader *r)
+{
+	if (!r)
+		return;
+	pack_cursor_release(&r->pc);
+	packset_free(r->ps);
+	free(r);
 }

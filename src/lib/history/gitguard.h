@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/strbuf.h"
 
 /* Largest object read from a guarded repository (commits, tags and trees are small; the
  * largest blob of the kernel is a few MiB). */
@@ -38,6 +39,20 @@ enum gitguard_ancestry {
 int gitguard_open(git_repository **out, const char *path, int code_norepo, struct kcve_err *err);
 /* The same on a repository opened already (before any object was read). */
 int gitguard_install(git_repository *repo, struct kcve_err *err);
+/* A reader of the repository's packed objects that bypasses libgit2 (history/packread.c:
+ * lock-free, its own limits: delta chains of 64, objects of 64 MiB, so a hostile pack is
+ * refused rather than followed) for callers reading many objects, such as check --git's
+ * walk: the guard's per-object chain check and libgit2's locks are then paid only for what
+ * it cannot read. NULL when the repository has no usable pack. */
+struct gitguard_reader *gitguard_reader_open(git_repository *repo);
+/* Object id into out (replaced) with its type: 0, or -1 when the caller must read it through
+ * the guarded object database (a loose object, a deeper chain, a damaged pack). */
+int gitguard_reader_read(struct gitguard_reader *r, const git_oid *id, struct strbuf *out,
+			 git_object_t *type);
+/* Why object id's delta chain is refused ("a delta chain that loops back on itself"), NULL
+ * when it is not (or not in a pack): for a message when libgit2 says only "not found". */
+const char *gitguard_reader_why(struct gitguard_reader *r, const git_oid *id);
+void gitguard_reader_free(struct gitguard_reader *r);
 /* Which ancestry rewrites the repository has (enum gitguard_ancestry bits). */
 unsigned gitguard_ancestry(git_repository *repo);
 /* "a shallow clone, grafts" for a message (static storage). */

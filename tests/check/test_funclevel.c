@@ -287,6 +287,12 @@ static void tree_route(void **state)
 		   NULL, false, &fx);
 	assert_true(fx.outside);
 	assert_int_equal(fx.n, 0);
+	struct ksyms none = image("0 T _text\n", KSYMS_VMLINUX | KSYMS_MODULES);
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(fl_decide(&fx, &none, NULL, NULL, &why), FL_UNDECIDED);
+	assert_non_null(strstr(sb_str(&why), "no changed function could be read in the source tree"));
+	sb_release(&why);
+	ksyms_free(&none);
 	fl_fix_release(&fx);
 	/* found: the functions the span overlaps, flags from the scan */
 	static const unsigned in_baz[] = {16, 16}, between[] = {6, 10}, in_bar[] = {11, 12};

@@ -231,7 +231,10 @@ enum fl_verdict fl_decide(const struct fl_fix *fx, const struct ksyms *k, fl_bui
 			  void *ctx, struct strbuf *why)
 {
 	if (fx->n == 0) {
-		sb_adds(why, "the fix changes no function (macros, declarations or data only)");
+		sb_adds(why, fx->from_tree ? "no changed function could be read in the source tree "
+				"(a file missing or not C, a hunk not found whose header names no "
+				"function there, or changes outside every function)"
+				: "the fix changes no function (macros, declarations or data only)");
 		return FL_UNDECIDED;
 	}
 	for (size_t i = 0; i < fx->n; i++)

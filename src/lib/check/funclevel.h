@@ -45,6 +45,7 @@ struct fl_fix {
 	 * lists, from --patches): at the place the code stage found them, or by their hunk
 	 * header's function, which the tree's scan defines; 0 and 0: from the fingerprint */
 	unsigned from_place, from_header;
+	bool from_tree;  /* the functions were read in the --source tree (from_place/header) */
 };
 
 /* A run of changed lines (1-based, inclusive). */

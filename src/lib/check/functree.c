@@ -158,6 +158,7 @@ bool ck_fix_funcs_tree(const char *source, const struct cf_set *cs, const struct
 	int dirfd = open(source, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
 		return false;
+	out->from_tree = true;
 	size_t at = 0;
 	for (uint32_t i = 0; i < fp->n; i++) {
 		const struct cf_file *f = &fp->f[i];

@@ -4,7 +4,7 @@
 # system-map=FILE (or build=DIR) gives its image's symbols, each read once.  Every line's
 # affected/unknown lists equal a single `kcve check` of the same kernel, its "code" and
 # "functions" members carry the same evidence; lines without these options keep the old
-# output; a bad symbol source is that line's error.
+# output; a bad symbol source is that line's error; build=DIR reads a build directory's vmlinux.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/patches_fixture.sh"
@@ -70,6 +70,29 @@ assert "code" not in a and a["functions"] == {"decided": 0, "cves": []}, a
 assert "code" not in b and "functions" not in b, b
 assert [s["name"] for s in b["stages"]] == ["records", "version"], b
 EOF
+# build=DIR: a build directory's vmlinux (compiled here) answers as the map does; one without
+# vmlinux is that line's error
+if command -v gcc >/dev/null; then
+	mkdir -p "$T/build"
+	printf 'void _text(void) {}\nint foo_probe(void) { return 0; }\n' >"$T/vmlinux.c"
+	gcc -c -o "$T/build/vmlinux" "$T/vmlinux.c"
+	: >"$T/build/modules.order"
+	mkdir -p "$T/nobuild"
+	"$KCVE" check --db "$T/kcve.db" --source "$T/tree" --batch - >"$T/out4" 2>"$T/err" <<EOF && fail "exit 13 expected"
+6.0.2 - elf build=$T/build
+6.0.2 - map system-map=$MAP
+6.0.2 - empty build=$T/nobuild
+EOF
+	$PY - "$T/out4" <<'EOF' || fail "build=: $(cat "$T/out4")"
+import json, sys
+elf, smap, empty = map(json.loads, open(sys.argv[1]))
+ids = lambda r: sorted(c["id"] for c in r["functions"]["cves"])
+assert ids(elf) == ids(smap) == ["CVE-2099-0001", "CVE-2099-0004"], (elf, smap)
+assert elf["affected"] == smap["affected"], (elf, smap)
+assert "vmlinux" in elf["functions"]["cves"][0]["reason"], elf
+assert "error" in empty, empty
+EOF
+fi
 # a db without fingerprints: a line naming a map is an error, the others are checked
 $PY "$KCVE_SRC/tests/check/mktree.py" "$T/plainvulns" "$T/spec.json" || fail mktree
 "$KCVE" check --tree "$T/plainvulns" --no-cache --batch - >"$T/out3" 2>"$T/err" <<EOF && fail "exit 13 expected"

@@ -78,7 +78,8 @@ static const struct cli_option opts[] = {
 	       "beside boot/): with a --db holding fix fingerprints, a CVE whose\n"
 	       "changed functions are all missing from the image is not affected;\n"
 	       "--build (vmlinux, .ko) and --running (kallsyms, modules) do the same"),
-	STRING("batch", batch, "FILE", "a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]' line per kernel\n"
+	STRING("batch", batch, "FILE", "a fleet: one 'VERSION [CONFIG|FILE-VERDICTS|- [ID]]\n"
+	       "[system-map=F|build=D]' line per kernel (--source KSRC: its code too)\n"
 	       "(- = stdin); JSON Lines out, one per kernel (docs/check.md)"),
 	CLI_OPT_HEADING("Ranking (docs/check.md): KEV first, then exposure, EPSS, CVSS, id:"),
 	STRING("kev", kev, "FILE", "CISA's known_exploited_vulnerabilities.json: mark listed CVEs (rank\n"
@@ -367,6 +368,7 @@ struct check_inputs {
 	struct ksyms syms; /* the image's symbols (function level) */
 	bool have_syms;
 	char branch[32];   /* the checked kernel's branch, for its version of each fix */
+	struct ck_fix_ctx fctx;
 };
 
 /* The function level's symbols: --system-map, else a build directory's vmlinux and modules,
@@ -468,7 +470,8 @@ static struct ck_kernel kernel_of(const struct check_args *a, struct check_input
 		k.build = (struct ck_file_input){"build", ck_files_verdict, in->bf};
 	if (in->have_syms && k.release) {
 		ck_fix_branch(k.release, in->branch, sizeof in->branch);
-		k.funcs = (struct ck_func_input){&in->syms, ck_fix_funcs_fprints, NULL, in->branch};
+		in->fctx = (struct ck_fix_ctx){in->branch, a->source};
+		k.funcs = (struct ck_func_input){&in->syms, ck_fix_funcs_fprints, NULL, &in->fctx};
 	}
 	if (a->running) {
 		k.running = rn;

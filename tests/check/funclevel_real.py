@@ -11,6 +11,9 @@ Checked here, independently of the C code:
   not inline);
 - the six header-only records: each one's verdict and reason are printed (the closing note's
   figure), none may be absent while one of its functions is in the image.
+The same checks on the --patches route (`check --source` with fingerprints that carry no
+function lists): every fix's functions read in Debian's 6.1.192 tree where the code stage
+finds its hunks (check/functree.h).
 Skips (77) without ../shared, when Debian no longer serves the releases, or without apt-get.
 Caches: KCVE_CODEFIX_CACHE (else $XDG_CACHE_HOME/kcve, else /var/tmp/kcve-codefix-cache: the
 fingerprint test's rule, so both share one download) and KCVE_SYSMAP_CACHE (default /var/tmp/kcve-sysmap-cache), both outside the repo."""
@@ -117,21 +120,19 @@ def candidates(name, flags):
     return [name]
 
 
-def main():
-    fixture, cache = fixture_dirs()
-    sysroot, smap = fetch_image(os.environ.get("KCVE_SYSMAP_CACHE", "/var/tmp/kcve-sysmap-cache"))
-    tool = os.path.join(os.environ["KCVE_BUILD"], "tests", "check", "funclevel_tool")
-    r = subprocess.run([tool, "--system-map", smap, "--patches", os.path.join(cache, "patches"),
-                        "--old", os.path.join(cache, "src", "6.1.170"),
-                        "--new", os.path.join(cache, "src", "6.1.176")],
-                       capture_output=True, text=True)
+def run_tool(tool, smap, cache, tree_args):
+    r = subprocess.run([tool, "--system-map", smap, "--patches", os.path.join(cache, "patches")]
+                       + tree_args, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("funclevel_tool failed: " + r.stderr)
     print(r.stderr.strip())
-    names = image_names(sysroot, smap)
-    cases = json.load(open(os.path.join(fixture, "cases.json")))
+    return r.stdout
+
+
+def judge(out, names, cases, label):
+    """The verdicts of one route and what is wrong with them."""
     verdicts, bad = {}, []
-    for line in r.stdout.splitlines():
+    for line in out.splitlines():
         cve, verdict, fns, why = line.split("\t")
         fl = [(f.split(":")[0], int(f.split(":")[1]), f.split(":")[2] == "1")
               for f in fns.split(",") if f]
@@ -140,27 +141,46 @@ def main():
             continue
         for name, flags, added in fl:
             if any(c in names for c in candidates(name, flags)):
-                bad.append("%s: called absent but %s is in the image" % (cve, name))
+                bad.append("%s: %s: called absent but %s is in the image" % (label, cve, name))
             if not added and flags & (1 | 2 | 16):
-                bad.append("%s: called absent from static/inline/macro function %s" % (cve, name))
+                bad.append("%s: %s: called absent from static/inline/macro function %s" %
+                           (label, cve, name))
     missing = sorted(set(cases) - set(verdicts))
     if missing:
-        bad.append("no verdict for %d CVEs: %s" % (len(missing), missing[:5]))
+        bad.append("%s: no verdict for %d CVEs: %s" % (label, len(missing), missing[:5]))
     counts = {}
     for v, _, _ in verdicts.values():
         counts[v] = counts.get(v, 0) + 1
-    print("verdicts over %d CVEs: %s" % (len(verdicts), counts))
+    print("%s: verdicts over %d CVEs: %s" % (label, len(verdicts), counts))
     for cve in sorted(verdicts):
         if verdicts[cve][0] == "absent":
             print("  absent %s: %s" % (cve, verdicts[cve][2]))
     header_only = sorted(c for c, v in cases.items() if all(f.endswith(".h") for f in v["files"]))
     decided = [c for c in header_only if verdicts.get(c, ("",))[0] == "absent"]
-    print("header-only records: %d of %d decided absent" % (len(decided), len(header_only)))
+    print("%s: header-only records: %d of %d decided absent" % (label, len(decided), len(header_only)))
     for c in header_only:
         v = verdicts.get(c, ("missing", [], ""))
         print("  %s %s: %s" % (c, v[0], v[2]))
     if counts.get("present", 0) == 0:
-        bad.append("no CVE's function found in the image: the scan or the symbols are broken")
+        bad.append("%s: no CVE's function found in the image: the scan or the symbols are broken" % label)
+    return bad
+
+
+def main():
+    fixture, cache = fixture_dirs()
+    sysroot, smap = fetch_image(os.environ.get("KCVE_SYSMAP_CACHE", "/var/tmp/kcve-sysmap-cache"))
+    tool = os.path.join(os.environ["KCVE_BUILD"], "tests", "check", "funclevel_tool")
+    names = image_names(sysroot, smap)
+    cases = json.load(open(os.path.join(fixture, "cases.json")))
+    src = os.path.join(cache, "src")
+    # the --repo route: functions scanned in the files before and after each fix
+    bad = judge(run_tool(tool, smap, cache, ["--old", os.path.join(src, "6.1.170"), "--new",
+                                              os.path.join(src, "6.1.176")]),
+                names, cases, "fix files")
+    # the --patches route: functions read in the checked tree where the code stage finds each
+    # hunk (check --source), here over every CVE whatever its code verdict
+    bad += judge(run_tool(tool, smap, cache, ["--source", os.path.join(src, "6.1.192")]),
+                 names, cases, "--source 6.1.192")
     for b in bad:
         print("FAIL " + b)
     sys.exit(1 if bad else 0)

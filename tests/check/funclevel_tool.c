@@ -3,13 +3,19 @@
  * the files of the tree before the fix (--old) and after (--new), and decided against an
  * image's symbols (--build DIR, --system-map FILE or --running ROOT RELEASE).
  * Output, one line per CVE: CVE <TAB> verdict <TAB> name:flags:added,... <TAB> reason.
- * A test tool only: the hunk positions come from the "@@ -a,b +c,d @@" headers. */
+ * A test tool only: the hunk positions come from the "@@ -a,b +c,d @@" headers.
+ * With --source TREE instead of --old/--new: the --patches route of `kcve check --source`
+ * (check/functree.h), every CVE's functions read in TREE where the code stage finds its hunks,
+ * whatever its code verdict (the check itself only asks for the CVEs the code leaves kept). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/check.h"
 #include "check/funclevel.h"
+#include "check/functree.h"
+#include "codefix/match.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 
@@ -120,6 +126,52 @@ static void one(const char *dir, const char *name, const char *oldtree, const ch
 	fl_fix_release(&fx);
 }
 
+/* The --patches route over every CVE of the list (names: CVE-*.patch in dir). */
+static void tree_route(const char *dir, char **names, size_t n, const char *source,
+		       const struct ksyms *k)
+{
+	struct cf_set cs;
+	cf_set_init(&cs);
+	struct kcve_err err = {0};
+	for (size_t j = 0; j < n; j++) {
+		char file[4096];
+		snprintf(file, sizeof file, "%s/%s", dir, names[j]);
+		struct cf_patch p;
+		if (cf_patch_read(&p, file, &err) != 0) {
+			fprintf(stderr, "funclevel_tool: %s\n", err.msg);
+			exit(1);
+		}
+		names[j][strcspn(names[j], ".")] = '\0';
+		cf_set_add_patch(&cs, names[j], "patch", &p);
+		cf_patch_release(&p);
+	}
+	cf_set_sort(&cs);
+	struct cf_result *r = xcalloc(cs.n + 1, sizeof *r);
+	if (cf_check_tree(&cs, source, r, &err) != 0) {
+		fprintf(stderr, "funclevel_tool: %s\n", err.msg);
+		exit(1);
+	}
+	for (size_t i = 0; i < cs.n; i++) {
+		struct ck_code code = {true, r[i].verdict, r[i].hunks, r[i].found, r[i].label,
+				       r[i].ev, r[i].nev};
+		struct fl_fix fx = {0};
+		struct strbuf why = STRBUF_INIT;
+		enum fl_verdict v = FL_UNDECIDED;
+		if (ck_fix_funcs_tree(source, &cs, &cs.v[i], &code, &fx))
+			v = fl_decide(&fx, k, NULL, NULL, &why);
+		printf("%s\t%s\t", cs.v[i].cve, fl_verdict_name(v));
+		for (size_t f = 0; f < fx.n; f++)
+			printf("%s%s:%u:%d", f ? "," : "", fx.fn[f].name, fx.fn[f].flags, fx.fn[f].added);
+		printf("\t%s [code %s; hunks: %u placed, %u by header]\n", sb_str(&why),
+		       cf_verdict_name(r[i].verdict), fx.from_place, fx.from_header);
+		sb_release(&why);
+		fl_fix_release(&fx);
+		cf_result_release(&r[i]);
+	}
+	free(r);
+	cf_set_release(&cs);
+}
+
 static int cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -127,7 +179,7 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	const char *patches = NULL, *oldtree = NULL, *newtree = NULL;
+	const char *patches = NULL, *oldtree = NULL, *newtree = NULL, *source = NULL;
 	struct ksyms k = {0};
 	struct kcve_err err = {0};
 	int rc = 1, i = 1;
@@ -144,14 +196,16 @@ int main(int argc, char **argv)
 			oldtree = argv[i + 1];
 		else if (strcmp(argv[i], "--new") == 0)
 			newtree = argv[i + 1];
+		else if (strcmp(argv[i], "--source") == 0)
+			source = argv[i + 1];
 		if (rc < 0) {
 			fprintf(stderr, "funclevel_tool: %s\n", err.msg);
 			return 2;
 		}
 	}
-	if (rc != 0 || !patches || !oldtree || !newtree) {
+	if (rc != 0 || !patches || (!source && (!oldtree || !newtree))) {
 		fprintf(stderr, "usage: funclevel_tool (--build D | --system-map F | --running ROOT REL) "
-				"--patches D --old T --new T [CVE.patch...]\n");
+				"--patches D (--old T --new T | --source T) [CVE.patch...]\n");
 		return 2;
 	}
 	fprintf(stderr, "funclevel_tool: %zu symbols: %s\n", strset_count(&k.names), k.desc);
@@ -173,10 +227,13 @@ int main(int argc, char **argv)
 			closedir(d);
 	}
 	qsort(names, n, sizeof *names, cmp);
-	for (size_t j = 0; j < n; j++) {
+	if (source)
+		tree_route(patches, names, n, source, &k);
+	for (size_t j = 0; j < n && !source; j++) {
 		one(patches, names[j], oldtree, newtree, &k);
-		free(names[j]);
 	}
+	for (size_t j = 0; j < n; j++)
+		free(names[j]);
 	free(names);
 	ksyms_free(&k);
 	return 0;

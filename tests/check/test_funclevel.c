@@ -7,12 +7,17 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "check/check.h"
 #include "check/funclevel.h"
+#include "check/functree.h"
 #include "check/recset.h"
+#include "codefix/match.h"
+#include "core/fileio.h"
+#include "core/xalloc.h"
 #include "csrc/funcscan.h"
 
 static const char before[] = "#define LIMIT 1\n"            /* 1 */
@@ -165,10 +170,12 @@ static void test_text_form(void **state)
 
 /* The fingerprint lookup of the stage test: CVE-1 changes frob, CVE-2 the static helper,
  * CVE-3 has no fingerprint. */
-static bool lookup(void *ctx, const struct ck_set *s, const struct ck_record *r, struct fl_fix *out)
+static bool lookup(void *ctx, const struct ck_set *s, const struct ck_record *r,
+		   const struct ck_code *code, struct fl_fix *out)
 {
 	(void)ctx;
 	(void)s;
+	(void)code;
 	if (strcmp(r->id, "CVE-1") == 0)
 		fl_fix_add_text(out, "f.c", "frob:");
 	else if (strcmp(r->id, "CVE-2") == 0)
@@ -202,12 +209,121 @@ static void test_stage(void **state)
 	ksyms_free(&none);
 }
 
+/* ---- a --patches fingerprint's functions read in the tree (check/functree.h) ---- */
+
+static const char tree_c[] = "int foo(int x)\n"        /* 1 */
+			     "{\n"                     /* 2 */
+			     "\tint y = x * 3;\n"      /* 3 */
+			     "\ty += 7;\n"             /* 4 */
+			     "\treturn y;\n"           /* 5 */
+			     "}\n"                     /* 6 */
+			     "EXPORT_SYMBOL(foo);\n"   /* 7 */
+			     "#endif\n"                /* 8 */
+			     "\n"                      /* 9 */
+			     "int bar(void)\n"         /* 10 */
+			     "{\n"                     /* 11 */
+			     "\treturn 2;\n"           /* 12 */
+			     "}\n"                     /* 13 */
+			     "static int baz(void)\n"  /* 14 */
+			     "{\n"                     /* 15 */
+			     "\treturn 3;\n"           /* 16 */
+			     "}\n"                     /* 17 */
+			     "static const int tbl[] = { 1, 2 };\n"; /* 18 */
+
+/* The functions of a one-hunk patch of t.c read in a tree holding tree_c; code NULL: the hunk
+ * was not found (its header decides), else it was found vulnerable at [first, last]. */
+static void tree_funcs(const char *hunk, const unsigned *span, bool ins, struct fl_fix *fx)
+{
+	char dir[] = "/tmp/kcve-functree-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = path_join(dir, "t.c");
+	assert_int_equal(atomic_write_file(path, tree_c, strlen(tree_c), 0644), 0);
+	struct strbuf patch = STRBUF_INIT;
+	sb_addf(&patch, "--- a/t.c\n+++ b/t.c\n%s", hunk);
+	struct cf_patch p;
+	struct kcve_err err = {0};
+	if (cf_patch_parse(&p, patch.buf, patch.len, "t", &err) != 0)
+		fail_msg("%s in %s", err.msg, patch.buf);
+	struct cf_set cs;
+	cf_set_init(&cs);
+	assert_true(cf_set_add_patch(&cs, "CVE-1", "patch", &p) > 0);
+	struct cf_ev ev = {.file = cs.v[0].f[0].path, .state = CF_H_VULN, .line = 1,
+			   .first = span ? span[0] : 0, .last = span ? span[1] : 0, .ins = ins};
+	struct ck_code code = {true, CF_VULNERABLE, 1, 1, "patch", &ev, 1};
+	assert_true(ck_fix_funcs_tree(dir, &cs, &cs.v[0], span ? &code : NULL, fx));
+	cf_set_release(&cs);
+	cf_patch_release(&p);
+	sb_release(&patch);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+static void tree_route(void **state)
+{
+	(void)state;
+	struct fl_fix fx = {0};
+	/* not found: the header's function; EXPORT_SYMBOL and #endif after it are quiet */
+	tree_funcs("@@ -3,3 +3,3 @@ int foo(int x)\n \tint y = x * 3;\n-\ty += 6;\n+\ty += 7;\n \treturn y;\n",
+		   NULL, false, &fx);
+	assert_int_equal(fx.n, 1);
+	assert_string_equal(fx.fn[0].name, "foo");
+	assert_false(fx.outside);
+	assert_int_equal(fx.from_header, 1);
+	fl_fix_release(&fx);
+	/* a function starting inside the hunk is taken too (the header names the one above) */
+	tree_funcs("@@ -8,5 +8,5 @@ int foo(int x)\n #endif\n \n int bar(void)\n {\n-\treturn 1;\n+\treturn 2;\n",
+		   NULL, false, &fx);
+	assert_int_equal(fx.n, 2);
+	assert_string_equal(fx.fn[1].name, "bar");
+	fl_fix_release(&fx);
+	/* data after the header's function: the hunk may change it */
+	tree_funcs("@@ -15,3 +15,3 @@ static int baz(void)\n {\n-\treturn 4;\n+\treturn 3;\n }\n",
+		   NULL, false, &fx);
+	assert_true(fx.outside);
+	fl_fix_release(&fx);
+	/* a header naming no function of the file */
+	tree_funcs("@@ -3,2 +3,2 @@ int gone(int x)\n \tint y = x * 3;\n-\ty += 6;\n+\ty += 7;\n",
+		   NULL, false, &fx);
+	assert_true(fx.outside);
+	assert_int_equal(fx.n, 0);
+	struct ksyms none = image("0 T _text\n", KSYMS_VMLINUX | KSYMS_MODULES);
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(fl_decide(&fx, &none, NULL, NULL, &why), FL_UNDECIDED);
+	assert_non_null(strstr(sb_str(&why), "no changed function could be read in the source tree"));
+	sb_release(&why);
+	ksyms_free(&none);
+	fl_fix_release(&fx);
+	/* found: the functions the span overlaps, flags from the scan */
+	static const unsigned in_baz[] = {16, 16}, between[] = {6, 10}, in_bar[] = {11, 12};
+	tree_funcs("@@ -15,3 +15,3 @@ static int baz(void)\n {\n-\treturn 4;\n+\treturn 3;\n }\n",
+		   in_baz, false, &fx);
+	assert_int_equal(fx.n, 1);
+	assert_string_equal(fx.fn[0].name, "baz");
+	assert_true(fx.fn[0].flags & FUNCSCAN_STATIC);
+	assert_int_equal(fx.from_place, 1);
+	fl_fix_release(&fx);
+	/* a change placed between two lines of two functions: outside */
+	tree_funcs("@@ -3,2 +3,2 @@ int foo(int x)\n \tint y = x * 3;\n-\ty += 6;\n+\ty += 7;\n",
+		   between, true, &fx);
+	assert_true(fx.outside);
+	fl_fix_release(&fx);
+	/* ... the same place inside one function is that function */
+	tree_funcs("@@ -3,2 +3,2 @@ int foo(int x)\n \tint y = x * 3;\n-\ty += 6;\n+\ty += 7;\n",
+		   in_bar, true, &fx);
+	assert_false(fx.outside);
+	assert_int_equal(fx.n, 1);
+	assert_string_equal(fx.fn[0].name, "bar");
+	fl_fix_release(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_text_form),
 		cmocka_unit_test(test_stage),
+		cmocka_unit_test(tree_route),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

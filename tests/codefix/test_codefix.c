@@ -206,17 +206,23 @@ static void filler(struct strbuf *sb, int n, const char *tag)
 		sb_addf(sb, "static int %s_%d = %d;\n", tag, i, i * 7);
 }
 
-/* The fingerprint verdict of patch text in source text (one file). */
-static enum cf_verdict verdict(const char *patch, const char *text, unsigned *found)
+/* The fingerprint set of one patch text. */
+static void patch_set(const char *patch, struct cf_set *s)
 {
 	struct cf_patch p;
 	struct kcve_err e = {0};
 	if (cf_patch_parse(&p, patch, strlen(patch), "t", &e))
 		fail_msg("%s", e.msg);
-	struct cf_set s;
-	cf_set_init(&s);
-	cf_set_add_patch(&s, "CVE-2099-0001", "patch", &p);
+	cf_set_init(s);
+	cf_set_add_patch(s, "CVE-2099-0001", "patch", &p);
 	cf_patch_release(&p);
+}
+
+/* The fingerprint verdict of patch text in source text (one file). */
+static enum cf_verdict verdict(const char *patch, const char *text, unsigned *found)
+{
+	struct cf_set s;
+	patch_set(patch, &s);
 	struct cf_src src;
 	cf_src_build(&src, text, strlen(text));
 	const struct cf_fp *fp = &s.v[0];
@@ -236,6 +242,52 @@ static enum cf_verdict verdict(const char *patch, const char *text, unsigned *fo
 	cf_src_release(&src);
 	cf_set_release(&s);
 	return (enum cf_verdict)r.verdict;
+}
+
+/* The reading of the first hunk of patch in text (its state, place and change span). */
+static struct cf_hres first_hunk(const char *patch, const char *text)
+{
+	struct cf_set s;
+	patch_set(patch, &s);
+	struct cf_src src;
+	cf_src_build(&src, text, strlen(text));
+	struct cf_hres hr;
+	cf_match_hunk(&s, &s.v[0].f[0], &s.v[0].f[0].h[0], &src, &hr);
+	cf_src_release(&src);
+	cf_set_release(&s);
+	return hr;
+}
+
+/* Where the change sits (the function level reads the functions there): the lines of the side
+ * read, or the context lines around a change that is not there (an add-only fix read
+ * vulnerable: ins). */
+static void match_span(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	const char *texts[] = {PRE_BODY, POST_BODY, PRE_BODY, ADD_POST};
+	const char *const *patches[] = {&replace_patch, &replace_patch, &add_patch, &add_patch};
+	const struct {
+		uint8_t state;
+		uint32_t first, last;
+		bool ins;
+	} want[] = {{CF_H_VULN, 11, 11, false}, {CF_H_FIXED, 11, 11, false},
+		    {CF_H_VULN, 10, 11, true}, {CF_H_FIXED, 11, 12, false}};
+	for (size_t i = 0; i < 4; i++) {
+		sb_reset(&sb);
+		filler(&sb, 4, "above"); /* the function starts on line 5 */
+		sb_adds(&sb, texts[i]);
+		struct cf_hres hr = first_hunk(*patches[i], sb.buf);
+		assert_int_equal(hr.state, want[i].state);
+		assert_int_equal(hr.first, want[i].first);
+		assert_int_equal(hr.last, want[i].last);
+		assert_int_equal(hr.ins, want[i].ins);
+	}
+	/* nowhere: no span */
+	struct cf_hres hr = first_hunk(replace_patch, "int unrelated(void)\n{\n\treturn 0;\n}\n");
+	assert_int_equal(hr.first, 0);
+	assert_int_equal(hr.last, 0);
+	sb_release(&sb);
 }
 
 static void match_exact(void **state)
@@ -584,6 +636,7 @@ int main(void)
 		cmocka_unit_test(match_unrelated_change),
 		cmocka_unit_test(match_context_twice),
 		cmocka_unit_test(match_add_elsewhere),
+		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),
 		cmocka_unit_test(match_partial),
 		cmocka_unit_test(match_rewritten),

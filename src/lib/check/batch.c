@@ -10,7 +10,10 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "check/codestage.h"
 #include "check/filestage.h"
+#include "check/funclevel.h"
+#include "codefix/match.h"
 #include "check/pipeline.h"
 #include "check/verdict.h"
 #include "core/fileio.h"
@@ -18,11 +21,15 @@
 #include "core/xalloc.h"
 #include "record/json_writer.h"
 
+#include <jansson.h>
+
 struct kernel {
 	size_t line;
 	char *version, *files, *id; /* point into the list's buffer */
+	char *syms;                 /* "system-map=FILE" or "build=DIR" (into the buffer), NULL */
 	char release[64];
 	int fs;                     /* index into the distinct FILES contents, -1 none */
+	int sym;                    /* index into the distinct symbol sources, -1 none */
 	size_t rel;                 /* index into the distinct releases */
 	size_t key;                 /* index into the distinct (release, FILES) results */
 	char *error;
@@ -63,6 +70,13 @@ struct table_ctx {
 	const unsigned char *verdict;
 };
 
+/* One image's symbols (a line's system-map= or build=), read once for every line naming it. */
+struct symsrc {
+	const char *spec; /* the field as given */
+	struct ksyms k;
+	char *error;
+};
+
 struct batch {
 	struct ck_set *s;
 	const struct ck_batch_opts *o;
@@ -70,9 +84,13 @@ struct batch {
 	size_t nk;
 	struct fileset *fs;
 	size_t nfs;
+	struct symsrc *sy;
+	size_t nsy;
+	const struct ck_code_reading *code; /* --source with fingerprints: read once */
 	char **rels;
 	size_t nrels;
-	uint64_t *keys;             /* rel * (nfs + 1) + fs + 1, sorted, distinct */
+	uint64_t *keys;             /* (rel * (nfs + 1) + fs + 1) * (nsy + 1) + sym + 1, sorted,
+				     * distinct (key_of) */
 	size_t nkeys;
 	char **frag;                /* per key: the JSON members of its result */
 	bool *gap;                  /* per key: the release has a coverage warning */
@@ -87,6 +105,28 @@ static enum ck_filev flist_verdict(void *ctx, const char *path, const char **rea
 static size_t ptr_hash(const void *p, size_t mask)
 {
 	return (size_t)(((uintptr_t)p >> 3) * 0x9E3779B97F4A7C15ULL >> 17) & mask;
+}
+
+/* The key of a (release, FILES, symbols) triple, and its parts. */
+static uint64_t key_of(const struct batch *b, size_t rel, int fs, int sym)
+{
+	return ((uint64_t)rel * (b->nfs + 1) + (uint64_t)(fs + 1)) * (b->nsy + 1) +
+	       (uint64_t)(sym + 1);
+}
+
+static size_t key_rel(const struct batch *b, uint64_t key)
+{
+	return (size_t)(key / (b->nsy + 1) / (b->nfs + 1));
+}
+
+static int key_fs(const struct batch *b, uint64_t key)
+{
+	return (int)(key / (b->nsy + 1) % (b->nfs + 1)) - 1;
+}
+
+static int key_sym(const struct batch *b, uint64_t key)
+{
+	return (int)(key % (b->nsy + 1)) - 1;
 }
 
 static void filemap_build(struct filemap *m, const struct ck_set *s)
@@ -157,6 +197,30 @@ static char *next_field(char **p)
 	return f;
 }
 
+/* A field naming the kernel image's symbols: "system-map=FILE" or "build=DIR". */
+static bool syms_field(const char *f)
+{
+	return !strncmp(f, "system-map=", 11) || !strncmp(f, "build=", 6);
+}
+
+/* The fields after VERSION: FILES and ID in this order, a symbols field anywhere. */
+static void parse_fields(struct kernel *k, char **p)
+{
+	size_t pos = 0;
+	for (char *f; (f = next_field(p)) && !k->error;) {
+		if (syms_field(f) && !k->syms)
+			k->syms = f;
+		else if (syms_field(f))
+			k->error = xstrdup("two symbol sources: give one system-map= or build=");
+		else if (pos++ == 0)
+			k->files = strcmp(f, "-") ? f : NULL;
+		else if (pos == 2)
+			k->id = f;
+		else
+			k->error = xstrdup("too many fields: expected VERSION [FILES [ID]]");
+	}
+}
+
 static void parse_list(struct batch *b, char *buf)
 {
 	size_t alloc = 0, lineno = 0;
@@ -176,13 +240,8 @@ static void parse_list(struct batch *b, char *buf)
 			memset(k, 0, sizeof *k);
 			k->line = lineno;
 			k->version = v;
-			k->files = next_field(&p);
-			k->id = next_field(&p);
-			if (k->files && !strcmp(k->files, "-"))
-				k->files = NULL;
-			k->fs = -1;
-			if (next_field(&p))
-				k->error = xstrdup("too many fields: expected VERSION [FILES [ID]]");
+			k->fs = k->sym = -1;
+			parse_fields(k, &p);
 		}
 		line = eol ? eol + 1 : NULL;
 	}
@@ -344,7 +403,51 @@ static void load_files(struct batch *b)
 	free(paths);
 }
 
-/* Distinct releases and distinct (release, FILES) keys. */
+static int cmp_spec(const void *a, const void *b)
+{
+	return strcmp(((const struct symsrc *)a)->spec, ((const struct symsrc *)b)->spec);
+}
+
+/* Distinct symbol sources (system-map=, build=), each read once; the function level needs the
+ * fix fingerprints' functions, so without fingerprints a line naming one is an error. */
+static void load_syms(struct batch *b)
+{
+	b->sy = xcalloc(b->nk + 1, sizeof *b->sy);
+	for (size_t i = 0; i < b->nk; i++)
+		if (b->k[i].syms && !b->k[i].error)
+			b->sy[b->nsy++].spec = b->k[i].syms;
+	if (b->nsy)
+		qsort(b->sy, b->nsy, sizeof *b->sy, cmp_spec);
+	size_t u = 0;
+	for (size_t i = 0; i < b->nsy; i++)
+		if (!u || strcmp(b->sy[u - 1].spec, b->sy[i].spec))
+			b->sy[u++] = b->sy[i];
+	b->nsy = u;
+	for (size_t i = 0; i < u; i++) {
+		struct symsrc *y = &b->sy[i];
+		struct kcve_err err = {0};
+		bool map = !strncmp(y->spec, "system-map=", 11);
+		const char *path = strchr(y->spec, '=') + 1;
+		if (!b->s->fprints)
+			y->error = xstrdup("system-map= and build= need a --db holding fix fingerprints "
+					   "('kcve db build --repo LINUX.git' or '--patches DIR')");
+		else if ((map ? ksyms_open_system_map(&y->k, path, &err)
+			      : ksyms_open_build(&y->k, path, &err)) != 0)
+			y->error = xstrdup(err.msg);
+	}
+	for (size_t i = 0; i < b->nk; i++) {
+		struct kernel *k = &b->k[i];
+		if (!k->syms || k->error)
+			continue;
+		struct symsrc key = {.spec = k->syms};
+		const struct symsrc *y = bsearch(&key, b->sy, u, sizeof *b->sy, cmp_spec);
+		k->sym = (int)(y - b->sy);
+		if (y->error)
+			k->error = xstrdup(y->error);
+	}
+}
+
+/* Distinct releases and distinct (release, FILES, symbols) keys. */
 static void index_kernels(struct batch *b)
 {
 	char **rels = xcalloc(b->nk + 1, sizeof *rels);
@@ -372,7 +475,7 @@ static void index_kernels(struct batch *b)
 		char *rp = k->release;
 		char **hit = bsearch(&rp, rels, u, sizeof *rels, cmp_str);
 		k->rel = (size_t)(hit - rels);
-		b->keys[nk++] = (uint64_t)k->rel * (b->nfs + 1) + (uint64_t)(k->fs + 1);
+		b->keys[nk++] = key_of(b, k->rel, k->fs, k->sym);
 	}
 	if (nk)
 		qsort(b->keys, nk, sizeof *b->keys, cmp_u64);
@@ -385,7 +488,7 @@ static void index_kernels(struct batch *b)
 		struct kernel *k = &b->k[i];
 		if (k->error)
 			continue;
-		uint64_t key = (uint64_t)k->rel * (b->nfs + 1) + (uint64_t)(k->fs + 1);
+		uint64_t key = key_of(b, k->rel, k->fs, k->sym);
 		uint64_t *hit = bsearch(&key, b->keys, uk, sizeof *b->keys, cmp_u64);
 		k->key = (size_t)(hit - b->keys);
 	}
@@ -428,9 +531,55 @@ static void add_untracked(struct strbuf *sb, const struct ck_result *r)
 	sb_addc(sb, ']');
 }
 
-/* The JSON members of one evaluated result (without braces). */
+/* The code stage's evidence of the CVEs whose outcome it decided (the function level may have
+ * decided some of them further): "code":{"decided":N, "cves":[{"id", and check --json's "code"
+ * members}...]}. */
+static void add_code(struct strbuf *sb, const struct ck_set *s, const struct ck_result *r)
+{
+	sb_addf(sb, ",\"code\":{\"decided\":%zu,\"cves\":[", r->ncode_decided);
+	bool first = true;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ck_entry *e = &r->e[i];
+		/* decided by the code: its stage, or the function level's after it */
+		if (!r->code[i].checked || r->code[i].verdict == CF_UNDECIDED || !e->stage ||
+		    (strcmp(e->stage, "code") && strcmp(e->stage, "functions")))
+			continue;
+		json_t *o = json_pack("{s:s}", "id", s->v[e->rec].id), *c = ck_code_json(&r->code[i]);
+		json_object_update(o, c);
+		json_decref(c);
+		char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		sb_adds(sb, first ? "" : ",");
+		sb_adds(sb, text ? text : "{}");
+		first = false;
+		free(text);
+		json_decref(o);
+	}
+	sb_adds(sb, "]}");
+}
+
+/* The function level's evidence: "functions":{"decided":N,"cves":[{"id","reason"}...]}, the
+ * CVEs it found not affected (their changed code is not in the image). */
+static void add_functions(struct strbuf *sb, const struct ck_set *s, const struct ck_result *r)
+{
+	struct strbuf list = STRBUF_INIT;
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ck_entry *e = &r->e[i];
+		if (!e->stage || strcmp(e->stage, "functions"))
+			continue;
+		sb_adds(&list, n++ ? ",{\"id\":" : "{\"id\":");
+		json_escape_string(&list, s->v[e->rec].id, strlen(s->v[e->rec].id));
+		sb_adds(&list, ",\"reason\":");
+		json_escape_string(&list, e->reason ? e->reason : "", e->reason ? strlen(e->reason) : 0);
+		sb_addc(&list, '}');
+	}
+	sb_addf(sb, ",\"functions\":{\"decided\":%zu,\"cves\":[%s]}", n, sb_str(&list));
+	sb_release(&list);
+}
+
+/* The JSON members of one evaluated result (without braces); funcs: the function level ran. */
 static char *fragment(const struct ck_set *s, const struct ck_result *r,
-		      const struct ck_coverage *age)
+		      const struct ck_coverage *age, bool funcs)
 {
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "\"records\":%zu", r->n);
@@ -464,6 +613,10 @@ static char *fragment(const struct ck_set *s, const struct ck_result *r,
 		sb_addc(&sb, '}');
 	}
 	sb_addc(&sb, ']');
+	if (r->code)
+		add_code(&sb, s, r);
+	if (funcs)
+		add_functions(&sb, s, r);
 	return sb_detach(&sb);
 }
 
@@ -472,15 +625,18 @@ static char *fragment(const struct ck_set *s, const struct ck_result *r,
  * fragment() adds it, and a kernel's "uncovered" counts only the release's own warnings. */
 static void evaluate_release(struct batch *b, size_t first, size_t end)
 {
-	size_t rel = (size_t)(b->keys[first] / (b->nfs + 1));
+	size_t rel = key_rel(b, b->keys[first]);
 	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now,
 				.triage = b->o->triage};
 	struct ck_kernel k = {.release = b->rels[rel], .reading = b->o->reading,
-			      .fixed_in = b->o->fixed_in};
+			      .fixed_in = b->o->fixed_in, .code_reading = b->code};
+	char branch[32];
+	ck_fix_branch(b->rels[rel], branch, sizeof branch);
+	struct ck_fix_ctx fctx = {branch, b->o->source};
 	struct ck_result base;
 	ck_pipeline_run_scope(&p, &k, &base, CK_STAGE_RELEASE);
 	for (size_t i = first; i < end; i++) {
-		int fs = (int)(b->keys[i] % (b->nfs + 1)) - 1;
+		int fs = key_fs(b, b->keys[i]), sym = key_sym(b, b->keys[i]);
 		struct ck_result r = base;
 		r.e = xmalloc((base.n + 1) * sizeof *r.e);
 		memcpy(r.e, base.e, base.n * sizeof *r.e);
@@ -489,8 +645,12 @@ static void evaluate_release(struct batch *b, size_t first, size_t end)
 		if (fs >= 0)
 			k.config = (struct ck_file_input){b->fs[fs].cf ? "config" : "files",
 							  table_verdict, &t};
+		k.funcs = (struct ck_func_input){0};
+		if (sym >= 0)
+			k.funcs = (struct ck_func_input){&b->sy[sym].k, ck_fix_funcs_fprints, NULL,
+							 &fctx};
 		ck_pipeline_run_scope(&p, &k, &r, CK_STAGE_KERNEL);
-		b->frag[i] = fragment(b->s, &r, b->o->age);
+		b->frag[i] = fragment(b->s, &r, b->o->age, sym >= 0);
 		b->gap[i] = r.ncov > 0;
 		ck_result_release(&r);
 	}
@@ -505,8 +665,8 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&b->lock);
 		size_t first = b->next_key, end = first;
 		if (first < b->nkeys) {
-			uint64_t rel = b->keys[first] / (b->nfs + 1);
-			while (end < b->nkeys && b->keys[end] / (b->nfs + 1) == rel)
+			size_t rel = key_rel(b, b->keys[first]);
+			while (end < b->nkeys && key_rel(b, b->keys[end]) == rel)
 				end++;
 		}
 		b->next_key = end;
@@ -575,6 +735,12 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 		 struct ck_batch_stats *st, struct kcve_err *err)
 {
 	memset(st, 0, sizeof *st);
+	/* the code stage reads the one source tree once for every kernel */
+	struct ck_code_reading code = {0};
+	if (o->source && s->fprints && ck_code_read(s, o->source, &code, err) != 0) {
+		ck_code_reading_release(&code);
+		return err->code;
+	}
 	struct strbuf list = STRBUF_INIT;
 	int rc = strcmp(path, "-") ? read_file(path, &list) : 0;
 	if (!strcmp(path, "-")) {
@@ -586,6 +752,7 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 	}
 	if (rc < 0) {
 		sb_release(&list);
+		ck_code_reading_release(&code);
 		return kcve_err_set(err, KCVE_E_IO, "cannot read the kernel list %s (%s); give a "
 				    "file with one 'VERSION [FILES [ID]]' line per kernel",
 				    path, strerror(errno));
@@ -595,6 +762,9 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 	filemap_build(&b.map, s);
 	ck_cov_index_build(&b.cov, s);
 	load_files(&b);
+	load_syms(&b);
+	if (code.code)
+		b.code = &code;
 	index_kernels(&b);
 	evaluate(&b);
 	struct strbuf line = STRBUF_INIT;
@@ -624,6 +794,12 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 	free(b.frag);
 	free(b.gap);
 	ck_cov_index_release(&b.cov);
+	ck_code_reading_release(&code);
+	for (size_t i = 0; i < b.nsy; i++) {
+		ksyms_free(&b.sy[i].k);
+		free(b.sy[i].error);
+	}
+	free(b.sy);
 	for (size_t i = 0; i < b.nfs; i++) {
 		sb_release(&b.fs[i].content);
 		ck_files_close(b.fs[i].cf);

@@ -2,20 +2,30 @@
  *
  * Input, one kernel per line ('#' starts a comment, blank lines are skipped), fields separated
  * by blanks:
- *     VERSION [FILES [ID]]
+ *     VERSION [FILES [ID]] [system-map=FILE | build=DIR]
  *   VERSION  kernel release, as --version takes it (6.1.107, v6.6.30, 6.1.192-3)
  *   FILES    "-" (none), a .config (or .config.gz: needs --source or a db built with --source),
  *            or a per-file verdict list as `kcve db files` prints it ("path<TAB>verdict<TAB>
  *            module" lines, verdict compiled / not-compiled / unknown; files not listed are
  *            unknown)
  *   ID       the caller's name for the kernel, echoed back (default: none)
+ *   system-map=FILE, build=DIR (anywhere after VERSION, at most one): the image's symbols for
+ *            the function level (check/funclevel.h), read once per distinct field; needs a
+ *            database with fix fingerprints
+ * With fix fingerprints and a source tree (o->source), the code stage (check/codestage.h)
+ * reads that tree once and applies the reading to every kernel.
  * Work is shared: FILES are deduplicated by content (two paths with the same bytes are one
  * configuration), the version stage runs once per distinct release, and every distinct
- * (release, configuration) is evaluated once; kernels that share both reuse its result.
+ * (release, configuration, symbol source) is evaluated once; kernels that share all three
+ * reuse its result.
  * Output, in input order, one line each:
  *   {"line":N,"id":ID|null,"version":"as given","release":"normalised","files":PATH|null,
  *    "records":R,"affected":[CVE...],"unknown":[CVE...],"stages":[{"name","count","unknown"}],
  *    "fixed_in":"X.Y.Z"|null,"coverage":[{"kind","message"}...]}
+ * With the code stage, after "coverage": "code":{"decided":N,"cves":[{"id", and the members of
+ * check --json's "code"}...]} for the CVEs whose outcome the code decided; with a symbol source
+ * "functions":{"decided":N,"cves":[{"id","reason"}...]} for those the function level found not
+ * affected.  Without either the line is exactly as before.
  * "affected" and "unknown" list the CVEs in the one ranking of check/rank.h; with --kev a line
  * also has "kev":[CVE...] (the kept ones the catalogue lists) and "untracked_kev":[CVE...].
  * "coverage" holds the warnings `kcve check --json` gives for the release (check/coverage.h),
@@ -34,7 +44,8 @@
 #include "core/error.h"
 
 struct ck_batch_opts {
-	const char *source, *arch; /* kernel source for .config files (NULL: the db's conditions) */
+	const char *source, *arch; /* kernel source for .config files (NULL: the db's conditions)
+				    * and, with fix fingerprints, the tree the code stage reads */
 	bool fixed_in;             /* fill "fixed_in" */
 	enum ck_reading reading;   /* version verdict from the JSON, the .dyad or either */
 	long long now;             /* clock of the branch EOL dates (coverage) */

@@ -276,11 +276,12 @@ void ck_result_release(struct ck_result *res)
 {
 	for (size_t i = 0; i < res->n; i++) {
 		free(res->e[i].reason);
-		if (res->code)
+		if (res->code && !res->code_shared)
 			cf_ev_free(res->code[i].ev, res->code[i].nev);
 		free(res->e[i].mitigation_why);
 	}
-	free(res->code);
+	if (!res->code_shared)
+		free(res->code);
 	free(res->e);
 	memset(res, 0, sizeof *res);
 }

@@ -102,6 +102,7 @@ struct ck_result {
 	struct ck_coverage cov[CK_COV_MAX]; /* what the records cannot vouch for (coverage.h) */
 	size_t ncov;
 	struct ck_code *code;  /* one per entry when the code stage ran (--source), else NULL */
+	bool code_shared;      /* code is borrowed (--batch: one reading for every kernel) */
 	size_t ncode_decided;  /* CVEs whose code verdict decided their outcome */
 	bool ranked_kev, ranked_epss; /* --kev / --epss were applied (check/triage.h) */
 	const char *const *untracked_kev; /* KEV Linux kernel ids no record of the set carries

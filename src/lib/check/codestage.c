@@ -96,15 +96,14 @@ static void apply(struct ck_result *res, struct ck_entry *e, const struct ck_cod
 	res->ncode_decided++;
 }
 
-int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
-		struct kcve_err *err)
+int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_reading *out,
+		 struct kcve_err *err)
 {
 	const struct cf_set *fs = s->fprints;
-	res->code = xcalloc(res->n + 1, sizeof *res->code);
-	if (!fs || !fs->n) {
-		ck_result_push_stage(res, "code");
+	out->code = xcalloc(s->n + 1, sizeof *out->code);
+	out->n = s->n;
+	if (!fs || !fs->n)
 		return 0;
-	}
 	struct cf_result *r = xcalloc(fs->n + 1, sizeof *r);
 	int rc = cf_check_tree(fs, srcdir, r, err);
 	size_t *ix = ids_sorted(s);
@@ -115,12 +114,10 @@ int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
 		long rec = find_rec(s, ix, fs->v[i].cve);
 		struct cf_result comb;
 		size_t pick = i + cf_combine(r + i, j - i, &comb);
-		if (rec >= 0 && (size_t)rec < res->n && res->e[rec].rec == (size_t)rec) {
-			struct ck_code *c = &res->code[rec];
-			*c = (struct ck_code){true, comb.verdict, comb.hunks, comb.found, comb.label,
-					      r[pick].ev, r[pick].nev};
+		if (rec >= 0) {
+			out->code[rec] = (struct ck_code){true, comb.verdict, comb.hunks, comb.found,
+							 comb.label, r[pick].ev, r[pick].nev};
 			r[pick].ev = NULL;
-			apply(res, &res->e[rec], c);
 		}
 		i = j;
 	}
@@ -128,7 +125,33 @@ int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
 		cf_result_release(&r[i]);
 	free(r);
 	free(ix);
+	return rc;
+}
+
+void ck_code_reading_release(struct ck_code_reading *rd)
+{
+	for (size_t i = 0; rd->code && i < rd->n; i++)
+		cf_ev_free(rd->code[i].ev, rd->code[i].nev);
+	free(rd->code);
+	memset(rd, 0, sizeof *rd);
+}
+
+void ck_code_apply(const struct ck_code_reading *rd, struct ck_result *res, bool shared)
+{
+	res->code = rd->code;
+	res->code_shared = shared;
+	for (size_t i = 0; i < res->n && i < rd->n; i++)
+		if (res->e[i].rec == i && rd->code[i].checked)
+			apply(res, &res->e[i], &rd->code[i]);
 	ck_result_push_stage(res, "code");
+}
+
+int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
+		struct kcve_err *err)
+{
+	struct ck_code_reading rd;
+	int rc = ck_code_read(s, srcdir, &rd, err);
+	ck_code_apply(&rd, res, false); /* res owns the reading */
 	return rc;
 }
 

@@ -25,6 +25,18 @@ int ck_set_add_repo_fixes(struct ck_set *s, const char *repo, size_t *added,
 /* Run the code stage over res (entries of s) against the tree at srcdir. */
 int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
 		struct kcve_err *err);
+/* The same in two steps, for several kernels built from one tree (--batch): read the tree once
+ * (code[i] for record i of s: checked when it has a fingerprint), then apply that reading to
+ * each kernel's result.  With shared, res borrows rd's readings (ck_result_release leaves
+ * them; rd must outlive res), else res owns them. */
+struct ck_code_reading {
+	struct ck_code *code;
+	size_t n;
+};
+int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_reading *out,
+		 struct kcve_err *err);
+void ck_code_apply(const struct ck_code_reading *rd, struct ck_result *res, bool shared);
+void ck_code_reading_release(struct ck_code_reading *rd);
 /* The code reading as one line (verdict, hunks found, up to six places) for reasons and VEX
  * statements, and as the JSON contract's "code" object: {"verdict", "hunks", "found", "fix",
  * "evidence": [{"file", "hunk" (1-based within the file), "state", "line"}]}. */

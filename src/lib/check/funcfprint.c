@@ -1,10 +1,12 @@
 /* The function-level stage's lookup (check/funclevel.h: ck_fix_funcs_fn) over the fix
  * fingerprints of a record set (s->fprints, codefix/fprint.h): the functions of the version of
- * the fix for the kernel's own branch, or of a patch given for it. */
+ * the fix for the kernel's own branch, or of a patch given for it (read in the --source tree
+ * when the fingerprint has no function lists: check/functree.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "check/funclevel.h"
+#include "check/functree.h"
 #include "check/recset.h"
 #include "codefix/fprint.h"
 
@@ -27,36 +29,46 @@ static const struct cf_fp *find_fp(const struct cf_set *cs, const char *cve, con
 	return NULL;
 }
 
-bool ck_fix_funcs_fprints(void *ctx, const struct ck_set *s, const struct ck_record *r,
-			  struct fl_fix *out)
+/* Does any hunk of fp carry a function list? */
+static bool has_funcs(const struct cf_fp *fp)
 {
-	const char *branch = ctx; /* "6.1"; NULL: only a given patch */
+	for (uint32_t i = 0; i < fp->n; i++)
+		for (uint32_t j = 0; j < fp->f[i].n; j++)
+			if (fp->f[i].h[j].funcs && *fp->f[i].h[j].funcs)
+				return true;
+	return false;
+}
+
+bool ck_fix_funcs_fprints(void *ctx, const struct ck_set *s, const struct ck_record *r,
+			  const struct ck_code *code, struct fl_fix *out)
+{
+	const struct ck_fix_ctx *c = ctx;
 	const struct cf_set *cs = s->fprints;
-	if (!cs)
+	if (!cs || !c)
 		return false;
 	/* never the mainline version for a stable kernel: a function renamed since would read
 	 * as absent */
-	const struct cf_fp *fp = branch ? find_fp(cs, r->id, branch) : NULL;
+	const struct cf_fp *fp = c->branch ? find_fp(cs, r->id, c->branch) : NULL;
 	if (!fp)
 		fp = find_fp(cs, r->id, "patch");
 	if (!fp)
 		return false;
-	bool any = false, blank = false;
+	if (!has_funcs(fp)) /* made without the files (--patches): read them in the tree */
+		return c->source && ck_fix_funcs_tree(c->source, cs, fp, code, out);
+	bool blank = false;
 	for (uint32_t i = 0; i < fp->n; i++)
 		for (uint32_t j = 0; j < fp->f[i].n; j++) {
 			const char *funcs = fp->f[i].h[j].funcs;
-			if (funcs && *funcs) {
+			if (funcs && *funcs)
 				fl_fix_add_text(out, fp->f[i].path, funcs);
-				any = true;
-			} else {
+			else
 				blank = true;
-			}
 		}
 	/* a hunk without functions: only comments changed, or its files were not available;
 	 * either way it may not count towards "all absent" */
 	if (blank)
 		out->outside = true;
-	return any; /* a fingerprint made without the files (--patches) names no function */
+	return true;
 }
 
 void ck_fix_branch(const char *release, char *out, size_t n)

@@ -97,6 +97,14 @@ void fl_fix_add_file(struct fl_fix *fx, const char *path, const char *old, size_
 	funcscan_free(&n);
 }
 
+void fl_fix_add_scanned(struct fl_fix *fx, const char *path, const struct funcscan_fn *f)
+{
+	if (!is_c_path(path))
+		fx->outside = true;
+	else
+		add_fn(fx, path, f, false);
+}
+
 void fl_fix_release(struct fl_fix *fx)
 {
 	for (size_t i = 0; i < fx->n; i++) {
@@ -223,7 +231,10 @@ enum fl_verdict fl_decide(const struct fl_fix *fx, const struct ksyms *k, fl_bui
 			  void *ctx, struct strbuf *why)
 {
 	if (fx->n == 0) {
-		sb_adds(why, "the fix changes no function (macros, declarations or data only)");
+		sb_adds(why, fx->from_tree ? "no changed function could be read in the source tree "
+				"(a file missing or not C, a hunk not found whose header names no "
+				"function there, or changes outside every function)"
+				: "the fix changes no function (macros, declarations or data only)");
 		return FL_UNDECIDED;
 	}
 	for (size_t i = 0; i < fx->n; i++)
@@ -250,6 +261,10 @@ enum fl_verdict fl_decide(const struct fl_fix *fx, const struct ksyms *k, fl_bui
 		name_fn(why, &fx->fn[i]);
 	}
 	sb_addf(why, " not in %s", k->desc);
+	if (fx->from_place || fx->from_header)
+		sb_addf(why, " (functions read in the source tree: %u hunk%s at the place the code "
+			"stage found, %u by the function its header names)", fx->from_place,
+			fx->from_place == 1 ? "" : "s", fx->from_header);
 	return FL_ABSENT;
 }
 
@@ -262,7 +277,8 @@ void ck_run_functions(const struct ck_set *s, struct ck_result *res, const struc
 		if (!ck_outcome_kept(e->outcome) || e->outcome == CK_OUT_NO_DATA)
 			continue;
 		struct fl_fix fx = {0};
-		if (in->fix_funcs(in->ctx, s, &s->v[e->rec], &fx)) {
+		const struct ck_code *code = res->code && res->code[i].checked ? &res->code[i] : NULL;
+		if (in->fix_funcs(in->ctx, s, &s->v[e->rec], code, &fx)) {
 			struct strbuf why = STRBUF_INIT;
 			if (fl_decide(&fx, in->syms, in->builtin, in->ctx, &why) == FL_ABSENT) {
 				e->outcome = CK_OUT_NOT_COMPILED;

@@ -41,6 +41,11 @@ struct fl_fix {
 	struct fl_func *fn;
 	size_t n, alloc;
 	bool outside; /* some changed line lies outside every function */
+	/* hunks whose functions were read in the --source tree (a fingerprint without function
+	 * lists, from --patches): at the place the code stage found them, or by their hunk
+	 * header's function, which the tree's scan defines; 0 and 0: from the fingerprint */
+	unsigned from_place, from_header;
+	bool from_tree;  /* the functions were read in the --source tree (from_place/header) */
 };
 
 /* A run of changed lines (1-based, inclusive). */
@@ -57,6 +62,10 @@ void fl_fix_add_file(struct fl_fix *fx, const char *path, const char *old, size_
 		     const struct fl_range *del, size_t ndel, const char *new_, size_t newlen,
 		     const struct fl_range *add, size_t nadd);
 void fl_fix_release(struct fl_fix *fx);
+/* Add one scanned function of file path as changed (not added by the fix); a path that is not
+ * C counts as outside every function. */
+struct funcscan_fn;
+void fl_fix_add_scanned(struct fl_fix *fx, const char *path, const struct funcscan_fn *f);
 
 /* The text form of one hunk's functions, for the fix fingerprints (codefix/fprint.h keeps it
  * per hunk): comma-separated "name:FLAGS" entries, FLAGS letters s static, i inline, m made by
@@ -84,13 +93,15 @@ enum fl_verdict fl_decide(const struct fl_fix *fx, const struct ksyms *k, fl_bui
 			  void *ctx, struct strbuf *why);
 
 /* The stage's inputs (check/pipeline.h: struct ck_kernel's funcs).  fix_funcs fills out with
- * the functions record r's fix changes (from its fingerprint) and returns false when there is
- * no fingerprint for it. */
+ * the functions record r's fix changes (from its fingerprint; code: the code stage's reading
+ * of it, NULL when that stage did not run) and returns false when there is no fingerprint
+ * for it. */
 struct ck_set;
 struct ck_record;
 struct ck_result;
+struct ck_code;
 typedef bool (*ck_fix_funcs_fn)(void *ctx, const struct ck_set *s, const struct ck_record *r,
-				struct fl_fix *out);
+				const struct ck_code *code, struct fl_fix *out);
 struct ck_func_input {
 	const struct ksyms *syms; /* NULL: no function-level stage */
 	ck_fix_funcs_fn fix_funcs;
@@ -102,12 +113,28 @@ struct ck_func_input {
  * its reason); present and undecided change nothing. */
 void ck_run_functions(const struct ck_set *s, struct ck_result *res, const struct ck_func_input *in);
 
-/* The lookup over the record set's fix fingerprints (s->fprints, codefix/fprint.h): ctx is the
- * kernel's branch ("6.1", see ck_fix_branch) and only that branch's own version of the fix, or
- * a patch given for it, is used (the mainline version may name a function the branch calls
- * otherwise, which would read as absent).  A hunk without functions makes the fix undecidable. */
+/* The lookup over the record set's fix fingerprints (s->fprints, codefix/fprint.h): ctx is a
+ * struct ck_fix_ctx.  Only the kernel's own branch's version of the fix ("6.1", see
+ * ck_fix_branch), or a patch given for it, is used (the mainline version may name a function
+ * the branch calls otherwise, which would read as absent).  A hunk without functions makes
+ * the fix undecidable.
+ * A fingerprint without any function list (`db build --patches`: no source at build time)
+ * has its functions read in the --source tree, when there is one and the code stage read that
+ * same fingerprint: per hunk the code stage found (fixed or vulnerable), the functions of the
+ * tree's file (csrc/funcscan.h) that its change's span overlaps (a change placed between two
+ * lines, with those lines in two functions, counts as outside every function); per hunk it
+ * did not find, the function its header names, only when the tree's file defines it, no
+ * other function starts on a line of the hunk (else that one is taken too), and nothing but
+ * preprocessor lines and EXPORT_SYMBOL lines follows it before the next function (else the
+ * hunk may change data there: outside).  Flags (static, inline...) come from the tree's scan;
+ * no function counts as added by the fix.  A file that cannot be read makes the fix
+ * undecidable. */
+struct ck_fix_ctx {
+	const char *branch; /* "6.1"; NULL: only a given patch */
+	const char *source; /* the --source tree; NULL: none */
+};
 bool ck_fix_funcs_fprints(void *ctx, const struct ck_set *s, const struct ck_record *r,
-			  struct fl_fix *out);
+			  const struct ck_code *code, struct fl_fix *out);
 /* The branch label of a release as the fingerprints use it: "6.1.52" -> "6.1", "6.8" or an -rc
  * -> "mainline". */
 void ck_fix_branch(const char *release, char *out, size_t n);

@@ -52,7 +52,9 @@ static void stage_code(const struct ck_pipeline *p, const struct ck_kernel *k,
 		       struct ck_result *res)
 {
 	struct kcve_err err = {0};
-	if (k->code_source && p->set->fprints)
+	if (k->code_reading)
+		ck_code_apply(k->code_reading, res, true);
+	else if (k->code_source && p->set->fprints)
 		(void)ck_run_code(p->set, res, k->code_source, &err);
 }
 

@@ -28,6 +28,7 @@
 #include "check/verdict.h"
 
 struct ck_git;
+struct ck_code_reading;
 /* The git stage (check/gitscan.h: ck_run_git), passed in by the caller so that a build without
  * libgit2 (kcve-embedded) links the pipeline without it. */
 typedef void (*ck_git_fn)(struct ck_set *s, struct ck_git *g, const char *label,
@@ -68,6 +69,8 @@ struct ck_kernel {
 	bool fixed_in;               /* fixed-in stage */
 	const char *code_source;     /* code stage: the source tree the fix fingerprints of the
 				      * set are read in (check/codestage.h; NULL: skipped) */
+	const struct ck_code_reading *code_reading; /* or that tree's reading, made once for
+						     * several kernels (--batch; borrowed) */
 };
 
 enum ck_stage_scope {

@@ -118,9 +118,7 @@ static size_t lookup(const struct cf_src *f, bool loose, uint64_t h, long *pos, 
 	return c;
 }
 
-/* The function a hunk header names ("static int foo_read(struct foo *" → "foo_read"): the
- * identifier before its first '('; "" when none. */
-static void header_name(const char *func, char *out, size_t n)
+void cf_header_name(const char *func, char *out, size_t n)
 {
 	out[0] = '\0';
 	const char *par = strchr(func, '(');
@@ -161,7 +159,7 @@ static bool in_header_function(const struct cf_src *f, uint32_t pos, const char 
 			       const char *hfunc_norm)
 {
 	char name[128];
-	header_name(hfunc_raw, name, sizeof name);
+	cf_header_name(hfunc_raw, name, sizeof name);
 	unsigned line = f->lineno[pos];
 	if (!f->scanned) { /* most hunks have one place and never ask: scan on first use */
 		struct cf_src *mf = (struct cf_src *)f;
@@ -195,6 +193,8 @@ struct cand {
 	uint8_t state;
 	bool fmatch;
 	uint32_t line;
+	uint32_t first, last; /* the change's span (struct cf_hres) */
+	bool ins;
 };
 
 
@@ -254,20 +254,25 @@ static float align(const struct item *it, size_t m, const struct cf_src *f, size
 	return total;
 }
 
+/* The next change block (a run of removed and added lines) at or after *b: its start in *b,
+ * its end returned (== *b when there is none). */
+static size_t next_block(const struct item *it, size_t m, size_t *b)
+{
+	while (*b < m && it[*b].type == CF_CTX)
+		++*b;
+	size_t e = *b;
+	while (e < m && it[e].type != CF_CTX)
+		e++;
+	return e;
+}
+
 /* Is each change block placed: the nearest matched context lines around it are at most
  * `slack` lines further apart than the old (want_old) or new side of the hunk between them
  * has lines?  A block at the hunk's edge needs its one side. */
 static bool blocks_tight(const struct item *it, size_t m, const long *pos, bool want_old,
 			 long slack)
 {
-	for (size_t b = 0; b < m;) {
-		if (it[b].type == CF_CTX) {
-			b++;
-			continue;
-		}
-		size_t e = b;
-		while (e < m && it[e].type != CF_CTX)
-			e++;
+	for (size_t b = 0, e; (e = next_block(it, m, &b)) > b; b = e) {
 		long lo = -1, hi = -1;
 		size_t li = b, hidx = e;
 		while (li > 0 && b - li < 3 && lo < 0)
@@ -288,7 +293,6 @@ static bool blocks_tight(const struct item *it, size_t m, const long *pos, bool 
 			if (hi - lo - 1 > expect + slack)
 				return false;
 		}
-		b = e;
 	}
 	return true;
 }
@@ -406,6 +410,47 @@ static size_t find_candidates(const struct item *it, size_t m, const struct cf_s
 	return nc;
 }
 
+static void span_add(struct cand *c, uint32_t line)
+{
+	c->first = !c->first || line < c->first ? line : c->first;
+	c->last = line > c->last ? line : c->last;
+}
+
+/* The span of the change on the side the hunk reads at a place (struct cf_hres): pos is that
+ * side's alignment, type its changed lines (CF_ADD for fixed, CF_DEL for vulnerable).  A
+ * block with none of its lines there is placed by the context lines around it; a block that
+ * cannot be placed at all leaves the hunk without a span (never a span missing a block). */
+static void change_span(const struct item *it, size_t m, const struct cf_src *f, const long *pos,
+			uint8_t type, struct cand *c)
+{
+	for (size_t b = 0, e; (e = next_block(it, m, &b)) > b; b = e) {
+		bool placed = false, around = false;
+		for (size_t k = b; k < e; k++)
+			if (it[k].type == type && pos[k] >= 0) {
+				span_add(c, f->lineno[pos[k]]);
+				placed = true;
+			}
+		for (size_t k = b; !placed && k-- > 0;)
+			if (it[k].type == CF_CTX && pos[k] >= 0) {
+				span_add(c, f->lineno[pos[k]]);
+				placed = around = true;
+				break;
+			}
+		for (size_t k = e; k < m && (!placed || around); k++)
+			if (it[k].type == CF_CTX && pos[k] >= 0) {
+				span_add(c, f->lineno[pos[k]]);
+				placed = around = true;
+				break;
+			}
+		c->ins |= around;
+		if (!placed) {
+			c->first = c->last = 0;
+			c->ins = false;
+			return;
+		}
+	}
+}
+
 static void eval_candidate(const struct item *it, size_t m, const struct cf_src *f,
 			   const char *hraw, const char *hfunc, struct cand *c, long *pos)
 {
@@ -417,6 +462,11 @@ static void eval_candidate(const struct item *it, size_t m, const struct cf_src 
 		b = (long)f->n;
 	c->score = align(it, m, f, (size_t)a, (size_t)b, pos, ALL_SIDES);
 	c->state = read_state(it, m, f, (size_t)a, (size_t)b, pos, pos + m, pos + 2 * m);
+	c->first = c->last = 0;
+	c->ins = false;
+	if (c->state == CF_H_FIXED || c->state == CF_H_VULN)
+		change_span(it, m, f, c->state == CF_H_FIXED ? pos + 2 * m : pos + m,
+			    c->state == CF_H_FIXED ? CF_ADD : CF_DEL, c);
 	long firstpos = -1;
 	for (size_t k = 0; k < m && firstpos < 0; k++)
 		firstpos = pos[k];
@@ -447,10 +497,15 @@ static void choose(struct cand *c, size_t nc, struct cf_hres *out)
 		return;
 	out->state = c[bi].state;
 	out->line = c[bi].line;
+	out->first = c[bi].first;
+	out->last = c[bi].last;
+	out->ins = c[bi].ins;
 	for (size_t i = 0; i < nc; i++)
 		if ((!any_f || c[i].fmatch) && c[i].score >= 0.85f * best &&
 		    c[i].state != CF_H_UNKNOWN && c[i].state != c[bi].state)
 			out->state = CF_H_UNKNOWN;
+	if (out->state == CF_H_UNKNOWN)
+		out->first = out->last = 0;
 }
 
 /* Is the changed line x also changed the other way in a hunk of the same file (a block of
@@ -470,7 +525,7 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const str
 {
 	size_t m = h->n;
 	struct item *it = xcalloc(m + 1, sizeof *it);
-	*out = (struct cf_hres){CF_H_UNKNOWN, 0, 0, NULL};
+	*out = (struct cf_hres){.state = CF_H_UNKNOWN};
 	for (size_t k = 0; k < m; k++) {
 		const struct cf_line *l = &s->lines[h->it[k].line];
 		it[k] = (struct item){l->hs, l->hl, l->trivial ? W_TRIVIAL : 1.0f, h->it[k].type,

@@ -18,6 +18,7 @@
 #ifndef KCVE_CODEFIX_MATCH_H
 #define KCVE_CODEFIX_MATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,10 +58,21 @@ struct cf_hres {
 	uint8_t state;   /* enum cf_hstate */
 	uint32_t line;   /* 1-based line where the hunk was found, 0 = nowhere */
 	float weight;    /* the hunk's weight (its changed lines) */
+	/* where the change sits in the file, for a hunk read fixed or vulnerable (else 0): the
+	 * lines of the side read (added lines of a fixed hunk, removed lines of a vulnerable one)
+	 * between first and last; where a change block has none of its lines on that side (a fix
+	 * that only adds lines, read vulnerable) the context lines around its place are in the
+	 * span instead, and ins is set (the change lies between two lines: a span over two
+	 * functions then says nothing about which one) */
+	uint32_t first, last;
+	bool ins;
 	const char *moved; /* the file read instead of the one the fingerprint names (which the
 			    * tree lacks: renamed or moved, see codefix/moved.h); NULL = that one */
 };
 /* Read hunk h of fingerprint file `file` (of set s) in source file f. */
+/* The function a hunk header names ("static int foo_read(struct foo *" -> "foo_read"): the
+ * identifier before its first '('; "" when none. */
+void cf_header_name(const char *func, char *out, size_t n);
 void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const struct cf_hunk *h,
 		   const struct cf_src *f, struct cf_hres *out);
 
@@ -69,6 +81,8 @@ struct cf_ev {
 	uint32_t hunk;    /* 0-based hunk of that file */
 	uint8_t state;    /* enum cf_hstate */
 	uint32_t line;
+	uint32_t first, last; /* the change's span (struct cf_hres) */
+	bool ins;
 	char *moved;      /* the file read instead (malloc'd; NULL = `file` itself) */
 };
 /* Free an evidence array (with the paths it owns). */

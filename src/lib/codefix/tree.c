@@ -114,7 +114,7 @@ static void match_moved(const struct cf_set *s, int dirfd, struct cf_names *name
 				out[k] = tmp[k];
 				out[k].moved = cand[c];
 				if (deciding[i - r])
-					out[k] = (struct cf_hres){CF_H_UNKNOWN, 0, tmp[k].weight, NULL};
+					out[k] = (struct cf_hres){.state = CF_H_UNKNOWN, .weight = tmp[k].weight};
 			}
 			deciding[i - r]++;
 		}
@@ -161,7 +161,7 @@ static void match_files(const struct cf_set *s, int dirfd, const size_t *off, st
 				if (have)
 					cf_match_hunk(s, cf, &cf->h[k], &src, &hr[at + k]);
 				else
-					hr[at + k] = (struct cf_hres){CF_H_MISSING, 0, 1.0f, NULL};
+					hr[at + k] = (struct cf_hres){.state = CF_H_MISSING, .weight = 1.0f};
 			}
 		}
 		if (have)
@@ -202,7 +202,8 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 		for (uint32_t j = 0; j < fp->n; j++)
 			for (uint32_t k = 0; k < fp->f[j].n; k++, at++)
 				r->ev[r->nev++] = (struct cf_ev){fp->f[j].path, k, hr[at].state,
-								 hr[at].line,
+								 hr[at].line, hr[at].first,
+								 hr[at].last, hr[at].ins,
 								 hr[at].moved ? xstrdup(hr[at].moved) : NULL};
 		cf_result_decide(r, hr + off[i], off[i + 1] - off[i]);
 	}

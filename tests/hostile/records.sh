@@ -91,6 +91,25 @@ grep -q "CVE-2024-10002 held" "$T/out" || fail "reserve list: note not shown: $(
 no_control "$T/out" "$T/err"
 if grep -q $'\u202e' "$T/out"; then fail "reserve list: bidi control printed"; fi
 
+# kcve foreign reads other CNAs' records: a forged cveId is refused, an assigner name with
+# control or bidi characters is shown neutralised
+python3 - "$T/foreign.json" "$T/foreign2.json" <<'PY'
+import json, sys
+rec = {"dataType": "CVE_RECORD", "dataVersion": "5.1",
+       "cveMetadata": {"cveId": "CVE-2024-99999\nCVE-2099-0001\tinvalid\tx\ty", "assignerOrgId": "o",
+                       "assignerShortName": "evil\x1b]0;owned\x07\u202e"},
+       "containers": {"cna": {"affected": [{"vendor": "Linux", "product": "Linux"}]}}}
+json.dump(rec, open(sys.argv[1], "w"))
+rec["cveMetadata"]["cveId"] = "CVE-2024-99999"
+json.dump(rec, open(sys.argv[2], "w"))
+PY
+refuse_line "foreign: forged cveId" "not a CVE id" K foreign --supported 6.1 "$T/foreign.json"
+! grep -q "CVE-2099" "$T/out" || fail "foreign: forged row printed"
+K foreign --supported 6.1 "$T/foreign2.json" > "$T/out" 2> "$T/err" || fail "foreign: $(cat "$T/err")"
+grep -q "^CVE-2024-99999" "$T/out" || fail "foreign: record not classified: $(cat "$T/out")"
+no_control "$T/out" "$T/err"
+if grep -q $'\u202e' "$T/out"; then fail "foreign: bidi control printed"; fi
+
 # one id rule everywhere (the CVE JSON 5 schema's: 4 to 19 digits): a 19-digit id is an id
 # for the store as for check, a 20-digit one for neither
 K reserve add CVE-2024-1234567890123456789 > /dev/null || fail "19-digit id refused by reserve add"

@@ -750,6 +750,10 @@ static void test_make_functions(void **state)
 		 ".c .c|src/foo src-1.0/bar hacks"},
 		{"r := $(addsuffix .c,foo bar) $(addprefix src/,foo bar)", "foo.c bar.c src/foo src/bar"},
 		{"r := $(join a b c,.c .o)|$(join a,.c .o)", "a.c b.o c|a.c .o"},
+		/* empty first results cut an output buffer that was never allocated */
+		{"r := $(join ,)", ""},
+		{"r := $(foreach d,a b,)", ""},
+		{"r := $(foreach d,a b,)$(join ,)x", "x"},
 		{"r := $(if $(empty),yes,no) $(if x ,yes) $(if ,yes)", "no yes "},
 		{"r := $(or $(empty),,b,c)|$(and a,b,c)|$(and a,,c)", "b|c|"},
 		{"r := $(foreach d,a b c,$(d)/)|$(foreach d,a b c,$(if $(filter b,$(d)),,$(d)))", "a/ b/ c/|a c"},

@@ -520,7 +520,7 @@ static enum foreign_kind fclass(const char *json)
 static void test_foreign(void **state)
 {
 	(void)state;
-	const char *head = "{\"dataType\":\"CVE_RECORD\",\"cveMetadata\":{\"cveId\":\"CVE-2024-9\","
+	const char *head = "{\"dataType\":\"CVE_RECORD\",\"cveMetadata\":{\"cveId\":\"CVE-2024-9999\","
 	                   "\"assignerOrgId\":\"11111111-2222-3333-4444-555555555555\","
 	                   "\"assignerShortName\":\"other\"},\"containers\":{\"cna\":{";
 	char buf[2048];
@@ -542,7 +542,7 @@ static void test_foreign(void **state)
 	snprintf(buf, sizeof(buf), "%s\"affected\":[{\"vendor\":\"OpenSSL\",\"product\":\"OpenSSL\"}]}}}",
 	         head);
 	assert_int_equal(fclass(buf), FOREIGN_NOT_KERNEL);
-	assert_int_equal(fclass("{\"cveMetadata\":{\"cveId\":\"CVE-2024-1\",\"assignerOrgId\":"
+	assert_int_equal(fclass("{\"cveMetadata\":{\"cveId\":\"CVE-2024-1000\",\"assignerOrgId\":"
 	                        "\"f4215fc3-5b6b-47ff-a258-f7189bd81038\"},\"containers\":{\"cna\":{}}}"),
 	                 FOREIGN_KERNEL_CNA);
 	/* 5.4.* upper bound reaches into no supported branch; "*" reaches all */

@@ -24,6 +24,14 @@ void sb_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
+void sb_setlen(struct strbuf *sb, size_t len)
+{
+	KCVE_ASSERT(len <= sb->len);
+	sb->len = len;
+	if (sb->buf)
+		sb->buf[len] = '\0';
+}
+
 void sb_grow(struct strbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;

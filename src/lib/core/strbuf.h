@@ -24,6 +24,8 @@ struct strbuf {
 void sb_init(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
 void sb_reset(struct strbuf *sb);
+/* Cut back to the first len bytes (len <= sb->len), also on a buffer never allocated. */
+void sb_setlen(struct strbuf *sb, size_t len);
 void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const void *data, size_t len);
 void sb_adds(struct strbuf *sb, const char *s);

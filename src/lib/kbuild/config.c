@@ -71,7 +71,6 @@ static char *unquote(const char *v, size_t n)
 	if (n < 2 || v[0] != '"' || v[n - 1] != '"')
 		return NULL;
 	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, "");
 	for (size_t i = 1; i + 1 < n; i++) {
 		if (v[i] == '\\') {
 			if (i + 2 >= n) { /* backslash escaping the closing quote */
@@ -241,7 +240,6 @@ int kb_config_load(struct kb_config **out, const char *path, struct kcve_err *er
 	int r;
 	if (sb.len >= 2 && (unsigned char)sb.buf[0] == 0x1f && (unsigned char)sb.buf[1] == 0x8b) {
 		struct strbuf text = STRBUF_INIT;
-		sb_adds(&text, "");
 		r = gunzip_config(&sb, &text, path, err);
 		if (r == 0)
 			r = kb_config_parse(out, sb_str(&text), text.len, path, err);

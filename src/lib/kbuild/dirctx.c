@@ -43,7 +43,6 @@ void kbt_list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, cons
 	memcpy(savedwhy, c->why, sizeof(savedwhy));
 	char *lsyms = c->symbolic ? xstrdup(sb_str(&c->syms)) : NULL;
 	struct strbuf words = STRBUF_INIT;
-	sb_adds(&words, "");
 	mk_expand(c, rhs, strlen(rhs), &words);
 	c->uncertain = saved;
 	memcpy(c->why, savedwhy, sizeof(savedwhy));
@@ -135,7 +134,6 @@ void kbt_scan_build_rules(struct kb_tree *t, struct mk_ctx *c, const char *mf_re
 			bool saved = c->uncertain;
 			c->uncertain = false;
 			struct strbuf word = STRBUF_INIT;
-			sb_adds(&word, "");
 			mk_expand(c, s, (size_t)(e - s), &word);
 			bool unc = c->uncertain;
 			c->uncertain = saved;

@@ -87,7 +87,6 @@ static bool active(const struct evalstate *st)
 static char *expand_str(struct mk_ctx *c, const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, "");
 	mk_expand(c, s, strlen(s), &sb);
 	return sb_detach(&sb);
 }

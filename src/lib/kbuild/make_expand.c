@@ -110,7 +110,6 @@ static void split_args(const char *s, size_t n, int max, struct args *a)
 static char *expand_dup(struct mk_ctx *c, const char *s, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, "");
 	mk_expand(c, s, n, &sb);
 	return sb_detach(&sb);
 }
@@ -374,7 +373,6 @@ static void reference(struct mk_ctx *c, const char *s, size_t n, struct strbuf *
 			char *a = expand_dup(c, s + colon + 1, (size_t)(eq - s - colon - 1));
 			char *b = expand_dup(c, eq + 1, n - (size_t)(eq - s) - 1);
 			struct strbuf val = STRBUF_INIT;
-			sb_adds(&val, "");
 			mk_expand_var(c, name, &val);
 			if (!strchr(a, '%')) {
 				char *a2 = mk_strf("%%%s", a), *b2 = mk_strf("%%%s", b);
@@ -638,8 +636,7 @@ static void fn_join(struct mk_ctx *c, const char *name, const struct args *a, st
 		bool any = join_next(&p, out);
 		any = join_next(&q, out) || any;
 		if (!any) {
-			out->len = before;
-			out->buf[before] = '\0';
+			sb_setlen(out, before);
 			break;
 		}
 		first = false;
@@ -701,8 +698,7 @@ static void fn_foreach(struct mk_ctx *c, const char *name, const struct args *a,
 			sb_addc(out, ' ');
 		mk_expand(c, a->p[2], a->n[2], out);
 		if (out->len == before + (first ? 0 : 1)) { /* empty result adds no blank */
-			out->len = before;
-			out->buf[before] = '\0';
+			sb_setlen(out, before);
 		} else {
 			first = false;
 		}

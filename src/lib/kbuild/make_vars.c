@@ -96,6 +96,5 @@ char *mk_strf(const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	sb_adds(&sb, "");
 	return sb_detach(&sb);
 }

@@ -54,7 +54,6 @@ static bool has_word(const char *list, const char *word)
 static char *expand(struct mk_ctx *c, const char *var)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, "");
 	bool saved = c->uncertain;
 	mk_expand_var(c, var, &sb);
 	c->uncertain = saved;

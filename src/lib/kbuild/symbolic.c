@@ -77,7 +77,6 @@ static void collect_list(struct kb_tree *t, struct mk_ctx *c, const char *dir, c
 				continue;
 			struct strbuf var2 = STRBUF_INIT, val = STRBUF_INIT;
 			sb_addf(&var2, "%s%s", base, sfx[i]);
-			sb_adds(&val, "");
 			bool saved = c->uncertain;
 			mk_expand_var(c, sb_str(&var2), &val);
 			c->uncertain = saved;
@@ -124,13 +123,11 @@ void kbt_symbolic_collect(struct kb_tree *t, struct mk_ctx *c, const char *dir, 
 	const char *subs[] = {"subdir-y", "subdir-m"};
 	for (size_t i = 0; i < 2; i++) {
 		struct strbuf val = STRBUF_INIT;
-		sb_adds(&val, "");
 		bool saved = c->uncertain;
 		mk_expand_var(c, subs[i], &val);
 		c->uncertain = saved;
 		struct strbuf withslash = STRBUF_INIT;
 		size_t wn;
-		sb_adds(&withslash, "");
 		for (const char *w = sb_str(&val); (w = mk_next_word(w, &wn)); w += wn) {
 			sb_add(&withslash, w, wn);
 			if (!kbt_ends_with(w, wn, "/"))

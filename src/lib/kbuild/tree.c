@@ -27,7 +27,6 @@ static char *expand_list(struct mk_ctx *c, const char *var, bool *uncertain, str
 {
 	c->uncertain = false;
 	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, "");
 	mk_expand_var(c, var, &sb);
 	if (c->uncertain) {
 		*uncertain = true;
@@ -71,7 +70,6 @@ static void add_real(struct kb_tree *t, struct mk_ctx *c, const char *dir, const
 	char *base = xstrndup(w, wn - 2);
 	static const char *const sfx[] = {"-objs", "-y", "-m", "-"};
 	struct strbuf members = STRBUF_INIT, var = STRBUF_INIT;
-	sb_adds(&members, "");
 	bool composite = false;
 	for (size_t i = 0; i < 4; i++) {
 		if (i == 2 && kind != KBT_MODULE)
@@ -167,7 +165,6 @@ static void scan_mentions(struct kb_tree *t, struct mk_ctx *c, const char *dir)
 				continue;
 			bool saved = c->uncertain;
 			struct strbuf sb = STRBUF_INIT;
-			sb_adds(&sb, "");
 			char *val = xstrdup(v->value);
 			bool rec = v->recursive;
 			if (rec)
@@ -348,7 +345,6 @@ static void eval_arch(struct kb_tree *t)
 	char *dm = expand_list(&c, "drivers-m", &unc, &why);
 	struct strbuf sb = STRBUF_INIT;
 	size_t wn;
-	sb_adds(&sb, "");
 	for (const char *w = libs; (w = mk_next_word(w, &wn)); w += wn)
 		if (kbt_ends_with(w, wn, "/")) {
 			sb_add(&sb, w, wn);

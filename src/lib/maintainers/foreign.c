@@ -4,8 +4,11 @@
 #include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/cveid.h"
+#include "core/safefs.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "maintainers/request.h"
@@ -158,10 +161,22 @@ int foreign_classify(const char *text, size_t len, const char *kernel_org,
 		return kcve_err_set(err, KCVE_E_PARSE, "not a CVE JSON 5 record (no cveMetadata.cveId "
 		                    "or containers.cna)");
 	}
+	json_t *idj = json_object_get(meta, "cveId");
+	if (!cveid_valid_n(id, json_string_length(idj))) { /* a forged row must not be printed */
+		char *q = safe_printable(id);
+		int rc = kcve_err_set(err, KCVE_E_PARSE, "cveMetadata.cveId '%.64s' is not a CVE id "
+				      "(CVE-YYYY-NNNN+)", q);
+		free(q);
+		json_decref(root);
+		return rc;
+	}
 	snprintf(r->cve, sizeof(r->cve), "%s", id);
 	const char *org = json_string_value(json_object_get(meta, "assignerOrgId"));
 	const char *shortname = json_string_value(json_object_get(meta, "assignerShortName"));
-	snprintf(r->assigner, sizeof(r->assigner), "%s", shortname ? shortname : org ? org : "?");
+	struct strbuf as = STRBUF_INIT; /* shown on a terminal: no control or bidi character */
+	sb_add_display(&as, shortname ? shortname : org ? org : "?");
+	snprintf(r->assigner, sizeof(r->assigner), "%s", sb_str(&as));
+	sb_release(&as);
 	if (org && kernel_org && strcasecmp(org, kernel_org) == 0) {
 		r->kind = FOREIGN_KERNEL_CNA;
 		sb_adds(&r->why, "assigned by the kernel CNA itself");

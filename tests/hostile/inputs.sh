@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 29 reproductions for files outside the guarded record tree and for record text: each
-# must end within 30 s, without a sanitizer report, with a clear message.
+# must end within 30 s and 2 GiB of memory, without a sanitizer report, with a clear message.
 #  - the bounded reader: a FIFO, a link to /dev/zero and a 5 GB sparse file as the scan cache
 #    (--git-cache), as .cmd files and include/config/kernel.release of a --build directory,
 #    under --root as proc/sys/kernel/osrelease, proc/version, proc/modules and the boot
@@ -10,12 +10,14 @@
 . "$(dirname "$0")/setup29.sh"
 P=$V/cve/published/2024
 
-# LABEL COMMAND...: within 30 s, no signal or sanitizer report; rc in RC, stderr in $T/err
+# LABEL COMMAND...: within 30 s and 2 GiB (memory_bound), no signal or sanitizer report; rc
+# in RC, stderr in $T/err
+memory_bound
 run() {
 	local label=$1 t0=$SECONDS
 	shift
 	set +e
-	timeout -s KILL 30 "$@" > "$T/out" 2> "$T/err"
+	(eval "$LIMIT"; exec timeout -s KILL 30 "$@") > "$T/out" 2> "$T/err"
 	RC=$?
 	set -e
 	[ "$RC" != 137 ] || fail "$label: hung (over 30 s)"

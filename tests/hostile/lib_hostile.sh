@@ -58,6 +58,18 @@ for c in body:
 sys.stdout.buffer.write(body + b"sum %016x\n" % h)
 PY
 }
+# The 2 GiB memory bound of the hostile runs: LIMIT is "ulimit -v 2097152" where the binary
+# starts under it (not under ASan, whose shadow memory reserves terabytes of address space),
+# else ":" with ASan's own malloc_limit_mb/hard_rss_limit_mb of 2 GiB. Run commands as
+# (eval "$LIMIT"; exec ...).
+memory_bound() {
+	if (ulimit -v 2097152 && "$KCVE" --version) > /dev/null 2>&1; then
+		LIMIT="ulimit -v 2097152"
+	else
+		LIMIT=":"
+		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_limit_mb=2048:hard_rss_limit_mb=2048:allocator_may_return_null=1"
+	fi
+}
 # the kernel repository R (index built) and the record tree V with CVE-2024-10000 for FIX_A
 repo_with_record() {
 	build_repo > /dev/null 2>&1

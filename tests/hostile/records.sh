@@ -110,6 +110,20 @@ grep -q "^CVE-2024-99999" "$T/out" || fail "foreign: record not classified: $(ca
 no_control "$T/out" "$T/err"
 if grep -q $'\u202e' "$T/out"; then fail "foreign: bidi control printed"; fi
 
+# kcve kbuild quotes makefile text in its answers: shown without ESC, OSC or bidi controls
+python3 - "$T/ksrc" <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["KCVE_SRC"], "tests/check"))
+import mktree
+mktree.kernel_source(sys.argv[1])
+open(os.path.join(sys.argv[1], "drivers/Makefile"), "w").write(
+    "obj-$(CONFIG_FOO\x1b]0;owned\x07\x1b[31m\u202e) += x.o\n")
+PY
+"$KCVE" kbuild --config "$T/ksrc.config" --source "$T/ksrc" drivers/x.c > "$T/out" 2> "$T/err" || true
+grep -q "drivers/x.c" "$T/out" || fail "kbuild: no answer: $(cat "$T/out" "$T/err")"
+no_control "$T/out" "$T/err"
+if grep -q $'\u202e' "$T/out"; then fail "kbuild: bidi control printed"; fi
+
 # one id rule everywhere (the CVE JSON 5 schema's: 4 to 19 digits): a 19-digit id is an id
 # for the store as for check, a 20-digit one for neither
 K reserve add CVE-2024-1234567890123456789 > /dev/null || fail "19-digit id refused by reserve add"

@@ -19,13 +19,7 @@ PARENT=$(git -C "$R" rev-parse "v6.3^{commit}~1")
 VHEAD=$(git -C "$V" rev-parse HEAD)
 VTREE=$(git -C "$V" rev-parse HEAD^{tree})
 
-# the memory bound: ulimit -v where it works (not under ASan), else ASan's limits
-if (ulimit -v 2097152 && "$KCVE" --version) > /dev/null 2>&1; then
-	LIMIT="ulimit -v 2097152"
-else
-	LIMIT=":"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_limit_mb=2048:hard_rss_limit_mb=2048:allocator_may_return_null=1"
-fi
+memory_bound
 
 # LABEL WANT(error|warn|any) COMMAND...: within 30 s, no signal or sanitizer report, and with
 # WANT=error a non-zero exit with one kcve: line, WANT=warn a kcve: line mentioning RE_WARN

@@ -342,6 +342,15 @@ static int check_batch(struct ck_set *set, const struct check_args *a, struct ck
 		die_err(&err);
 	if (has_age) /* once, after the list could be read (in every line's "coverage") */
 		fprintf(stderr, "kcve: warning: %s\n", age.message);
+	if (st.code_other && st.code_release[0])
+		fprintf(stderr, "kcve: warning: the code of --source %s (release %s) decides only the "
+			"kernels of that release; %zu kernel%s of another release %s checked without "
+			"it (check each source tree in its own run)\n", a->source, st.code_release,
+			st.code_other, st.code_other == 1 ? "" : "s", st.code_other == 1 ? "was" : "were");
+	else if (st.code_other)
+		fprintf(stderr, "kcve: warning: the Makefile of --source %s names no release "
+			"(VERSION/PATCHLEVEL): its code decided none of the %zu kernels\n", a->source,
+			st.code_other);
 	if (st.uncovered)
 		fprintf(stderr, "kcve: warning: the records do not cover %zu of the %zu kernels "
 			"(newer than the records know, nonexistent or on an unsupported branch: see "

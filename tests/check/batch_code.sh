@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # kcve check --batch with the code stage and the function level: --source KSRC with a db of fix
-# fingerprints reads KSRC once and applies that reading to every kernel line; a line's
+# fingerprints reads KSRC once and applies that reading to every kernel line of its release (a line of
+# another release is another tree: checked without that code, with a warning); a line's
 # system-map=FILE (or build=DIR) gives its image's symbols, each read once.  Every line's
 # affected/unknown lists equal a single `kcve check` of the same kernel, its "code" and
 # "functions" members carry the same evidence; lines without these options keep the old
@@ -26,8 +27,9 @@ out, kcve, db, tree, smap = sys.argv[1:6]
 rows = {r["id"]: r for r in map(json.loads, open(out))}
 assert "error" in rows["gone"] and "System.map" in rows["gone"]["error"], rows["gone"]
 assert "error" in rows["two"], rows["two"]
-for rid, version, use_map in (("with-map", "6.0.2", True), ("plain", "6.0.2", False),
-                              ("later", "6.0.5", True)):
+# "later" (6.0.5) is not the tree's release (6.0.2): no code stage, as without --source
+assert "code" not in rows["later"] and rows["later"]["functions"]["decided"] == 0, rows["later"]
+for rid, version, use_map in (("with-map", "6.0.2", True), ("plain", "6.0.2", False)):
     r = rows[rid]
     args = [kcve, "check", "--db", db, "--source", tree, "--version", version, "--json", "--all"]
     if use_map:
@@ -56,6 +58,23 @@ for rid, version, use_map in (("with-map", "6.0.2", True), ("plain", "6.0.2", Fa
 w = rows["with-map"]
 assert sorted(w["functions"]["cves"][i]["id"] for i in range(2)) == ["CVE-2099-0001", "CVE-2099-0004"], w
 assert "CVE-2099-0001" not in w["affected"] and "CVE-2099-0001" in rows["plain"]["affected"], (w, rows["plain"])
+EOF
+# the code of KSRC is that of its Makefile's release: a line of another release is another
+# tree, so KSRC's code must not decide it (a fixed KSRC would hide a vulnerable 6.0.3), nor may
+# its functions be read there; such lines are checked without the code, with one warning
+"$KCVE" check --db "$T/kcve.db" --source "$T/new" --batch - >"$T/out5" 2>"$T/err" <<EOF || fail "other releases: $(cat "$T/err")"
+6.0.2 - same system-map=$MAP
+6.0.3 - other system-map=$MAP
+EOF
+grep -q "warning: the code of --source $T/new (release 6.0.2) decides only the kernels of that release; 1 kernel of another release was checked without it" "$T/err" ||
+	fail "no warning about the other release: $(cat "$T/err")"
+$PY - "$T/out5" <<'EOF' || fail "another release read with KSRC's code: $(cat "$T/out5")"
+import json, sys
+same, other = map(json.loads, open(sys.argv[1]))
+assert same["code"]["decided"] == 6 and same["affected"] == [], same
+assert "code" not in other and "code" not in [s["name"] for s in other["stages"]], other
+assert other["functions"] == {"decided": 0, "cves": []}, other
+assert sorted(other["affected"] + other["unknown"]) == ["CVE-2099-000%d" % i for i in range(1, 7)], other
 EOF
 # without --source: no code stage, no "code" member; the map alone cannot read --patches
 # fingerprints' functions: the function level runs and decides nothing

@@ -87,6 +87,8 @@ struct batch {
 	struct symsrc *sy;
 	size_t nsy;
 	const struct ck_code_reading *code; /* --source with fingerprints: read once */
+	char code_release[64];      /* the release of that tree's Makefile ("": unknown): the
+				     * only release its code (and functions) may decide */
 	char **rels;
 	size_t nrels;
 	uint64_t *keys;             /* (rel * (nfs + 1) + fs + 1) * (nsy + 1) + sym + 1, sorted,
@@ -628,11 +630,14 @@ static void evaluate_release(struct batch *b, size_t first, size_t end)
 	size_t rel = key_rel(b, b->keys[first]);
 	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now,
 				.triage = b->o->triage};
+	/* a kernel of another release than the tree's is another tree: the tree's code (a fix
+	 * found there) says nothing about it, nor do the functions read there */
+	bool own = b->code && !strcmp(b->rels[rel], b->code_release);
 	struct ck_kernel k = {.release = b->rels[rel], .reading = b->o->reading,
-			      .fixed_in = b->o->fixed_in, .code_reading = b->code};
+			      .fixed_in = b->o->fixed_in, .code_reading = own ? b->code : NULL};
 	char branch[32];
 	ck_fix_branch(b->rels[rel], branch, sizeof branch);
-	struct ck_fix_ctx fctx = {branch, b->o->source};
+	struct ck_fix_ctx fctx = {branch, own ? b->o->source : NULL};
 	struct ck_result base;
 	ck_pipeline_run_scope(&p, &k, &base, CK_STAGE_RELEASE);
 	for (size_t i = first; i < end; i++) {
@@ -763,8 +768,15 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 	ck_cov_index_build(&b.cov, s);
 	load_files(&b);
 	load_syms(&b);
-	if (code.code)
+	if (code.code) {
 		b.code = &code;
+		struct kcve_err rerr = {0};
+		char mk[64];
+		if (ck_source_release(o->source, mk, sizeof mk, &rerr) != 0 ||
+		    ck_version_normalize(mk, b.code_release, sizeof b.code_release, &rerr) != 0)
+			b.code_release[0] = '\0';
+		snprintf(st->code_release, sizeof st->code_release, "%s", b.code_release);
+	}
 	index_kernels(&b);
 	evaluate(&b);
 	struct strbuf line = STRBUF_INIT;
@@ -779,6 +791,8 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 			st->affected++;
 		if (!k->error && b.gap[k->key])
 			st->uncovered++;
+		if (!k->error && b.code && strcmp(k->release, b.code_release))
+			st->code_other++;
 	}
 	sb_release(&line);
 	st->kernels = b.nk;

@@ -13,7 +13,9 @@
  *            the function level (check/funclevel.h), read once per distinct field; needs a
  *            database with fix fingerprints
  * With fix fingerprints and a source tree (o->source), the code stage (check/codestage.h)
- * reads that tree once and applies the reading to every kernel.
+ * reads that tree once and applies the reading to every kernel of the release its Makefile
+ * names (and reads --patches fingerprints' functions there); a kernel of another release is
+ * another tree, checked without that code (stats: code_other).
  * Work is shared: FILES are deduplicated by content (two paths with the same bytes are one
  * configuration), the version stage runs once per distinct release, and every distinct
  * (release, configuration, symbol source) is evaluated once; kernels that share all three
@@ -57,6 +59,9 @@ struct ck_batch_stats {
 	size_t kernels, errors, affected;   /* lines checked, lines with an error, kernels with a CVE */
 	size_t uncovered;                   /* kernels with a release warning (not the age) */
 	size_t releases, files, evaluated;  /* distinct releases, FILES contents, (release, FILES) */
+	size_t code_other;   /* with the code stage: kernels not of the --source tree's release,
+			      * checked without its code */
+	char code_release[64]; /* that release, from the tree's Makefile ("": none found) */
 };
 
 /* Check every kernel listed in path ("-" = standard input) against s, writing JSON Lines to

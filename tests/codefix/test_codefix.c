@@ -579,6 +579,33 @@ static void put(const char *root, const char *rel)
 	fclose(f);
 }
 
+/* An index that misses part of the tree (a directory too deep, too many files) cannot say a
+ * candidate is the only one: a second copy there would make a fix undecided, so without it a
+ * copy could decide alone.  Such an index offers no candidate at all. */
+static void names_incomplete(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/kcve-cfnames-XXXXXX";
+	assert_non_null(mkdtemp(root));
+	put(root, "drivers/a/foo.c");
+	char rel[256] = "";
+	for (int i = 0; i < 60; i++)
+		strcat(rel, "d/");
+	strcat(rel, "foo.c");
+	put(root, rel); /* a second copy, 60 directories down */
+	int fd = open(root, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	struct cf_names x = {0};
+	cf_names_build(&x, fd);
+	const char *out[CF_MOVED_MAX];
+	assert_int_equal(cf_names_find(&x, "drivers/foo.c", out), 0);
+	cf_names_release(&x);
+	close(fd);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void names_index(void **state)
 {
 	(void)state;
@@ -643,6 +670,7 @@ int main(void)
 		cmocka_unit_test(fprint_roundtrip),
 		cmocka_unit_test(whitespace_only_patch),
 		cmocka_unit_test(names_index),
+		cmocka_unit_test(names_incomplete),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

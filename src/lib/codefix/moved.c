@@ -40,36 +40,42 @@ static int kind_of(int fd, const struct dirent *e)
 	return S_ISDIR(st.st_mode) ? 1 : S_ISREG(st.st_mode) ? 2 : 0;
 }
 
-/* Add the files below directory fd (closed here), whose path is prefix (ending in '/' or ""). */
-static void walk(int fd, struct strbuf *prefix, struct strbuf *paths, size_t *n, int depth)
+/* Add the files below directory fd (closed here), whose path is prefix (ending in '/' or "");
+ * false when some part of it could not be indexed (a directory that cannot be read or is too
+ * deep, too many files or bytes of names). */
+static bool walk(int fd, struct strbuf *prefix, struct strbuf *paths, size_t *n, int depth)
 {
 	DIR *d = fdopendir(fd);
 	if (!d) {
 		close(fd);
-		return;
+		return false;
 	}
 	size_t plen = prefix->len;
+	bool whole = true;
 	struct dirent *e;
-	while ((e = readdir(d)) != NULL && *n < CF_NAMES_MAX) {
+	while (whole && (e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue; /* ".", "..", .git, .pc (quilt's unpatched copies) */
 		int k = kind_of(dirfd(d), e);
 		if (k == 2) {
 			sb_add(paths, prefix->buf, prefix->len);
 			sb_add(paths, e->d_name, strlen(e->d_name) + 1);
-			++*n;
-		} else if (k == 1 && depth < DEPTH_MAX) {
-			int sub = openat(dirfd(d), e->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0)
-				continue;
+			whole = ++*n < CF_NAMES_MAX && paths->len < CF_NAMES_BYTES;
+		} else if (k == 1) {
+			int sub = depth < DEPTH_MAX ? openat(dirfd(d), e->d_name, O_RDONLY |
+							   O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+			if (sub < 0) {
+				whole = false;
+				break;
+			}
 			sb_addf(prefix, "%s/", e->d_name);
-			walk(sub, prefix, paths, n, depth + 1);
+			whole = walk(sub, prefix, paths, n, depth + 1);
 			prefix->len = plen;
 			prefix->buf[plen] = '\0';
 		}
 	}
 	closedir(d);
+	return whole;
 }
 
 void cf_names_build(struct cf_names *x, int dirfd)
@@ -80,8 +86,12 @@ void cf_names_build(struct cf_names *x, int dirfd)
 	struct strbuf prefix = STRBUF_INIT, paths = STRBUF_INIT;
 	size_t n = 0;
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0)
-		walk(fd, &prefix, &paths, &n, 0);
+	/* a partial index could offer one candidate where the tree has two (which would leave
+	 * the file's hunks undecided): only a whole one is used */
+	if (fd < 0 || !walk(fd, &prefix, &paths, &n, 0)) {
+		sb_reset(&paths);
+		n = 0;
+	}
 	sb_release(&prefix);
 	x->buf = sb_detach(&paths);
 	x->off = xcalloc(n + 1, sizeof *x->off);

@@ -13,6 +13,7 @@
 
 #define CF_MOVED_MAX 4          /* more files of that basename: too common to guess */
 #define CF_NAMES_MAX 4000000    /* files indexed at most (a kernel tree has ~90,000) */
+#define CF_NAMES_BYTES (256u << 20) /* bytes of their paths at most (a kernel tree: ~4 MB) */
 
 struct cf_names {
 	char *buf;     /* the relative paths, NUL-terminated one after the other */
@@ -21,7 +22,10 @@ struct cf_names {
 	bool built;
 };
 
-/* Index every regular file below dirfd (once; later calls return at once). */
+/* Index every regular file below dirfd (once; later calls return at once).  When part of the
+ * tree cannot be indexed (a directory that cannot be read or lies deeper than 48 levels, more
+ * than CF_NAMES_MAX files or CF_NAMES_BYTES of paths) the index is empty: a partial one could
+ * name one candidate where the tree holds two. */
 void cf_names_build(struct cf_names *x, int dirfd);
 /* The paths other than `path` with path's basename: their number, 0 when there are none or
  * more than CF_MOVED_MAX; out[0..n) point into x. */

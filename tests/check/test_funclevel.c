@@ -282,6 +282,24 @@ static void tree_route(void **state)
 		   NULL, false, &fx);
 	assert_true(fx.outside);
 	fl_fix_release(&fx);
+	/* a header that is a prototype of the function, not its definition: the hunk lies after
+	 * the declaration (data, macros), anywhere but in the function the header names */
+	tree_funcs("@@ -3,3 +3,3 @@ int foo(int x);\n \tint y = x * 3;\n-\ty += 6;\n+\ty += 7;\n \treturn y;\n",
+		   NULL, false, &fx);
+	assert_true(fx.outside);
+	assert_int_equal(fx.from_header, 0);
+	fl_fix_release(&fx);
+	/* a header that calls the function ("foo(y);" at the start of a line): the same */
+	tree_funcs("@@ -3,3 +3,3 @@ foo(y);\n \tint y = x * 3;\n-\ty += 6;\n+\ty += 7;\n \treturn y;\n",
+		   NULL, false, &fx);
+	assert_true(fx.outside);
+	fl_fix_release(&fx);
+	/* a header cut short by diff (GNU diff -p keeps 40 bytes) still names the definition */
+	tree_funcs("@@ -3,3 +3,3 @@ int foo(in\n \tint y = x * 3;\n-\ty += 6;\n+\ty += 7;\n \treturn y;\n",
+		   NULL, false, &fx);
+	assert_false(fx.outside);
+	assert_int_equal(fx.from_header, 1);
+	fl_fix_release(&fx);
 	/* a header naming no function of the file */
 	tree_funcs("@@ -3,2 +3,2 @@ int gone(int x)\n \tint y = x * 3;\n-\ty += 6;\n+\ty += 7;\n",
 		   NULL, false, &fx);

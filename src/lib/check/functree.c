@@ -92,8 +92,27 @@ struct tfile {
 	struct funcscan fs;
 };
 
+/* Is the hunk header (the line above the hunk that diff named, maybe cut short) the start of
+ * the tree's definition of f: a prefix of its first line or of its name's line?  A header that
+ * is a prototype ("int foo(int x);", followed by data or macros) or a call names the function
+ * without the hunk being in it. */
+static bool header_defines(const char *hfunc, const struct tfile *tf, const struct funcscan_fn *f)
+{
+	char hn[CF_NORM_MAX + 1], ln[CF_NORM_MAX + 1];
+	size_t n = cf_norm(hfunc, strlen(hfunc), hn);
+	const unsigned at[2] = {f->decl_line, f->name_line};
+	for (int i = 0; n && i < 2; i++) {
+		size_t len;
+		const char *s = line_at(&tf->text, tf->starts, tf->nlines, at[i], &len);
+		if (s && cf_norm(s, len, ln) >= n && !memcmp(ln, hn, n))
+			return true;
+	}
+	return false;
+}
+
 /* A hunk the code stage did not find: the function its header names, when the tree's file
- * defines it and nothing else near it could hold the change. */
+ * defines it (the header being the start of that definition) and nothing else near it could
+ * hold the change. */
 static void from_header(struct fl_fix *fx, const struct cf_set *cs, const struct cf_hunk *h,
 			const struct tfile *tf)
 {
@@ -105,6 +124,10 @@ static void from_header(struct fl_fix *fx, const struct cf_set *cs, const struct
 		const struct funcscan_fn *f = &fs->fn[i];
 		if (strcmp(f->name, name))
 			continue;
+		if (!header_defines(h->func, tf, f)) {
+			fx->outside = true; /* a prototype or a call: the hunk is not in f */
+			return;
+		}
 		unsigned next = i + 1 < fs->n ? fs->fn[i + 1].decl_line : tf->nlines + 1;
 		if (!quiet_gap(fs, &tf->text, tf->starts, tf->nlines, f->end_line, next)) {
 			fx->outside = true; /* data or macros after it: the hunk may change those */

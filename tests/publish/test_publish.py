@@ -64,8 +64,16 @@ try:
     check(not os.path.exists(os.path.join(tree, "cve", ".published"))
           and not os.path.exists(os.path.join(tree, "cve", ".outbox")), "dry run writes nothing")
 
-    # -- first publish -------------------------------------------------------------------
-    p = kc.run("publish", check=0)
+    # -- first publish (under umask 077: the state files honour it, issue 29 item 13) ------
+    old_umask = os.umask(0o077)
+    try:
+        p = kc.run("publish", check=0)
+    finally:
+        os.umask(old_umask)
+    pubdir = os.path.join(tree, "cve", ".published")
+    modes = {n: os.stat(os.path.join(pubdir, n)).st_mode & 0o777 for n in listdir(pubdir)}
+    check(len(modes) >= 3 and all(m == 0o600 for m in modes.values()),
+          "cve/.published/* made under umask 077 are 0600: %s" % {n: oct(m) for n, m in modes.items()})
     st = api.state()
     check(all(st["records"][c]["created"] == 1 and st["records"][c]["cna"] == cna_of(tree, c)
               for c, _ in PUB), "every record created once with the file's cna container")

@@ -232,12 +232,21 @@ static const char tree_c[] = "int foo(int x)\n"        /* 1 */
 
 /* The functions of a one-hunk patch of t.c read in a tree holding tree_c; code NULL: the hunk
  * was not found (its header decides), else it was found vulnerable at [first, last]. */
+static void tree_funcs_in(const char *text, const char *hunk, const unsigned *span, bool ins,
+			  struct fl_fix *fx);
 static void tree_funcs(const char *hunk, const unsigned *span, bool ins, struct fl_fix *fx)
+{
+	tree_funcs_in(tree_c, hunk, span, ins, fx);
+}
+
+/* The same in a tree whose t.c holds text. */
+static void tree_funcs_in(const char *text, const char *hunk, const unsigned *span, bool ins,
+			  struct fl_fix *fx)
 {
 	char dir[] = "/tmp/kcve-functree-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char *path = path_join(dir, "t.c");
-	assert_int_equal(atomic_write_file(path, tree_c, strlen(tree_c), 0644), 0);
+	assert_int_equal(atomic_write_file(path, text, strlen(text), 0644), 0);
 	struct strbuf patch = STRBUF_INIT;
 	sb_addf(&patch, "--- a/t.c\n+++ b/t.c\n%s", hunk);
 	struct cf_patch p;
@@ -299,6 +308,23 @@ static void tree_route(void **state)
 		   NULL, false, &fx);
 	assert_false(fx.outside);
 	assert_int_equal(fx.from_header, 1);
+	fl_fix_release(&fx);
+	/* a #define after the header's function: the hunk may change it, and every function
+	 * after it that uses the macro (only #if/#ifdef/#ifndef/#elif/#else/#endif are quiet) */
+	static const char define_c[] = "int foo(int x)\n{\n\treturn x;\n}\n"
+				       "#define FOO_MAX 16\n\n\n\n"
+				       "int bar(void)\n{\n\treturn FOO_MAX;\n}\n";
+	tree_funcs_in(define_c, "@@ -5,1 +5,1 @@ int foo(int x)\n-#define FOO_MAX 8\n+#define FOO_MAX 16\n",
+		      NULL, false, &fx);
+	assert_true(fx.outside);
+	fl_fix_release(&fx);
+	static const char endif_c[] = "#ifdef CONFIG_FOO\nint foo(int x)\n{\n\treturn x;\n}\n"
+				      "#  endif /* CONFIG_FOO */\n\n\n\n"
+				      "int bar(void)\n{\n\treturn 2;\n}\n";
+	tree_funcs_in(endif_c, "@@ -4,1 +4,1 @@ int foo(int x)\n-\treturn 0;\n+\treturn x;\n",
+		      NULL, false, &fx);
+	assert_false(fx.outside);
+	assert_int_equal(fx.n, 1);
 	fl_fix_release(&fx);
 	/* a header naming no function of the file */
 	tree_funcs("@@ -3,2 +3,2 @@ int gone(int x)\n \tint y = x * 3;\n-\ty += 6;\n+\ty += 7;\n",

@@ -126,8 +126,8 @@ void ck_run_functions(const struct ck_set *s, struct ck_result *res, const struc
  * did not find, the function its header names, only when the tree's file defines it (the
  * header being a prefix of the definition's first line or name line: not a prototype), no
  * other function starts on a line of the hunk (else that one is taken too), and nothing but
- * preprocessor lines and EXPORT_SYMBOL lines follows it before the next function (else the
- * hunk may change data there: outside).  Flags (static, inline...) come from the tree's scan;
+ * conditional directives (#if...#endif) and EXPORT_SYMBOL lines follows it before the next
+ * function (else the hunk may change data or a #define there: outside).  Flags (static, inline...) come from the tree's scan;
  * no function counts as added by the fix.  A file that cannot be read makes the fix
  * undecidable. */
 struct ck_fix_ctx {

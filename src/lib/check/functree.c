@@ -44,7 +44,25 @@ static const char *line_at(const struct strbuf *text, const size_t *starts, unsi
 	return text->buf + b;
 }
 
-/* Only preprocessor lines, EXPORT_SYMBOL lines, comments and blanks between lines a and b
+/* Is s[0..len) (no leading blank) a conditional directive (#if, #ifdef, #ifndef, #elif,
+ * #else, #endif)?  Those only frame the function; a #define, #include or #undef changes what
+ * the code after it compiles to. */
+static bool conditional_directive(const char *s, size_t len)
+{
+	static const char *const names[] = {"if", "ifdef", "ifndef", "elif", "else", "endif"};
+	size_t i = 1;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	size_t w = i;
+	while (w < len && isalpha((unsigned char)s[w]))
+		w++;
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+		if (w - i == strlen(names[k]) && !memcmp(s + i, names[k], w - i))
+			return true;
+	return false;
+}
+
+/* Only conditional directives, EXPORT_SYMBOL lines, comments and blanks between lines a and b
  * (exclusive): nothing a hunk there could change but the function before. */
 static bool quiet_gap(const struct funcscan *fs, const struct strbuf *text, const size_t *starts,
 		      unsigned nlines, unsigned a, unsigned b)
@@ -60,7 +78,8 @@ static bool quiet_gap(const struct funcscan *fs, const struct strbuf *text, cons
 		}
 		if (!s || !len)
 			continue;
-		if (*s != '#' && (len < 13 || strncmp(s, "EXPORT_SYMBOL", 13)))
+		if (*s == '#' ? !conditional_directive(s, len)
+			      : len < 13 || strncmp(s, "EXPORT_SYMBOL", 13))
 			return false;
 	}
 	return true;

@@ -138,6 +138,22 @@ static void test_delta(void **state)
 	assert_true(has(&nc, CK_DELTA_REMOVED, "CVE-2024-0007", "no longer compiled: fs/a.c: CONFIG_A"));
 	assert_int_equal(nc.count[CK_DELTA_REMOVED], 3);
 	ck_delta_release(&nc);
+	/* a reason quoting a name from a hostile tree (a renamed file's directory, read by the
+	 * code stage) reaches the terminal through the delta table: no control character */
+	free(nrr.e[4].reason);
+	nrr.e[4].reason = xstrdup("code fixed: ev\x1b]0;owned\x07il/\x1b[2Ja.c:3 fixed");
+	ck_delta_compute(&os, &orr, &ns, &nrr, NULL, &nc);
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *mf = open_memstream(&text, &tlen);
+	assert_non_null(mf);
+	ck_delta_print(mf, &nc, "6.1.50", "old");
+	fclose(mf);
+	assert_non_null(strstr(text, "il/"));
+	assert_null(memchr(text, '\x1b', tlen));
+	assert_null(memchr(text, '\x07', tlen));
+	free(text);
+	ck_delta_release(&nc);
 	/* nothing changed: an empty delta */
 	struct ck_delta same;
 	ck_delta_compute(&ns, &nrr, &ns, &nrr, NULL, &same);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
@@ -236,7 +237,12 @@ void ck_delta_print(FILE *f, const struct ck_delta *d, const char *label, const 
 	fprintf(f, "%s: since %s: %zu added, %zu removed, %zu changed\n", label, since,
 		d->count[CK_DELTA_ADDED], d->count[CK_DELTA_REMOVED], d->count[CK_DELTA_CHANGED]);
 	static const char mark[3] = {'+', '-', '~'};
-	for (size_t i = 0; i < d->n; i++)
-		fprintf(f, "  %c %-16s %s\n", mark[d->v[i].kind], d->v[i].id, d->v[i].why);
+	struct strbuf why = STRBUF_INIT;
+	for (size_t i = 0; i < d->n; i++) { /* reasons quote records, makefiles, tree paths */
+		sb_reset(&why);
+		sb_add_display(&why, d->v[i].why);
+		fprintf(f, "  %c %-16s %s\n", mark[d->v[i].kind], d->v[i].id, sb_str(&why));
+	}
+	sb_release(&why);
 	fputc('\n', f);
 }

@@ -359,6 +359,25 @@ static void tree_route(void **state)
 	assert_int_equal(fx.n, 1);
 	assert_string_equal(fx.fn[0].name, "bar");
 	fl_fix_release(&fx);
+	/* ... but a place after a function's closing brace (the next line a comment, which the
+	 * scan counts in no function) or before its opening one is outside it: the fix adds code
+	 * between functions (a helper, a table, an initcall) */
+	static const char comment_c[] = "int foo(int x)\n{\n\treturn x;\n}\n" /* 1-4 */
+					"/* the next one */\n"                 /* 5 */
+					"int bar(void)\n{\n\treturn 2;\n}\n";  /* 6-9 */
+	static const unsigned after_foo[] = {4, 5}, before_bar[] = {5, 6}, in_foo[] = {2, 3};
+	const char *add = "@@ -3,2 +3,3 @@ int foo(int x)\n \treturn x;\n+\tx++;\n }\n";
+	tree_funcs_in(comment_c, add, after_foo, true, &fx);
+	assert_true(fx.outside);
+	fl_fix_release(&fx);
+	tree_funcs_in(comment_c, add, before_bar, true, &fx);
+	assert_true(fx.outside);
+	fl_fix_release(&fx);
+	tree_funcs_in(comment_c, add, in_foo, true, &fx); /* after "{": inside */
+	assert_false(fx.outside);
+	assert_int_equal(fx.n, 1);
+	assert_string_equal(fx.fn[0].name, "foo");
+	fl_fix_release(&fx);
 }
 
 int main(void)

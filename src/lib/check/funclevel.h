@@ -122,7 +122,8 @@ void ck_run_functions(const struct ck_set *s, struct ck_result *res, const struc
  * has its functions read in the --source tree, when there is one and the code stage read that
  * same fingerprint: per hunk the code stage found (fixed or vulnerable), the functions of the
  * tree's file (csrc/funcscan.h) that its change's span overlaps (a change placed between two
- * lines, with those lines in two functions, counts as outside every function); per hunk it
+ * lines, with those lines in two functions or not both between one function's braces,
+ * counts as outside every function); per hunk it
  * did not find, the function its header names, only when the tree's file defines it (the
  * header being a prefix of the definition's first line or name line: not a prototype), no
  * other function starts on a line of the hunk (else that one is taken too), and nothing but

@@ -26,6 +26,14 @@ static void from_place(struct fl_fix *fx, const char *path, const struct funcsca
 		fx->outside = true;
 		return;
 	}
+	/* a change placed between two lines is inside the function only between its braces: right
+	 * after its closing one or before its opening one (a comment there is in no function and
+	 * no code line, so the scan does not call it outside) it is between functions */
+	const struct funcscan_fn *f = &fs->fn[idx[0]];
+	if (ev->ins && (ev->first < f->body_line || ev->last > f->end_line)) {
+		fx->outside = true;
+		return;
+	}
 	for (size_t i = 0; i < n; i++)
 		fl_fix_add_scanned(fx, path, &fs->fn[idx[i]]);
 	fx->from_place++;

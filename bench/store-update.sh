@@ -30,7 +30,7 @@ import os, sqlite3, sys, time
 idx, root, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 db = sqlite3.connect(idx)
 # released mainline fixes whose first Fixes: target shipped in an earlier release (fixes of
-# same-release bugs get no CVE, anchor-spec 4.4)
+# same-release bugs get no CVE, docs/spec/record.md "Issuance policy")
 rows = db.execute("select c.id, c.commit_time from commits c join commits f "
                   "on f.id = substr(c.fixes, 1, 40) where c.mainline = 1 "
                   "and c.release not like '%-rc%' and f.release != c.release "

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The repository stands alone: src/, include/ and docs/ cite no document outside it.
+"""The repository stands alone: src/, include/, docs/, tools/ and bench/ cite no document
+outside it.
 
 usage: citations.py REPO_ROOT
 
@@ -19,8 +20,16 @@ PATTERNS = [
     (re.compile(r"/work/(shared|main|wt)/"), "a machine-specific path"),
     (re.compile(r"§ ?\d"), "a section number of a document (say which docs/ page and heading)"),
 ]
-DIRS = ["src", "include", "docs"]
+DIRS = ["src", "include", "docs", "tools", "bench"]
 EXTS = (".c", ".h", ".md", ".def", ".build", ".txt", ".in", ".py", ".sh", ".map")
+
+
+def script(path, name):
+    """A script without an extension (tools/gen-history): its first line is "#!"."""
+    if "." in name or not os.path.isfile(path):
+        return False
+    with open(path, "rb") as f:
+        return f.read(2) == b"#!"
 
 
 def main():
@@ -29,9 +38,9 @@ def main():
     for d in DIRS:
         for base, _, files in os.walk(os.path.join(root, d)):
             for name in sorted(files):
-                if not name.endswith(EXTS):
-                    continue
                 path = os.path.join(base, name)
+                if not name.endswith(EXTS) and not script(path, name):
+                    continue
                 with open(path, encoding="utf-8", errors="replace") as f:
                     for lineno, line in enumerate(f, 1):
                         for rx, what in PATTERNS:
@@ -44,7 +53,7 @@ def main():
         print(f"FAIL: {len(problems)} citation(s) of documents outside the repository. "
               "Restate the rule in docs/ (CNA rules: docs/spec/) and point the comment there.")
         return 1
-    print("ok: src/, include/ and docs/ cite only the repository's own documents")
+    print("ok: src/, include/, docs/, tools/ and bench/ cite only the repository's own documents")
     return 0
 
 

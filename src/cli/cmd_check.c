@@ -349,8 +349,9 @@ static int check_batch(struct ck_set *set, const struct check_args *a, struct ck
 			st.code_other, st.code_other == 1 ? "" : "s", st.code_other == 1 ? "was" : "were");
 	else if (st.code_other)
 		fprintf(stderr, "kcve: warning: the Makefile of --source %s names no release "
-			"(VERSION/PATCHLEVEL): its code decided none of the %zu kernels\n", a->source,
-			st.code_other);
+			"(VERSION/PATCHLEVEL): its code was applied to none of the %zu kernel%s (give "
+			"a tree with its top Makefile)\n", a->source, st.code_other,
+			st.code_other == 1 ? "" : "s");
 	if (st.uncovered)
 		fprintf(stderr, "kcve: warning: the records do not cover %zu of the %zu kernels "
 			"(newer than the records know, nonexistent or on an unsupported branch: see "

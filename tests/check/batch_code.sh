@@ -76,6 +76,14 @@ assert "code" not in other and "code" not in [s["name"] for s in other["stages"]
 assert other["functions"] == {"decided": 0, "cves": []}, other
 assert sorted(other["affected"] + other["unknown"]) == ["CVE-2099-000%d" % i for i in range(1, 7)], other
 EOF
+# a tree whose Makefile names no release: its code decides no line, with a warning
+cp -r "$T/new" "$T/nomk" && rm "$T/nomk/Makefile"
+"$KCVE" check --db "$T/kcve.db" --source "$T/nomk" --batch - >"$T/out6" 2>"$T/err" <<EOF || fail "no Makefile: $(cat "$T/err")"
+6.0.2 - same
+EOF
+grep -q "warning: the Makefile of --source $T/nomk names no release (VERSION/PATCHLEVEL): its code was applied to none of the 1 kernel (give" "$T/err" ||
+	fail "no warning about the Makefile: $(cat "$T/err")"
+grep -q '"code":' "$T/out6" && fail "a tree without a release decided a line: $(cat "$T/out6")"
 # without --source: no code stage, no "code" member; the map alone cannot read --patches
 # fingerprints' functions: the function level runs and decides nothing
 "$KCVE" check --db "$T/kcve.db" --batch - >"$T/out2" 2>"$T/err" <<EOF || fail "batch without --source: $(cat "$T/err")"

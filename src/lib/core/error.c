@@ -1,14 +1,29 @@
 #include "core/error.h"
 #include "core/assert.h"
+#include "core/safefs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Every message is one line that cannot drive the terminal, whatever input it quotes (a
+ * parser's error text near a control character, a name from a hostile tree). */
 static void vreport(const char *what, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "kcve: %s: ", what);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char small[1024], *msg = small;
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(msg, (size_t)n + 1, fmt, again);
+	va_end(again);
+	if (!msg)
+		msg = small; /* out of memory: the truncated form */
+	if (n < 0)
+		snprintf(small, sizeof small, "(message not formatted: %s)", fmt);
+	text_neutralise(msg);
+	fprintf(stderr, "kcve: %s: %s\n", what, msg);
+	if (msg != small)
+		free(msg);
 }
 
 void kcve_error(const char *fmt, ...)
@@ -44,6 +59,7 @@ int kcve_err_set(struct kcve_err *err, int code, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
+		text_neutralise(err->msg);
 	}
 	return code;
 }

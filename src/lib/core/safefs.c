@@ -282,6 +282,21 @@ static void add_neutral(struct strbuf *sb, const char *text, bool escape)
 	}
 }
 
+void text_neutralise(char *s)
+{
+	unsigned char *w = (unsigned char *)s;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		size_t h = hidden_control(p);
+		if (h || *p < 0x20 || *p == 0x7f) {
+			*w++ = '?';
+			p += h ? h - 1 : 0;
+		} else {
+			*w++ = *p;
+		}
+	}
+	*w = '\0';
+}
+
 void sb_add_printable(struct strbuf *sb, const char *name)
 {
 	add_neutral(sb, name, true);

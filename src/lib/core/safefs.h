@@ -55,6 +55,9 @@ void sb_add_printable(struct strbuf *sb, const char *name);
  * what a line shows. UTF-8 otherwise kept. */
 void sb_add_display(struct strbuf *sb, const char *text);
 char *safe_printable(const char *name);
+/* The same as sb_add_display, in place (the text can only shrink): an error message quoting
+ * hostile input (a parser's "near '...'") stays one line that cannot drive the terminal. */
+void text_neutralise(char *s);
 
 /* Guard a root (absolute, canonical path) through its open directory descriptor. */
 void safefs_guard(const char *root, int fd);

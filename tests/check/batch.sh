@@ -101,6 +101,11 @@ printf '6.4\n' >"$T/clean"
 [ $rc -eq 2 ] || fail "--batch with --version: $rc"
 "$KCVE" check --tree "$T/tree" --batch "$T/nonexistent" 2>"$T/err"; rc=$?
 [ $rc -eq 9 ] && [ "$(wc -l <"$T/err")" = 1 ] || fail "missing list: rc=$rc $(cat "$T/err")"
+# standard input has the named list's cap (64 MiB): more is one error line, nothing checked
+head -c $((64 * 1024 * 1024 + 1)) /dev/zero | "$KCVE" check --tree "$T/tree" --batch - \
+	>"$T/out4" 2>"$T/err"; rc=$?
+[ $rc -eq 9 ] && [ "$(wc -l <"$T/err")" = 1 ] && [ ! -s "$T/out4" ] &&
+	grep -q 'standard input.*at most 64 MiB' "$T/err" || fail "stdin over the cap: rc=$rc $(cat "$T/err")"
 printf '6.1.5 a b c\n' >"$T/extra"
 "$KCVE" check --tree "$T/tree" --batch "$T/extra" >"$T/out3" 2>/dev/null
 grep -q '"error":"too many fields' "$T/out3" || fail "extra field: $(cat "$T/out3")"

@@ -17,6 +17,7 @@
 #include "check/pipeline.h"
 #include "check/verdict.h"
 #include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
 #include "record/json_writer.h"
@@ -747,20 +748,19 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 		return err->code;
 	}
 	struct strbuf list = STRBUF_INIT;
-	int rc = strcmp(path, "-") ? read_file(path, &list) : 0;
-	if (!strcmp(path, "-")) {
-		char chunk[65536];
-		size_t n;
-		while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-			sb_add(&list, chunk, n);
-		rc = ferror(stdin) ? -1 : 0;
-	}
+	/* standard input has the same cap as a named list: a fleet list is input like any other */
+	int rc = strcmp(path, "-") ? read_file(path, &list)
+				   : read_fd_capped(STDIN_FILENO, &list, SAFEFS_READ_MAX);
 	if (rc < 0) {
+		int e = errno;
 		sb_release(&list);
 		ck_code_reading_release(&code);
-		return kcve_err_set(err, KCVE_E_IO, "cannot read the kernel list %s (%s); give a "
-				    "file with one 'VERSION [FILES [ID]]' line per kernel",
-				    path, strerror(errno));
+		char *shown = safe_printable(strcmp(path, "-") ? path : "(standard input)");
+		kcve_err_set(err, KCVE_E_IO, "cannot read the kernel list %s (%s); give a file of at "
+			     "most %zu MiB with one 'VERSION [FILES [ID]]' line per kernel", shown,
+			     read_file_reason(e), (size_t)SAFEFS_READ_MAX >> 20);
+		free(shown);
+		return err->code;
 	}
 	struct batch b = {.s = s, .o = o};
 	parse_list(&b, list.buf ? list.buf : (char[]){""});

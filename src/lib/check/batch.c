@@ -415,17 +415,17 @@ static int cmp_spec(const void *a, const void *b)
  * fix fingerprints' functions, so without fingerprints a line naming one is an error. */
 static void load_syms(struct batch *b)
 {
-	b->sy = xcalloc(b->nk + 1, sizeof *b->sy);
+	char **specs = xcalloc(b->nk + 1, sizeof *specs);
+	size_t n = 0;
 	for (size_t i = 0; i < b->nk; i++)
 		if (b->k[i].syms && !b->k[i].error)
-			b->sy[b->nsy++].spec = b->k[i].syms;
-	if (b->nsy)
-		qsort(b->sy, b->nsy, sizeof *b->sy, cmp_spec);
-	size_t u = 0;
-	for (size_t i = 0; i < b->nsy; i++)
-		if (!u || strcmp(b->sy[u - 1].spec, b->sy[i].spec))
-			b->sy[u++] = b->sy[i];
+			specs[n++] = b->k[i].syms;
+	size_t u = sort_unique(specs, n);
+	b->sy = xcalloc(u + 1, sizeof *b->sy);
+	for (size_t i = 0; i < u; i++) /* sorted: found again with bsearch below */
+		b->sy[i].spec = specs[i];
 	b->nsy = u;
+	free(specs);
 	for (size_t i = 0; i < u; i++) {
 		struct symsrc *y = &b->sy[i];
 		struct kcve_err err = {0};

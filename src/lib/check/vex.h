@@ -19,6 +19,7 @@
 /* The kernel component found in an SBOM. */
 struct ck_sbom {
 	bool cyclonedx;  /* else SPDX */
+	bool spdx3;      /* SPDX 3 (check/inputs/spdx3.h): ref is the bound element's spdxId */
 	char *serial;    /* CycloneDX serialNumber ("urn:uuid:..."), NULL for SPDX */
 	long version;    /* CycloneDX BOM version (default 1) */
 	char *ref;       /* CycloneDX bom-ref / SPDX SPDXID of the kernel component */

@@ -2,6 +2,8 @@
 # Issue 35, the catalogues and other whole-file inputs of kcve check:
 #  - item 11: --epss gzip of two members (`cat a.gz b.gz`): the second member's rows read, as
 #    gzip reads them; bytes after the last member: refused with one line (exit 13);
+#  - items 7, 8: --sbom as a FIFO, a link to /dev/zero, a 5 GB sparse file, a 120 MB file of
+#    "[],[],...", 3,000,000 values in 9 MB: refused with one line (the bounded reader's caps);
 # Each case within 30 s and 2 GiB, one line, a sane exit.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
@@ -32,4 +34,25 @@ want "--epss trailing garbage" "13" "trailing garbage"
 { cat "$T/a.gz"; head -c 10 "$T/b.gz"; } > "$T/cut.csv.gz"
 run35 "--epss second member cut" "${chk[@]}" --epss "$T/cut.csv.gz" --json --all
 want "--epss second member cut" "13" "truncated gzip"
+# ---- items 7, 8: --sbom through the bounded reader (a FIFO hung in json_load_file; a 120 MB
+# SBOM of "[],[],..." grew past 2 GiB)
+vex=("${chk[@]}" --openvex --author "t <t@example.org>")
+for kind in fifo zero sparse; do
+	hostile_file $kind "$T/sbom.json"
+	run35 "--sbom $kind" "${vex[@]}" --sbom "$T/sbom.json"
+	want "--sbom $kind" "9" "SBOM $T/sbom.json"
+done
+$PY -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("[" + "[]," * 40000000 + "[]]")' "$T/sbom.json"
+run35 "--sbom 120 MB" "${vex[@]}" --sbom "$T/sbom.json"
+want "--sbom 120 MB" "9 13" "SBOM"
+$PY -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("[" + "[]," * 3000000 + "[]]")' "$T/sbom.json"
+run35 "--sbom 3,000,000 values" "${vex[@]}" --sbom "$T/sbom.json"
+want "--sbom 3,000,000 values" "13" "more than .* JSON values"
+rm -f "$T/sbom.json"
 echo "catalogues: ok"

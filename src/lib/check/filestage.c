@@ -48,6 +48,8 @@ static int open_config(struct ck_files **out, const char *dotconfig, bool gz, co
 	int rc = text ? kb_config_parse(&f->cfg, text, len, dotconfig, err)
 		 : gz ? kb_config_load_gz(&f->cfg, dotconfig, err)
 		      : kb_config_load(&f->cfg, dotconfig, err);
+	if (rc == 0)
+		rc = kb_config_check_arch(f->cfg, arch, err) ? -1 : 0;
 	if (rc == 0 && ksrc)
 		rc = kb_tree_open(&f->tree, ksrc, f->cfg, arch, err);
 	if (rc) {
@@ -56,7 +58,7 @@ static int open_config(struct ck_files **out, const char *dotconfig, bool gz, co
 	}
 	if (!ksrc)
 		f->conds = s;
-	const char *ca = arch ? arch : kb_config_arch(f->cfg);
+	const char *ca = arch ? kb_arch_srcarch(arch) : kb_config_arch(f->cfg);
 	snprintf(f->arch, sizeof f->arch, "%s", ca ? ca : "x86");
 	*out = f;
 	return 0;

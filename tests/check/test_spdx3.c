@@ -320,7 +320,6 @@ static void test_hostile(void **state)
 	expect_error("{\"@context\":" CTX ",\"@graph\":{}}", KCVE_E_PARSE, "not an array");
 	expect_error("{\"@context\":" CTX ",\"@graph\":[1]}", KCVE_E_PARSE, "not an object");
 	expect_error("{\"@context\":" CTX ",\"@graph\":[", KCVE_E_PARSE, "cannot parse");
-	expect_error("{\"@context\":" CTX ",\"@context\":" CTX "}", KCVE_E_PARSE, "cannot parse");
 	expect_error("{\"@context\":" CTX ",\"@graph\":[{\"type\":\"build_Build\",\"spdxId\":\"urn:k\","
 		     "\"build_buildType\":\"https://openembedded.org/kernel-configuration\","
 		     "\"build_parameter\":[{\"key\":\"HZ\",\"value\":\"1\"}]}]}",
@@ -361,7 +360,7 @@ static void test_hostile(void **state)
 	ck_spdx3_init(&s);
 	assert_int_equal(ck_spdx3_add_file(&s, "/", &e), KCVE_E_IO);
 	assert_non_null(strstr(e.msg, "cannot read the SBOM /"));
-	assert_int_equal(ck_spdx3_add_file(&s, "/nonexistent/sbom.json", &e), KCVE_E_IO);
+	assert_int_equal(ck_spdx3_add_file(&s, "/nonexistent/sbom.json", &e), KCVE_E_NOTFOUND);
 	ck_spdx3_release(&s);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/cveid.h"
+#include "core/kjson.h"
 #include "core/sha256.h"
 #include "core/strbuf.h"
 #include "core/strmap.h"
@@ -48,7 +49,7 @@ static void namespace_of(const json_t *ov, char *out, size_t n)
 
 static json_t *element(const char *type, const char *id)
 {
-	return json_pack("{s:s, s:s, s:s}", "type", type, "spdxId", id, "creationInfo", CREATION);
+	return kj_pack("{s:s, s:s, s:s}", "type", type, "spdxId", id, "creationInfo", CREATION);
 }
 
 struct writer {
@@ -95,20 +96,20 @@ static const char *product(struct writer *w, const json_t *st)
 		return have;
 	char *id = idf(w, "package/", ++w->npkg);
 	json_t *pkg = element("software_Package", id);
-	json_object_set_new(pkg, "name", json_string("linux-kernel"));
+	json_object_set_new(pkg, "name", kj_str("linux-kernel"));
 	const char *at = strrchr(purl, '@');
 	if (at && at[1])
-		json_object_set_new(pkg, "software_packageVersion", json_string(at + 1));
-	json_object_set_new(pkg, "software_packageUrl", json_string(purl));
+		json_object_set_new(pkg, "software_packageVersion", kj_str(at + 1));
+	json_object_set_new(pkg, "software_packageUrl", kj_str(purl));
 	const char *cpe = str_of(json_object_get(p, "identifiers"), "@cpe23");
 	if (cpe)
 		json_object_set_new(pkg, "externalIdentifier",
-				    json_pack("[{s:s, s:s, s:s}]", "type", "ExternalIdentifier",
+				    kj_pack("[{s:s, s:s, s:s}]", "type", "ExternalIdentifier",
 					      "externalIdentifierType", "cpe23", "identifier", cpe));
-	json_object_set_new(pkg, "software_primaryPurpose", json_string("operatingSystem"));
+	json_object_set_new(pkg, "software_primaryPurpose", kj_str("operatingSystem"));
 	json_array_append_new(w->graph, pkg);
-	json_array_append_new(w->ids, json_string(id));
-	json_array_append_new(w->roots, json_string(id));
+	json_array_append_new(w->ids, kj_str(id));
+	json_array_append_new(w->roots, kj_str(id));
 	strmap_put(&w->pkgs, purl, id);
 	return id;
 }
@@ -120,15 +121,15 @@ static void vulnerability(struct writer *w, const char *cve, const char *pkg)
 	if (!have) {
 		char *id = vuln_id(w, cve);
 		json_t *v = element("security_Vulnerability", id);
-		json_object_set_new(v, "name", json_string(cve));
+		json_object_set_new(v, "name", kj_str(cve));
 		char url[96];
 		snprintf(url, sizeof url, "https://www.cve.org/CVERecord?id=%s", cve);
 		json_object_set_new(v, "externalIdentifier",
-				    json_pack("[{s:s, s:s, s:s, s:[s]}]", "type", "ExternalIdentifier",
+				    kj_pack("[{s:s, s:s, s:s, s:[s]}]", "type", "ExternalIdentifier",
 					      "externalIdentifierType", "cve", "identifier", cve,
 					      "identifierLocator", url));
 		json_array_append_new(w->graph, v);
-		json_array_append_new(w->ids, json_string(id));
+		json_array_append_new(w->ids, kj_str(id));
 		free(id);
 		have = json_array();
 		strmap_put(&w->vulns, cve, have);
@@ -136,7 +137,7 @@ static void vulnerability(struct writer *w, const char *cve, const char *pkg)
 	for (size_t i = 0; i < json_array_size(have); i++)
 		if (!strcmp(json_string_value(json_array_get(have, i)), pkg))
 			return;
-	json_array_append_new(have, json_string(pkg));
+	json_array_append_new(have, kj_str(pkg));
 }
 
 /* One OpenVEX statement as an SPDX 3 VEX relationship (NULL when it is not one kcve can
@@ -173,20 +174,20 @@ static json_t *vex(struct writer *w, const json_t *st, const char *doc_time, con
 	json_t *r = element(type, sb_str(&sb));
 	sb_release(&sb);
 	char *vid = vuln_id(w, cve);
-	json_object_set_new(r, "from", json_string(vid));
+	json_object_set_new(r, "from", kj_str(vid));
 	free(vid);
-	json_object_set_new(r, "relationshipType", json_string(rel));
-	json_object_set_new(r, "to", json_pack("[s]", pkg));
+	json_object_set_new(r, "relationshipType", kj_str(rel));
+	json_object_set_new(r, "to", kj_pack("[s]", pkg));
 	const char *when = str_of(st, "timestamp");
-	json_object_set_new(r, "security_publishedTime", json_string(when ? when : doc_time));
-	json_object_set_new(r, "security_vexVersion", json_string(version));
+	json_object_set_new(r, "security_publishedTime", kj_str(when ? when : doc_time));
+	json_object_set_new(r, "security_vexVersion", kj_str(version));
 	const char *notes = str_of(st, "status_notes");
 	if (notes)
-		json_object_set_new(r, "security_statusNotes", json_string(notes));
+		json_object_set_new(r, "security_statusNotes", kj_str(notes));
 	if (!strcmp(rel, "affects")) {
 		const char *act = str_of(st, "action_statement");
 		json_object_set_new(r, "security_actionStatement",
-				    json_string(act ? act : "apply the upstream fix"));
+				    kj_str(act ? act : "apply the upstream fix"));
 	} else if (!strcmp(rel, "doesNotAffect")) {
 		bool withdrawn = notes && !strncmp(notes, "withdrawn: ", 11);
 		const char *j = justification(str_of(st, "justification"));
@@ -194,15 +195,15 @@ static json_t *vex(struct writer *w, const json_t *st, const char *doc_time, con
 		if (!j && !withdrawn)
 			j = "vulnerableCodeNotPresent";
 		if (j)
-			json_object_set_new(r, "security_justificationType", json_string(j));
+			json_object_set_new(r, "security_justificationType", kj_str(j));
 		const char *imp = str_of(st, "impact_statement");
 		if (!imp)
 			imp = notes;
 		json_object_set_new(r, "security_impactStatement",
-				    json_string(imp ? imp : "the vulnerable code is not present"));
+				    kj_str(imp ? imp : "the vulnerable code is not present"));
 		if (withdrawn)
 			json_object_set_new(r, "security_withdrawnTime",
-					    json_string(when ? when : doc_time));
+					    kj_str(when ? when : doc_time));
 	}
 	return r;
 }
@@ -222,7 +223,7 @@ json_t *ck_spdx3_from_openvex(const json_t *ov, const char *bound)
 	json_array_foreach(json_object_get(ov, "statements"), i, st) {
 		json_t *r = vex(&w, st, doc_time, version, i + 1);
 		if (r) {
-			json_array_append_new(w.ids, json_string(str_of(r, "spdxId")));
+			json_array_append_new(w.ids, kj_str(str_of(r, "spdxId")));
 			json_array_append_new(w.vexes, r);
 		}
 	}
@@ -236,7 +237,7 @@ json_t *ck_spdx3_from_openvex(const json_t *ov, const char *bound)
 			for (size_t k = 0; k < json_array_size(e->val); k++)
 				if (!strcmp(json_string_value(json_array_get(e->val, k)), pkg)) {
 					char *vid = vuln_id(&w, e->key);
-					json_array_append_new(to, json_string(vid));
+					json_array_append_new(to, kj_str(vid));
 					free(vid);
 				}
 		}
@@ -246,11 +247,11 @@ json_t *ck_spdx3_from_openvex(const json_t *ov, const char *bound)
 		}
 		char *id = idf(&w, "relationship/vulnerabilities/", p + 1);
 		json_t *r = element("Relationship", id);
-		json_object_set_new(r, "from", json_string(pkg));
-		json_object_set_new(r, "relationshipType", json_string("hasAssociatedVulnerability"));
+		json_object_set_new(r, "from", kj_str(pkg));
+		json_object_set_new(r, "relationshipType", kj_str("hasAssociatedVulnerability"));
 		json_object_set_new(r, "to", to);
 		json_array_append_new(assoc, r);
-		json_array_append_new(w.ids, json_string(id));
+		json_array_append_new(w.ids, kj_str(id));
 		free(id);
 	}
 	/* creation: the author as an Agent, kcve as the Tool */
@@ -258,32 +259,32 @@ json_t *ck_spdx3_from_openvex(const json_t *ov, const char *bound)
 	char *tool = idf(&w, "tool/kcve", 0);
 	char *docid = idf(&w, "document", 0);
 	const char *author = str_of(ov, "author");
-	json_t *ci = json_pack("{s:s, s:s, s:s, s:s, s:[s], s:[s]}", "type", "CreationInfo", "@id",
+	json_t *ci = kj_pack("{s:s, s:s, s:s, s:s, s:[s], s:[s]}", "type", "CreationInfo", "@id",
 			       CREATION, "specVersion", "3.0.1", "created", last ? last : doc_time,
 			       "createdBy", agent, "createdUsing", tool);
 	json_t *ag = element("Agent", agent);
-	json_object_set_new(ag, "name", json_string(author ? author : "unknown"));
+	json_object_set_new(ag, "name", kj_str(author ? author : "unknown"));
 	json_t *tl = element("Tool", tool);
-	json_object_set_new(tl, "name", json_string("kcve " KCVE_VERSION));
+	json_object_set_new(tl, "name", kj_str("kcve " KCVE_VERSION));
 	json_t *doc = element("SpdxDocument", docid);
 	char comment[160];
 	snprintf(comment, sizeof comment, "VEX of kcve check, revision %s of %s", version,
 		 str_of(ov, "@id") ? str_of(ov, "@id") : "(no id)");
-	json_object_set_new(doc, "comment", json_string(comment));
-	json_object_set_new(doc, "profileConformance", json_pack("[s, s, s]", "core", "software",
+	json_object_set_new(doc, "comment", kj_str(comment));
+	json_object_set_new(doc, "profileConformance", kj_pack("[s, s, s]", "core", "software",
 								 "security"));
 	if (bound) {
-		json_object_set_new(doc, "import", json_pack("[{s:s, s:s}]", "type", "ExternalMap",
+		json_object_set_new(doc, "import", kj_pack("[{s:s, s:s}]", "type", "ExternalMap",
 							     "externalSpdxId", bound));
-		json_array_append_new(w.roots, json_string(bound));
+		json_array_append_new(w.roots, kj_str(bound));
 	}
 	if (!json_array_size(w.roots)) /* nothing stated: the document is its own root */
-		json_array_append_new(w.roots, json_string(docid));
+		json_array_append_new(w.roots, kj_str(docid));
 	json_object_set_new(doc, "rootElement", w.roots);
-	json_t *elems = json_pack("[s, s]", agent, tool);
+	json_t *elems = kj_pack("[s, s]", agent, tool);
 	json_array_extend(elems, w.ids);
 	json_object_set_new(doc, "element", elems);
-	json_t *graph = json_pack("[o, o, o, o]", ci, ag, tl, doc);
+	json_t *graph = kj_pack("[o, o, o, o]", ci, ag, tl, doc);
 	json_array_extend(graph, w.graph);
 	json_array_extend(graph, assoc);
 	json_array_extend(graph, w.vexes);
@@ -298,7 +299,7 @@ json_t *ck_spdx3_from_openvex(const json_t *ov, const char *bound)
 	free(agent);
 	free(tool);
 	free(docid);
-	return json_pack("{s:s, s:o}", "@context", CK_SPDX3_CONTEXT, "@graph", graph);
+	return kj_pack("{s:s, s:o}", "@context", CK_SPDX3_CONTEXT, "@graph", graph);
 }
 
 int ck_print_spdx3(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,

@@ -9,6 +9,7 @@
 
 #include "core/assert.h"
 #include "core/fileio.h"
+#include "core/kjson.h"
 #include "core/strbuf.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
@@ -259,12 +260,13 @@ int ck_spdx3_add_text(struct ck_spdx3 *s, const char *text, size_t len, const ch
 	if (json_depth(text, len, CK_SPDX3_MAX_DEPTH) > CK_SPDX3_MAX_DEPTH)
 		return kcve_err_set(err, KCVE_E_PARSE, "%s nests JSON deeper than %d levels; no SPDX 3 "
 				    "document does", name, CK_SPDX3_MAX_DEPTH);
-	json_error_t je;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	if (!root)
-		return kcve_err_set(err, KCVE_E_PARSE, "cannot parse the SBOM %s (%s, line %d)", name,
-				    je.text, je.line);
-	return ck_spdx3_add_json(s, root, name, err);
+	static const struct kj_limits lim = {CK_SPDX3_MAX_BYTES, CK_SPDX3_MAX_VALUES};
+	struct strbuf what = STRBUF_INIT;
+	sb_addf(&what, "the SBOM %s", name);
+	json_t *root;
+	int rc = kj_parse(text, len, &lim, what.buf, "", &root, err);
+	sb_release(&what);
+	return rc ? err->code : ck_spdx3_add_json(s, root, name, err);
 }
 
 int ck_spdx3_add_file(struct ck_spdx3 *s, const char *path, struct kcve_err *err)
@@ -273,8 +275,9 @@ int ck_spdx3_add_file(struct ck_spdx3 *s, const char *path, struct kcve_err *err
 	if (read_file_capped(path, &sb, CK_SPDX3_MAX_BYTES) != 0) {
 		int e = errno;
 		sb_release(&sb);
-		return kcve_err_set(err, e == EFBIG ? KCVE_E_PARSE : KCVE_E_IO,
-				    "cannot read the SBOM %s: %s", path, read_file_reason(e));
+		return kcve_err_set(err, e == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
+				    "cannot read the SBOM %s: %s (a regular file of at most %zu MiB)",
+				    path, read_file_reason(e), CK_SPDX3_MAX_BYTES >> 20);
 	}
 	int rc = ck_spdx3_add_text(s, sb.buf ? sb.buf : "", sb.len, path, err);
 	sb_release(&sb);
@@ -764,6 +767,15 @@ static void collect_package(struct ck_spdx3 *s)
 	sb_release(&tmp);
 	const char *n = str_of(p.best->o, "name"), *v = str_of(p.best->o, "software_packageVersion");
 	s->element_name = n ? xstrdup(n) : NULL;
+	const char *purl = str_of(p.best->o, "software_packageUrl");
+	s->purl = purl && *purl ? xstrdup(purl) : NULL;
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(p.best->o, "externalIdentifier"), i, x) {
+		const char *c = str_of(x, "identifier");
+		if (!s->cpe && c && enum_is(str_of(x, "externalIdentifierType"), "cpe23"))
+			s->cpe = xstrdup(c);
+	}
 	if (v && *v) {
 		free(s->kversion);
 		s->kversion = xstrdup(v);
@@ -847,5 +859,7 @@ void ck_spdx3_release(struct ck_spdx3 *s)
 	free(s->kversion);
 	free(s->element);
 	free(s->element_name);
+	free(s->purl);
+	free(s->cpe);
 	memset(s, 0, sizeof *s);
 }

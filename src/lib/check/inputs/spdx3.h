@@ -22,9 +22,10 @@
  * several documents is read once.
  *
  * Every document is hostile input: at most CK_SPDX3_MAX_BYTES per file (core/fileio's bounded
- * reader: regular files only), JSON nesting at most CK_SPDX3_MAX_DEPTH, at most
- * CK_SPDX3_MAX_ELEMENTS elements in all; every failure is one line (KCVE_E_PARSE for a
- * malformed or non-SPDX-3 document, KCVE_E_IO for an unreadable file). */
+ * reader: regular files only), CK_SPDX3_MAX_VALUES JSON values counted before jansson builds
+ * them (core/kjson.h), JSON nesting at most CK_SPDX3_MAX_DEPTH, at most CK_SPDX3_MAX_ELEMENTS
+ * elements in all; every failure is one line (KCVE_E_PARSE for a malformed or non-SPDX-3
+ * document, KCVE_E_IO for an unreadable file, KCVE_E_NOTFOUND for a missing one). */
 #ifndef KCVE_CHECK_INPUTS_SPDX3_H
 #define KCVE_CHECK_INPUTS_SPDX3_H
 
@@ -35,8 +36,11 @@
 
 #include "core/error.h"
 
-#define CK_SPDX3_MAX_BYTES ((size_t)256 << 20)
+#define CK_SPDX3_MAX_BYTES ((size_t)128 << 20)
 #define CK_SPDX3_MAX_DEPTH 64
+/* JSON values per document (core/kjson.h; ~235 bytes each in jansson): a distribution
+ * kernel's sbom-source (30,000 files) has about 500,000 */
+#define CK_SPDX3_MAX_VALUES ((size_t)3 << 20)
 #define CK_SPDX3_MAX_ELEMENTS ((size_t)8 << 20)
 
 struct sp3_state;
@@ -51,6 +55,7 @@ struct ck_spdx3 {
 	char *kversion;      /* the kernel's version as written ("6.12.27+git"), or NULL */
 	char *element;       /* spdxId (prefixes expanded) of the element to bind to, or NULL */
 	char *element_name;  /* its name, or NULL */
+	char *purl, *cpe;    /* its software_packageUrl and cpe23 identifier, or NULL */
 	const char *producer; /* "the kernel's SBOM generator", "Yocto/OpenEmbedded", "SPDX 3" */
 	char warning[256];   /* a problem of the input that is not an error ("" when none) */
 	size_t ndocs;        /* documents added */

@@ -74,6 +74,11 @@ static const struct cli_option opts[] = {
 	STRING("build", build, "DIR", "kernel build directory: exact compiled files (headers too) from\n"
 	       "its .*.cmd files; its include/config/kernel.release gives the\n"
 	       "version when none is given"),
+	CLI_OPT_LOGIC("sbom", O_SBOM, "FILE", "the kernel's SBOM: SPDX 3.0 JSON-LD (repeat for the kernel's\n"
+		      "sbom-source/-build/-output; Yocto's build and static documents):\n"
+		      "its compiled files (exact, like --build) or its .config, version\n"
+		      "and package; or CycloneDX / SPDX 2.3 JSON: version and component.\n"
+		      "VEX statements are bound to it"),
 	FLAG("running", running, "this machine: uname -r (+ /proc/version for distro kernels),\n"
 	     "/proc/config.gz or /boot/config-RELEASE, /proc/modules, and the\n"
 	     "modprobe.d rules (code only in modules an 'install M /bin/false'\n"
@@ -105,7 +110,8 @@ static const struct cli_option opts[] = {
 	FLAG("ids", ids, "one line of CVE ids per kernel"),
 	STRING("since", since, "OLD", "what changed since OLD (an older record tree or db): per kernel\n"
 	       "added/removed/changed CVEs with why (table first, --json \"delta\");\n"
-	       "--openvex and --csaf write the next revision of OLD's document"),
+	       "--openvex, --csaf and --spdx3 write the next revision of OLD's\n"
+	       "document"),
 	STRING("since-vex", since_vex, "FILE", "with --since: the previous OpenVEX document to revise (default:\n"
 	       "the one OLD's records give)"),
 	FLAG("fixed-in", fixed_in, "smallest release on the same branch fixing everything found"),
@@ -121,15 +127,10 @@ static const struct cli_option opts[] = {
 	CLI_OPT_LOGIC("max-age", O_MAX_AGE, "DAYS", "warn when the records are older than DAYS days (default 30; 'off'\n"
 		      "for never): the tree's git HEAD commit, else its newest record\n"
 		      "date; a db's build time and the tree it was built from"),
-	CLI_OPT_HEADING("VEX (--openvex, --cyclonedx, --csaf; see docs/check.md):"),
+	CLI_OPT_HEADING("VEX (--openvex, --cyclonedx, --csaf, --spdx3; see docs/check.md):"),
 	STRING("product", vo.product, "PURL", "the kernel's purl (default pkg:generic/linux-kernel@RELEASE, as syft\n"
 	       "names it); without '@' the release is appended"),
 	STRING("cpe", vo.cpe, "CPE", "CPE 2.3 (default cpe:2.3:o:linux:linux_kernel:RELEASE:*:*:*:*:*:*:*)"),
-	CLI_OPT_LOGIC("sbom", O_SBOM, "FILE", "the kernel's SBOM: SPDX 3.0 JSON-LD (repeat for the kernel's\n"
-		      "sbom-source/-build/-output; Yocto's build and static documents):\n"
-		      "its compiled files (exact, like --build) or its .config, version\n"
-		      "and package; or CycloneDX / SPDX 2.3 JSON: version and component.\n"
-		      "VEX statements are bound to it"),
 	STRING("author", vo.author, "NAME", "document author (else $KCVE_VEX_AUTHOR, else a placeholder to replace)"),
 	STRING("role", vo.role, "ROLE", "the author's role (OpenVEX; CSAF publisher category)"),
 	CLI_OPT_END,

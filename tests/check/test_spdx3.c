@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "check/emit/spdx3_vex.h"
 #include "check/inputs/spdx3.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -364,6 +365,122 @@ static void test_hostile(void **state)
 	ck_spdx3_release(&s);
 }
 
+/* The SPDX 3 VEX writer on an OpenVEX document: one class and relationshipType per status, the
+ * justification mapped (vulnerableCodeNotPresent when not_affected names none), withdrawn
+ * statements, statements kcve cannot state skipped, a bound element imported. */
+static const json_t *find_vex(const json_t *doc, const char *cve)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(doc, "@graph"), i, e) {
+		const char *from = json_string_value(json_object_get(e, "from"));
+		const char *t = json_string_value(json_object_get(e, "type"));
+		size_t fl = from ? strlen(from) : 0, cl = strlen(cve);
+		if (t && !strncmp(t, "security_Vex", 12) && fl > cl && !strcmp(from + fl - cl, cve))
+			return e;
+	}
+	return NULL;
+}
+
+static const char *member(const json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static void test_writer(void **state)
+{
+	(void)state;
+	json_error_t je;
+	json_t *ov = json_loads(
+		"{\"@context\":\"https://openvex.dev/ns/v0.2.0\",\"@id\":\"urn:uuid:0b0d4a3c-1111-5222-8333-444455556666\","
+		"\"author\":\"A <a@b>\",\"version\":2,\"timestamp\":\"2026-01-01T00:00:00Z\","
+		"\"last_updated\":\"2026-02-01T00:00:00Z\",\"statements\":["
+		"{\"vulnerability\":{\"name\":\"CVE-2024-0001\"},\"products\":[{\"@id\":\"pkg:generic/linux-kernel@6.1.90\","
+		" \"identifiers\":{\"purl\":\"pkg:generic/linux-kernel@6.1.90\",\"@cpe23\":\"cpe:2.3:o:linux:linux_kernel:6.1.90:*:*:*:*:*:*:*\"}}],"
+		" \"status\":\"affected\",\"status_notes\":\"in range\",\"action_statement\":\"update to 6.1.91 or later\","
+		" \"timestamp\":\"2026-02-01T00:00:00Z\"},"
+		"{\"vulnerability\":{\"name\":\"CVE-2024-0002\"},\"products\":[{\"@id\":\"pkg:generic/linux-kernel@6.1.90\"}],"
+		" \"status\":\"not_affected\",\"status_notes\":\"drivers/x.c not compiled\",\"impact_statement\":\"drivers/x.c not compiled\"},"
+		"{\"vulnerability\":{\"name\":\"CVE-2024-0003\"},\"products\":[{\"@id\":\"pkg:generic/linux-kernel@6.1.90\"}],"
+		" \"status\":\"not_affected\",\"justification\":\"inline_mitigations_already_exist\",\"status_notes\":\"install x /bin/false\"},"
+		"{\"vulnerability\":{\"name\":\"CVE-2024-0004\"},\"products\":[{\"@id\":\"pkg:generic/linux-kernel@6.1.90\"}],"
+		" \"status\":\"fixed\"},"
+		"{\"vulnerability\":{\"name\":\"CVE-2024-0005\"},\"products\":[{\"@id\":\"pkg:generic/linux-kernel@6.1.90\"}],"
+		" \"status\":\"under_investigation\"},"
+		"{\"vulnerability\":{\"name\":\"CVE-2024-0006\"},\"products\":[{\"@id\":\"pkg:generic/linux-kernel@6.1.90\"}],"
+		" \"status\":\"not_affected\",\"status_notes\":\"withdrawn: rejected (since old)\","
+		" \"impact_statement\":\"withdrawn: rejected (since old)\",\"timestamp\":\"2026-02-01T00:00:00Z\"},"
+		"{\"vulnerability\":{\"name\":\"not a CVE\\n\"},\"products\":[{\"@id\":\"p\"}],\"status\":\"affected\"},"
+		"{\"vulnerability\":{\"name\":\"CVE-2024-0007\"},\"products\":[{\"@id\":\"p\"}],\"status\":\"bogus\"},"
+		"{\"vulnerability\":{\"name\":\"CVE-2024-0008\"},\"status\":\"fixed\"}]}", 0, &je);
+	assert_non_null(ov);
+	json_t *doc = ck_spdx3_from_openvex(ov, NULL);
+	assert_string_equal(member(doc, "@context"), "https://spdx.org/rdf/3.0.1/spdx-context.jsonld");
+	static const char *const want[][3] = {
+		{"CVE-2024-0001", "security_VexAffectedVulnAssessmentRelationship", "affects"},
+		{"CVE-2024-0002", "security_VexNotAffectedVulnAssessmentRelationship", "doesNotAffect"},
+		{"CVE-2024-0003", "security_VexNotAffectedVulnAssessmentRelationship", "doesNotAffect"},
+		{"CVE-2024-0004", "security_VexFixedVulnAssessmentRelationship", "fixedIn"},
+		{"CVE-2024-0005", "security_VexUnderInvestigationVulnAssessmentRelationship",
+		 "underInvestigationFor"},
+		{"CVE-2024-0006", "security_VexNotAffectedVulnAssessmentRelationship", "doesNotAffect"},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const json_t *v = find_vex(doc, want[i][0]);
+		if (!v)
+			fail_msg("no statement for %s", want[i][0]);
+		assert_string_equal(member(v, "type"), want[i][1]);
+		assert_string_equal(member(v, "relationshipType"), want[i][2]);
+		assert_string_equal(member(v, "security_vexVersion"), "2");
+		assert_non_null(member(v, "security_publishedTime"));
+		assert_string_equal(json_string_value(json_array_get(json_object_get(v, "to"), 0)),
+				    "https://spdx.org/spdxdocs/kcve-0b0d4a3c-1111-5222-8333-444455556666/package/1");
+	}
+	assert_null(find_vex(doc, "CVE-2024-0007"));
+	assert_null(find_vex(doc, "CVE-2024-0008"));
+	assert_string_equal(member(find_vex(doc, "CVE-2024-0001"), "security_actionStatement"),
+			    "update to 6.1.91 or later");
+	const json_t *na = find_vex(doc, "CVE-2024-0002");
+	assert_string_equal(member(na, "security_justificationType"), "vulnerableCodeNotPresent");
+	assert_string_equal(member(na, "security_impactStatement"), "drivers/x.c not compiled");
+	na = find_vex(doc, "CVE-2024-0003");
+	assert_string_equal(member(na, "security_justificationType"), "inlineMitigationsAlreadyExist");
+	assert_string_equal(member(na, "security_impactStatement"), "install x /bin/false");
+	na = find_vex(doc, "CVE-2024-0006");
+	assert_null(member(na, "security_justificationType"));
+	assert_string_equal(member(na, "security_withdrawnTime"), "2026-02-01T00:00:00Z");
+	assert_string_equal(member(find_vex(doc, "CVE-2024-0002"), "security_publishedTime"),
+			    "2026-01-01T00:00:00Z");
+	/* one package for the one purl, one vulnerability per CVE, created = last_updated */
+	size_t npkg = 0, nvuln = 0, i;
+	json_t *e;
+	json_array_foreach(json_object_get(doc, "@graph"), i, e) {
+		npkg += !strcmp(member(e, "type"), "software_Package");
+		nvuln += !strcmp(member(e, "type"), "security_Vulnerability");
+		if (!strcmp(member(e, "type"), "CreationInfo"))
+			assert_string_equal(member(e, "created"), "2026-02-01T00:00:00Z");
+	}
+	assert_int_equal(npkg, 1);
+	assert_int_equal(nvuln, 6);
+	json_decref(doc);
+	/* bound: no package of our own, the element imported */
+	doc = ck_spdx3_from_openvex(ov, "urn:x/output/6");
+	npkg = 0;
+	bool imported = false;
+	json_array_foreach(json_object_get(doc, "@graph"), i, e) {
+		npkg += !strcmp(member(e, "type"), "software_Package");
+		if (!strcmp(member(e, "type"), "SpdxDocument"))
+			imported = !strcmp(member(json_array_get(json_object_get(e, "import"), 0),
+						  "externalSpdxId"), "urn:x/output/6");
+	}
+	assert_int_equal(npkg, 0);
+	assert_true(imported);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(
+		find_vex(doc, "CVE-2024-0001"), "to"), 0)), "urn:x/output/6");
+	json_decref(doc);
+	json_decref(ov);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_all_sources_listed),
 		cmocka_unit_test(test_config_and_summary),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_writer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

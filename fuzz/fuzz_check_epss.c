@@ -1,4 +1,4 @@
-/* libFuzzer target: FIRST's EPSS CSV (check/epss.c) for kcve check --epss.  Input: the CSV
+/* libFuzzer target: FIRST's EPSS CSV (check/inputs/epss.c) for kcve check --epss.  Input: the CSV
  * text.  Invariants: accepted scores are in [0, 1], ids valid and strictly increasing, the
  * model comment has no control character. */
 #include <stddef.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/epss.h"
-#include "check/kev.h"
+#include "check/inputs/epss.h"
+#include "check/inputs/kev.h"
 #include "core/cveid.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

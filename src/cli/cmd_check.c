@@ -408,6 +408,8 @@ static void open_symbols(const struct check_args *a, const struct ck_set *set,
 		ksyms_free(&in->syms);
 		return;
 	}
+	if (in->syms.warning[0])
+		fprintf(stderr, "kcve: warning: %s\n", in->syms.warning);
 	in->have_syms = true;
 }
 

@@ -16,6 +16,7 @@
 #include "check/verdict/check.h"
 #include "check/verdict/delta.h"
 #include "core/error.h"
+#include "core/kjson.h"
 
 /* A revision of an earlier OpenVEX document (check --since OLD). */
 struct ck_vex_since {

@@ -9,6 +9,7 @@
 #include "history/history.h"
 #include "record/identity.h"
 #include "store/create.h"
+#include "core/kjson.h"
 
 enum { O_VULNERABLE = CLI_LONG };
 struct create_args {
@@ -59,13 +60,13 @@ static int create_one(struct cve_tree *t, struct history *h, struct store_create
 	if (rc) {
 		rc = cli_fail(&err);
 		if (js)
-			json_array_append_new(js->failed, json_pack("{s:o, s:i, s:o}", "sha",
+			json_array_append_new(js->failed, kj_pack("{s:o, s:i, s:o}", "sha",
 								    cli_json_text(o->sha), "exit", rc,
 								    "error", cli_json_text(err.msg)));
 		return rc;
 	}
 	if (js) {
-		json_array_append_new(js->created, json_pack("{s:s, s:s, s:o, s:b}", "cve", res.cve,
+		json_array_append_new(js->created, kj_pack("{s:s, s:s, s:o, s:b}", "cve", res.cve,
 							     "sha", res.sha, "subject",
 							     cli_json_text(res.subject), "held_id_bound",
 							     res.was_held));
@@ -177,7 +178,7 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 		rc = create_batch(t, h, &o, batch, js);
 	}
 	if (js) {
-		int jrc = cli_json_print(json_pack("{s:b, s:o, s:o}", "dry_run", o.dry_run, "created",
+		int jrc = cli_json_print(kj_pack("{s:b, s:o, s:o}", "dry_run", o.dry_run, "created",
 						   jsbuf.created, "failed", jsbuf.failed));
 		rc = rc ? rc : jrc;
 	} else {

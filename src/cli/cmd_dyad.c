@@ -12,6 +12,7 @@
 #include "history/dyad.h"
 #include "history/history.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 struct dyad_opts {
 	const char *batch;
@@ -52,7 +53,7 @@ static void args_add(const char ***v, size_t *n, size_t *alloc, const char *s)
 
 static json_t *zero_null(const char *s)
 {
-	return strcmp(s, "0") ? json_string(s) : json_null();
+	return strcmp(s, "0") ? kj_str(s) : json_null();
 }
 
 /* The pairs as JSON ("0" = unknown / not fixed becomes null). */
@@ -60,12 +61,12 @@ static json_t *pairs_json(const struct dyad_list *l)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < l->n; i++)
-		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}", "vulnerable_version",
+		json_array_append_new(a, kj_pack("{s:o, s:o, s:o, s:o}", "vulnerable_version",
 						   zero_null(l->v[i].vver), "vulnerable_commit",
 						   zero_null(l->v[i].vsha), "fixed_version",
 						   zero_null(l->v[i].fver), "fixed_commit",
 						   zero_null(l->v[i].fsha)));
-	return json_pack("{s:o}", "pairs", a);
+	return kj_pack("{s:o}", "pairs", a);
 }
 
 static int run_one(struct history *h, const struct args *a, struct strbuf *out, json_t **json,

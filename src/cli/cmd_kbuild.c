@@ -12,6 +12,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
+#include "core/kjson.h"
 
 struct kbuild_args {
 	const char *config, *source, *arch, *build, *files_from;
@@ -80,7 +81,7 @@ static void read_list(const char *path, char ***files, size_t *n, size_t *alloc)
 static void answer(json_t *out, const char *file, enum kb_verdict v, const char *reason)
 {
 	if (out)
-		json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "file", file, "verdict",
+		json_array_append_new(out, kj_pack("{s:s, s:s, s:s}", "file", file, "verdict",
 						     kb_verdict_name(v), "reason", reason));
 	else { /* reason quotes makefile text: no ESC or other control reaches the terminal */
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;

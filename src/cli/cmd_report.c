@@ -12,6 +12,7 @@
 #include "cli_records.h"
 #include "core/error.h"
 #include "core/fileio.h"
+#include "core/kjson.h"
 
 struct report_args {
 	const char *html, *tree, *db, *check_json;
@@ -84,7 +85,7 @@ int cmd_report(int argc, char **argv, struct kcve_global *g)
 	if (rc)
 		kcve_die(err.code, "%s", err.msg);
 	if (json)
-		return cli_json_print(json_pack("{s:o, s:I, s:I, s:s, s:I}", "html", cli_json_text(html),
+		return cli_json_print(kj_pack("{s:o, s:I, s:I, s:s, s:I}", "html", cli_json_text(html),
 						"bytes", (json_int_t)bytes, "records",
 						(json_int_t)records, "dates",
 						git_dates ? "git" : "datePublished", "git_dated",

@@ -21,6 +21,7 @@
 #include "review/score.h"
 #include "review/session.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 struct review_args {
 	const char *reviewer, *review_dir;
@@ -182,11 +183,11 @@ static int do_auto(struct review_range *r, struct cve_tree *tree, struct review_
 		bool cand = rk[i].score >= CLASSIFY_THRESHOLD;
 		cands += cand;
 		if (out)
-			json_array_append_new(out, json_pack(
+			json_array_append_new(out, kj_pack(
 				"{s:i, s:b, s:s, s:s, s:s, s:o}", "score", rk[i].score, "candidate",
 				cand, "upstream", c->upstream, "subject", c->subject ? c->subject : "",
 				"reasons", rk[i].reasons ? rk[i].reasons : "", "cve",
-				has ? json_string(e.id) : json_null()));
+				has ? kj_str(e.id) : json_null()));
 		else
 			printf("%3d %-9s %.12s %s\n    %s%s%s\n", rk[i].score,
 			       cand ? "candidate" : "-", c->upstream, c->subject, rk[i].reasons,

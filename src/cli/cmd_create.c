@@ -1,5 +1,6 @@
 /* kcve create: assign a reserved CVE id to a fix commit (or many, with --batch). */
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 
 #include "cli_json.h"
@@ -89,8 +90,9 @@ static int create_batch(struct cve_tree *t, struct history *h, struct store_crea
 	int rc = 0;
 	struct strbuf in = STRBUF_INIT;
 	if (read_file(!strcmp(batch, "-") ? "/dev/stdin" : batch, &in) < 0) {
-		kcve_error("cannot read the batch file, %s, check the path", batch);
-		rc = KCVE_E_IO;
+		kcve_error("cannot read the batch file %s: %s", batch, read_file_reason(errno));
+		sb_release(&in);
+		return KCVE_E_IO; /* one line: no summary of nothing */
 	}
 	size_t ok = 0, failed = 0, ntaken = 0;
 	char **taken = NULL; /* a dry run's ids, each given out once */
@@ -117,8 +119,7 @@ static int create_batch(struct cve_tree *t, struct history *h, struct store_crea
 			ok++;
 		}
 	}
-	if (!in.buf || rc != KCVE_E_IO)
-		fprintf(stderr, "%zu %s, %zu failed\n", ok, o->dry_run ? "would be created" : "created",
+	fprintf(stderr, "%zu %s, %zu failed\n", ok, o->dry_run ? "would be created" : "created",
 			failed);
 	sb_release(&in);
 	for (size_t k = 0; k < ntaken; k++)

@@ -1,5 +1,6 @@
 /* kcve dyad: vulnerable:fixed pairs of one CVE's fix commits (the anchor's .dyad output),
  * or of many CVEs in one process with --batch. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "history/dyad.h"
 #include "history/history.h"
 #include "store/tree.h"
+#include "core/fileio.h"
 #include "core/kjson.h"
 
 struct dyad_opts {
@@ -96,15 +98,10 @@ static bool is_cve_id(const char *s)
 static int run_batch(struct history *h, const char *path)
 {
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	if (!f)
-		kcve_die(KCVE_E_IO, "cannot open batch file %s, check the path", path);
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(&in, buf, n);
-	if (f != stdin)
-		fclose(f);
+	/* the bounded reader: a regular file or standard input ("-"), at most 64 MiB */
+	if (read_file(strcmp(path, "-") == 0 ? "/dev/stdin" : path, &in) < 0)
+		kcve_die(errno == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO, "cannot read the batch file %s: %s",
+			 path, read_file_reason(errno));
 	int first_rc = 0;
 	size_t lineno = 0;
 	char *next = in.buf ? in.buf : (char[]){""};

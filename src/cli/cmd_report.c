@@ -55,7 +55,8 @@ int cmd_report(int argc, char **argv, struct kcve_global *g)
 	struct strbuf cjs = STRBUF_INIT;
 	if (cj && read_file(cj, &cjs) < 0)
 		kcve_die(errno == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
-			 "cannot read %s (%s); pass the output of 'kcve check --json'", cj, strerror(errno));
+			 "cannot read %s (%s); pass the output of 'kcve check --json'", cj,
+			 read_file_reason(errno));
 	struct ck_set set;
 	int rc = cli_load_records(&set, db, tree, g, &err);
 	/* publication dates: the git history of the record tree when it is a checkout, else the

@@ -4,11 +4,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/check.h"
-#include "check/codestage.h"
-#include "check/filestage.h"
-#include "check/gitdates.h"
-#include "check/recset.h"
+#include "check/records/gitdates.h"
+#include "check/records/recset.h"
+#include "check/stages/codestage.h"
+#include "check/stages/filestage.h"
+#include "check/verdict/check.h"
 #include "codefix/fprint.h"
 #include "cli.h"
 #include "cli_json.h"

@@ -38,7 +38,7 @@ int cmd_index(int argc, char **argv, struct kcve_global *g)
 	struct history *h;
 	struct history_index_stats st;
 	struct kcve_err err = {0};
-	if (history_open_ex(&h, g->repo, g->index, flags, &st, &err)) {
+	if (history_open_ex(&h, g->repo, g->index, flags, &st, NULL, &err)) {
 		kcve_error("%s", err.msg);
 		return err.code;
 	}

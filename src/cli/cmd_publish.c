@@ -71,7 +71,7 @@ int cmd_publish(int argc, char **argv, struct kcve_global *g)
 	struct kcve_err err = {0};
 	struct publish_config cfg;
 	struct cve_tree *t = NULL;
-	int rc = publish_config_load(&cfg, config, &err);
+	int rc = publish_config_load(&cfg, config, NULL, &err);
 	if (!rc)
 		rc = tree_open(&t, g->tree, &err);
 	if (!rc) {

@@ -141,7 +141,7 @@ int cmd_remote(int argc, char **argv, struct kcve_global *g)
 	struct kcve_err err = {0};
 	struct publish_config cfg;
 	struct cveapi *api = NULL;
-	int rc = publish_config_load(&cfg, config, &err);
+	int rc = publish_config_load(&cfg, config, NULL, &err);
 	if (!rc)
 		rc = cveapi_open(&api, &cfg, &err);
 	if (!rc && is_reserve)

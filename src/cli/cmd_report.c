@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/gitdates.h"
-#include "check/recset.h"
-#include "check/report.h"
+#include "check/emit/report.h"
+#include "check/records/gitdates.h"
+#include "check/records/recset.h"
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_records.h"

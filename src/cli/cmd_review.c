@@ -150,7 +150,7 @@ static int do_score(struct kcve_global *g, const char *review_dir)
 	char *dir = review_dir ? xstrdup(review_dir) : path_join(tree_root(tree), "cve/review/done");
 	struct history *h = NULL;
 	if (g->repo && history_open_ex(&h, g->repo, g->index, HISTORY_NO_UPDATE | HISTORY_QUIET,
-				       NULL, &err) != 0)
+				       NULL, NULL, &err) != 0)
 		h = NULL; /* no repository: hit rates only */
 	struct score_report rep;
 	int rc = review_score(tree, h, dir, &rep, &err);

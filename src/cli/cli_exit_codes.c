@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "core/error.h"
+#include "core/kjson.h"
 
 static const struct {
 	int code;
@@ -32,6 +33,7 @@ static const struct {
 	{KCVE_E_UNFIXED, "unfixed", "the fix is in no released tag (no CVEs for unfixed issues)"},
 	{KCVE_E_UNSUPPORTED, "unsupported", "the fix is only on branches no longer supported"},
 	{KCVE_E_COVERAGE, "coverage", "check --strict: the records do not cover a checked kernel (newer, nonexistent, unsupported branch, older than --max-age)"},
+	{KCVE_E_ARCH, "arch", "--arch names another architecture than the .config was made for"},
 };
 
 void cli_print_exit_codes(FILE *out)
@@ -46,7 +48,7 @@ json_t *cli_exit_codes_json(void)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", exit_codes[i].code,
+		json_array_append_new(a, kj_pack("{s:i, s:s, s:s}", "code", exit_codes[i].code,
 						   "name", exit_codes[i].name, "meaning",
 						   exit_codes[i].meaning));
 	return a;

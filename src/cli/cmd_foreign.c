@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -14,6 +15,7 @@
 #include "maintainers/foreign.h"
 #include "policy/branches.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 struct foreign_args {
 	const char *supported, *kernel_org;
@@ -93,7 +95,7 @@ static int one(const char *path, const struct foreign_oracle *o, const char *org
 		return rc;
 	}
 	if (out)
-		json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "file", path,
+		json_array_append_new(out, kj_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "file", path,
 						     "cve", r.cve, "class", foreign_kind_name(r.kind),
 						     "assigner", r.assigner, "duplicate_of",
 						     cli_json_str_or_null(r.duplicate_of), "sha",
@@ -130,7 +132,7 @@ int cmd_foreign(int argc, char **argv, struct kcve_global *g)
 	size_t nb = 0, ab = 0;
 	struct branch_policy bp = {0};
 	if (c.t && branch_policy_load(&bp, tree_root(c.t), &err) == 0 && bp.has_data && !supported) {
-		time_t now = store_now();
+		time_t now = (time_t)clock_now();
 		for (size_t i = 0; i < bp.n; i++) {
 			if (branch_policy_supported(&bp, bp.v[i].branch, now)) {
 				XGROW(branches, nb + 1, ab);

@@ -7,8 +7,10 @@
 
 #include "cli_json.h"
 #include "cli_store.h"
+#include "core/clock.h"
 #include "policy/branches.h"
 #include "store/ops.h"
+#include "core/kjson.h"
 
 struct reserve_for_args {
 	const char *requester, *summary;
@@ -51,7 +53,7 @@ int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 		cli_usage_error(&p, "--summary TEXT (one line) is required, %s, describe the "
 				"issue", summary ? "multi-line" : "(missing)");
 	if (!year) {
-		time_t now = store_now();
+		time_t now = (time_t)clock_now();
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		year = tm.tm_year + 1900;
@@ -63,7 +65,7 @@ int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 	if (rc)
 		cli_fail(&err);
 	else if (json)
-		rc = cli_json_print(json_pack("{s:s, s:s, s:o, s:o}", "cve", id, "state", "held",
+		rc = cli_json_print(kj_pack("{s:s, s:s, s:o, s:o}", "cve", id, "state", "held",
 					      "requester", cli_json_text(req), "summary",
 					      cli_json_text(summary)));
 	else

@@ -7,9 +7,9 @@
  * unquoted string returned by kb_config_get(). */
 #include <errno.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "core/fileio.h"
+#include "core/gunzip.h"
 #include "core/strbuf.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
@@ -194,36 +194,15 @@ static int gunzip_config(const struct strbuf *in, struct strbuf *out, const char
 {
 	if (in->len > (64u << 20))
 		return kcve_err_set(err, KCVE_E_PARSE, "%s is larger than 64 MiB, not a kernel config", path);
-	z_stream z;
-	memset(&z, 0, sizeof z);
-	if (inflateInit2(&z, 15 + 16) != Z_OK)
-		return kcve_err_set(err, KCVE_E_GENERIC, "zlib initialisation failed while reading %s", path);
-	z.next_in = (Bytef *)in->buf;
-	z.avail_in = (uInt)in->len;
-	unsigned char buf[65536];
-	int zr;
-	do {
-		z.next_out = buf;
-		z.avail_out = sizeof buf;
-		zr = inflate(&z, Z_NO_FLUSH);
-		if (zr != Z_OK && zr != Z_STREAM_END)
-			break;
-		sb_add(out, (const char *)buf, sizeof buf - z.avail_out);
-		if (out->len > (64u << 20)) {
-			zr = Z_MEM_ERROR;
-			break;
-		}
-	} while (zr != Z_STREAM_END);
-	inflateEnd(&z);
-	if (zr == Z_STREAM_END)
+	enum gunzip_result g = gunzip_capped(in->buf, in->len, 64u << 20, out);
+	if (g == GUNZIP_OK)
 		return 0;
-	if (zr == Z_MEM_ERROR)
+	if (g == GUNZIP_TOO_BIG)
 		return kcve_err_set(err, KCVE_E_PARSE, "%s decompresses to more than 64 MiB, not a kernel config",
 				    path);
 	return kcve_err_set(err, KCVE_E_PARSE,
 			    "%s is a truncated or corrupt gzip stream (%s); copy the whole /proc/config.gz again",
-			    path, zr == Z_BUF_ERROR ? "it ends before the end of the compressed data"
-						    : z.msg ? z.msg : "invalid data");
+			    path, gunzip_reason(g));
 }
 
 /* Either form: a file starting with the gzip magic is decompressed first. */
@@ -233,12 +212,12 @@ int kb_config_load(struct kb_config **out, const char *path, struct kcve_err *er
 	*out = NULL;
 	if (read_file(path, &sb) < 0) {
 		kcve_err_set(err, KCVE_E_IO, "cannot read %s (%s), give the path of a kernel .config", path,
-			     strerror(errno));
+			     read_file_reason(errno));
 		sb_release(&sb);
 		return -1;
 	}
 	int r;
-	if (sb.len >= 2 && (unsigned char)sb.buf[0] == 0x1f && (unsigned char)sb.buf[1] == 0x8b) {
+	if (gunzip_magic(sb.buf, sb.len)) {
 		struct strbuf text = STRBUF_INIT;
 		r = gunzip_config(&sb, &text, path, err);
 		if (r == 0)
@@ -285,10 +264,8 @@ size_t kb_config_count(const struct kb_config *c)
 	return n;
 }
 
-const char *kb_config_arch(const struct kb_config *c)
-{
-	/* The Kconfig symbol each arch/<dir>/Kconfig defines unconditionally. */
-	static const char *const map[][2] = {
+/* The Kconfig symbol each arch/<dir>/Kconfig defines unconditionally. */
+static const char *const arch_syms[][2] = {
 		{"UML", "um"},        {"X86", "x86"},         {"ARM64", "arm64"},     {"ARM", "arm"},
 		{"RISCV", "riscv"},   {"PPC", "powerpc"},     {"S390", "s390"},
 		{"MIPS", "mips"},     {"LOONGARCH", "loongarch"}, {"SPARC", "sparc"},
@@ -297,13 +274,65 @@ const char *kb_config_arch(const struct kb_config *c)
 		{"IA64", "ia64"},     {"ARC", "arc"},         {"CSKY", "csky"},
 		{"HEXAGON", "hexagon"}, {"MICROBLAZE", "microblaze"}, {"NIOS2", "nios2"},
 		{"OPENRISC", "openrisc"}, {"H8300", "h8300"}, {"NDS32", "nds32"},
-	};
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		const char *v = kb_config_get(c, map[i][0]);
+};
+
+/* Index in arch_syms of the config's architecture, -1 when none is set. */
+static int config_arch_index(const struct kb_config *c)
+{
+	for (size_t i = 0; i < sizeof(arch_syms) / sizeof(arch_syms[0]); i++) {
+		const char *v = kb_config_get(c, arch_syms[i][0]);
 		if (v && strcmp(v, "y") == 0)
-			return map[i][1];
+			return (int)i;
 	}
-	return NULL;
+	return -1;
+}
+
+const char *kb_config_arch(const struct kb_config *c)
+{
+	int i = config_arch_index(c);
+	return i < 0 ? NULL : arch_syms[i][1];
+}
+
+/* The top-level Makefile's ARCH -> SRCARCH names, with the word size they imply (0: either). */
+static const struct {
+	const char *arch, *srcarch;
+	int bits;
+} arch_alias[] = {
+	{"i386", "x86", 32},     {"x86_64", "x86", 64},   {"sparc32", "sparc", 32},
+	{"sparc64", "sparc", 64}, {"parisc64", "parisc", 64}, {"sh64", "sh", 0},
+};
+
+const char *kb_arch_srcarch(const char *arch)
+{
+	for (size_t i = 0; i < sizeof(arch_alias) / sizeof(arch_alias[0]); i++)
+		if (!strcmp(arch, arch_alias[i].arch))
+			return arch_alias[i].srcarch;
+	return arch;
+}
+
+int kb_config_check_arch(const struct kb_config *c, const char *arch, struct kcve_err *err)
+{
+	int i = c && arch ? config_arch_index(c) : -1;
+	if (i < 0)
+		return 0; /* no architecture in the config (or none given): nothing to disagree with */
+	const char *src = kb_arch_srcarch(arch);
+	if (strcmp(src, arch_syms[i][1]))
+		return kcve_err_set(err, KCVE_E_ARCH,
+				    "architecture '%s' given, but the .config was made for %s (CONFIG_%s=y): "
+				    "drop --arch (the config's architecture is the default) or use the matching config",
+				    arch, arch_syms[i][1], arch_syms[i][0]);
+	for (size_t k = 0; k < sizeof(arch_alias) / sizeof(arch_alias[0]); k++) {
+		if (strcmp(arch, arch_alias[k].arch) || !arch_alias[k].bits)
+			continue;
+		const char *v = kb_config_get(c, "64BIT");
+		int bits = v && !strcmp(v, "y") ? 64 : 32;
+		if (bits != arch_alias[k].bits)
+			return kcve_err_set(err, KCVE_E_ARCH,
+					    "architecture '%s' given, but the .config is %d-bit (CONFIG_64BIT%s): "
+					    "drop --arch (the config's architecture is the default) or use the matching config",
+					    arch, bits, bits == 64 ? "=y" : " is not set");
+	}
+	return 0;
 }
 
 void kb_config_free(struct kb_config *c)

@@ -539,26 +539,30 @@ static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *r
 	free(name);
 }
 
-static void drop_rule(struct evalstate *st)
+/* The rule line waiting for its recipe, if any, is handed to the rule hook (recipe: whether a
+ * recipe line followed) and forgotten. */
+static void drop_rule(struct mk_ctx *c, struct evalstate *st, bool recipe)
 {
+	if (st->rule_targets && c->rule_hook)
+		c->rule_hook(c, st->rule_targets, st->rule_prereqs, recipe, c->cur_file, st->rule_line);
 	free(st->rule_targets);
 	free(st->rule_prereqs);
 	st->rule_targets = st->rule_prereqs = NULL;
 }
 
-/* A rule line ("targets: prerequisites"): handed to the rule hook once it shows a recipe, on the
- * same line after ';' or on the next (tab-indented) lines. */
+/* A rule line ("targets: prerequisites"): handed to the rule hook at once when its recipe
+ * follows ';', else once the next line shows whether a (tab-indented) recipe follows. */
 static void rule_line(struct mk_ctx *c, struct evalstate *st, const char *s, const char *colon)
 {
 	st->in_rule = true;
-	drop_rule(st);
+	drop_rule(c, st, false);
 	if (!c->rule_hook)
 		return;
 	char *targets = xstrndup(s, (size_t)(colon - s));
 	const char *semi = strchr(colon + 1, ';');
 	if (semi) {
 		char *prereqs = xstrndup(colon + 1, (size_t)(semi - colon - 1));
-		c->rule_hook(c, targets, prereqs, c->cur_file, c->cur_line);
+		c->rule_hook(c, targets, prereqs, true, c->cur_file, c->cur_line);
 		free(prereqs);
 		free(targets);
 		return;
@@ -566,13 +570,6 @@ static void rule_line(struct mk_ctx *c, struct evalstate *st, const char *s, con
 	st->rule_targets = targets;
 	st->rule_prereqs = xstrdup(colon + 1);
 	st->rule_line = c->cur_line;
-}
-
-static void recipe_line(struct mk_ctx *c, struct evalstate *st)
-{
-	if (st->rule_targets)
-		c->rule_hook(c, st->rule_targets, st->rule_prereqs, c->cur_file, st->rule_line);
-	drop_rule(st);
 }
 
 /* "define NAME", "define NAME =", ":=", "+=", "?=": the body follows until the matching endef. */
@@ -649,10 +646,10 @@ static void statement(struct mk_ctx *c, struct evalstate *st, char *line, bool t
 		return;
 	}
 	if (tab && st->in_rule) {
-		recipe_line(c, st);
+		drop_rule(c, st, true);
 		return;
 	}
-	drop_rule(st);
+	drop_rule(c, st, false);
 	if (!active(st))
 		return;
 	if ((arg = keyword(s, "define"))) {
@@ -794,7 +791,7 @@ void mk_eval_text(struct mk_ctx *c, const char *text, size_t len, const char *pa
 	while (st->ncond > 0)
 		end_cond(c, st);
 out:
-	drop_rule(st);
+	drop_rule(c, st, false);
 	sb_release(&line);
 	sb_release(&st->define_name);
 	sb_release(&st->define_body);

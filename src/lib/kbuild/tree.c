@@ -325,7 +325,7 @@ static void eval_arch(struct kb_tree *t)
 	struct mk_ctx c;
 	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
 	c.symbolic = t->symbolic;
-	struct kbt_hookdata hd = {t, ""};
+	struct kbt_hookdata hd = {t, "", false};
 	c.hook = kbt_list_hook;
 	c.hook_data = &hd;
 	mk_vars_set(&locals, "core-y", 6, "", false);
@@ -339,6 +339,16 @@ static void eval_arch(struct kb_tree *t)
 	free(mf_rel);
 	bool unc = false;
 	struct strbuf why = STRBUF_INIT;
+	/* the default image (bzImage, zImage, Image.gz): rulechain.c follows its rules */
+	bool img_unc = false;
+	struct strbuf img_why = STRBUF_INIT;
+	char *img = expand_list(&c, "KBUILD_IMAGE", &img_unc, &img_why);
+	size_t iwn;
+	const char *iw = mk_next_word(img, &iwn);
+	if (iw && !img_unc)
+		t->image = kbt_normalize("", iw, iwn);
+	free(img);
+	sb_release(&img_why);
 	t->arch_core = expand_list(&c, "core-y", &unc, &why);
 	char *libs = expand_list(&c, "libs-y", &unc, &why);
 	char *dy = expand_list(&c, "drivers-y", &unc, &why);
@@ -414,6 +424,10 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	     bool symbolic, struct kcve_err *err)
 {
 	*out = NULL;
+	if (arch && kb_config_check_arch(cfg, arch, err))
+		return -1;
+	if (arch)
+		arch = kb_arch_srcarch(arch);
 	if (!arch)
 		arch = cfg ? kb_config_arch(cfg) : NULL;
 	if (!arch)
@@ -461,6 +475,7 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	strmap_init(&t->symconds);
 	strmap_init(&t->objconds);
 	strmap_init(&t->rule_srcs);
+	strmap_init(&t->rules);
 	mk_vars_init(&t->globals, 1024);
 	setg(t, "srctree", abs);
 	setg(t, "objtree", abs);
@@ -522,6 +537,8 @@ void kb_tree_close(struct kb_tree *t)
 	strmap_free(&t->symconds, free);
 	strmap_free(&t->objconds, free);
 	strmap_free(&t->rule_srcs, kbt_free_rule_src);
+	strmap_free(&t->rules, kbt_free_rules);
+	strset_clear(&t->rules_read);
 	for (size_t i = 0; i < t->nqueue; i++)
 		free(t->queue[i]);
 	free(t->queue);
@@ -533,6 +550,7 @@ void kb_tree_close(struct kb_tree *t)
 	free(t->arch_lib);
 	free(t->arch_drivers);
 	free(t->arch_why);
+	free(t->image);
 	free(t->arch);
 	free(t->ksrc);
 	free(t);

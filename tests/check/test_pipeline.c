@@ -267,9 +267,10 @@ static void test_stage_error(void **state)
 	fclose(f);
 	struct ck_set s;
 	make_set(&s);
-	size_t added = 0;
+	size_t added = 0, skipped = 0;
 	struct kcve_err e = {0};
-	assert_int_equal(ck_set_add_patches(&s, dir, &added, &e), 0);
+	assert_int_equal(ck_set_add_patches(&s, dir, NULL, &added, &skipped, &e), 0);
+	assert_int_equal(skipped, 0);
 	assert_int_equal(added, 1);
 	unlink(path);
 	rmdir(dir);

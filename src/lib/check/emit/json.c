@@ -10,30 +10,15 @@
 #include "check/stages/rank.h"
 #include "check/verdict/verdict.h"
 #include "codefix/match.h"
+#include "core/kjson.h"
 #include "core/xalloc.h"
-
-/* Text for a JSON string: jansson takes UTF-8 only, and a message may quote a path that is
- * not; its other bytes are shown as '?'. */
-static json_t *text_json(const char *s)
-{
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	char *t = xstrdup(s);
-	for (char *p = t; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(t);
-	free(t);
-	return j ? j : json_string("");
-}
 
 /* [{"name", "count", "undecided"}...]: the entries kept after each stage, of which undecided. */
 static json_t *stages_json(const struct ck_result *R)
 {
 	json_t *st = json_array();
 	for (int i = 0; i < R->nstages; i++)
-		json_array_append_new(st, json_pack("{s:s, s:I, s:I}", "name", R->stages[i].name,
+		json_array_append_new(st, kj_pack("{s:s, s:I, s:I}", "name", R->stages[i].name,
 						    "count", (json_int_t)R->stages[i].count,
 						    "undecided", (json_int_t)R->stages[i].unknown));
 	return st;
@@ -44,8 +29,8 @@ static json_t *coverage_json(const struct ck_result *R)
 {
 	json_t *cov = json_array();
 	for (size_t i = 0; i < R->ncov; i++)
-		json_array_append_new(cov, json_pack("{s:s, s:o}", "kind", R->cov[i].kind, "message",
-						     text_json(R->cov[i].message)));
+		json_array_append_new(cov, kj_pack("{s:s, s:o}", "kind", R->cov[i].kind, "message",
+						     kj_str(R->cov[i].message)));
 	return cov;
 }
 
@@ -79,20 +64,20 @@ static json_t *cve_json(const struct ck_set *s, const struct ck_result *R, const
 	const struct ck_record *r = &s->v[e->rec];
 	char sub[96];
 	json_t *c = json_object();
-	json_object_set_new(c, "id", json_string(r->id));
-	json_object_set_new(c, "title", json_string(r->title));
+	json_object_set_new(c, "id", kj_str(r->id));
+	json_object_set_new(c, "title", kj_str(r->title));
 	json_object_set_new(c, "subsystem",
-			    json_string(ck_record_subsystem(r, sub, sizeof sub)));
+			    kj_str(ck_record_subsystem(r, sub, sizeof sub)));
 	bool scored = r->severity && *r->severity;
-	json_object_set_new(c, "severity", scored ? json_string(r->severity) : json_null());
+	json_object_set_new(c, "severity", scored ? kj_str(r->severity) : json_null());
 	json_object_set_new(c, "score", scored && r->score10 ? json_real(r->score10 / 10.0)
 							    : json_null());
-	json_object_set_new(c, "outcome", json_string(ck_outcome_name(e->outcome)));
-	json_object_set_new(c, "stage", json_string(e->stage ? e->stage : ""));
+	json_object_set_new(c, "outcome", kj_str(ck_outcome_name(e->outcome)));
+	json_object_set_new(c, "stage", kj_str(e->stage ? e->stage : ""));
 	char rb[256];
-	json_object_set_new(c, "reason", json_string(ck_entry_reason(s, R, e, rb, sizeof rb)));
-	json_object_set_new(c, "json", json_string(vstat_name(e->semver)));
-	json_object_set_new(c, "dyad", json_string(vstat_name(e->dyad)));
+	json_object_set_new(c, "reason", kj_str(ck_entry_reason(s, R, e, rb, sizeof rb)));
+	json_object_set_new(c, "json", kj_str(vstat_name(e->semver)));
+	json_object_set_new(c, "dyad", kj_str(vstat_name(e->dyad)));
 	json_object_set_new(c, "disagree", json_boolean(e->disagree));
 	if (e->needs_git)
 		json_object_set_new(c, "needs_git", json_true());
@@ -100,18 +85,18 @@ static json_t *cve_json(const struct ck_set *s, const struct ck_result *R, const
 		char jw[256], dw[256];
 		ck_readings_explain(s, R, e, jw, dw, sizeof jw);
 		json_t *why = json_object();
-		json_object_set_new(why, "json", json_string(jw));
-		json_object_set_new(why, "dyad", json_string(dw));
+		json_object_set_new(why, "json", kj_str(jw));
+		json_object_set_new(why, "dyad", kj_str(dw));
 		json_object_set_new(c, "readings", why);
 	}
 	if (e->module != CK_MOD_NONE)
 		json_object_set_new(c, "module_loaded",
 				    json_boolean(e->module == CK_MOD_LOADED));
 	if (e->fixed_in[0])
-		json_object_set_new(c, "fixed_in", json_string(e->fixed_in));
+		json_object_set_new(c, "fixed_in", kj_str(e->fixed_in));
 	json_t *files = json_array();
 	for (size_t j = 0; j < r->nfiles; j++)
-		json_array_append_new(files, json_string(r->files[j]));
+		json_array_append_new(files, kj_str(r->files[j]));
 	json_object_set_new(c, "files", files);
 	if (R->code && R->code[e - R->e].checked)
 		json_object_set_new(c, "code", ck_code_json(&R->code[e - R->e]));
@@ -123,11 +108,11 @@ static json_t *cve_json(const struct ck_set *s, const struct ck_result *R, const
 			json_object_set_new(c, "kev_ransomware", json_true());
 	}
 	if (e->has_epss)
-		json_object_set_new(c, "epss", json_pack("{s:f, s:f}", "probability", e->epss,
+		json_object_set_new(c, "epss", kj_pack("{s:f, s:f}", "probability", e->epss,
 							 "percentile", e->epss_pct));
 	if (e->mitigation != CK_MIT_NONE)
 		json_object_set_new(c, "mitigation",
-				    json_pack("{s:s, s:s}", "state",
+				    kj_pack("{s:s, s:s}", "state",
 					      e->mitigation == CK_MIT_BLOCKED ? "blocked" : "blacklisted",
 					      "evidence", e->mitigation_why ? e->mitigation_why : ""));
 	return c;
@@ -137,24 +122,24 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 		  const struct ck_out_opts *o)
 {
 	json_t *doc = json_object();
-	json_object_set_new(doc, "tool", json_string("kcve check"));
+	json_object_set_new(doc, "tool", kj_str("kcve check"));
 	json_object_set_new(doc, "format", json_integer(1));
-	json_object_set_new(doc, "source", json_string(s->origin ? s->origin : ""));
+	json_object_set_new(doc, "source", kj_str(s->origin ? s->origin : ""));
 	json_object_set_new(doc, "records", json_integer((json_int_t)s->n));
 	json_t *results = json_array();
 	for (size_t k = 0; k < nres; k++) {
 		struct ck_result *R = &res[k];
 		json_t *jr = json_object();
-		json_object_set_new(jr, "kernel", json_string(R->label));
-		json_object_set_new(jr, "release", json_string(R->release));
+		json_object_set_new(jr, "kernel", kj_str(R->label));
+		json_object_set_new(jr, "release", kj_str(R->release));
 		json_object_set_new(jr, "stages", stages_json(R));
 		json_object_set_new(jr, "reading",
-				    json_string(ck_reading_name((enum ck_reading)R->reading)));
+				    kj_str(ck_reading_name((enum ck_reading)R->reading)));
 		json_object_set_new(jr, "disagreements", json_integer((json_int_t)R->ndisagree));
 		json_object_set_new(jr, "needs_git", json_integer((json_int_t)R->nneeds_git));
 		json_object_set_new(jr, "coverage", coverage_json(R));
 		if (o->fixed_in) {
-			json_object_set_new(jr, "fixed_in", json_string(R->fixed_in));
+			json_object_set_new(jr, "fixed_in", kj_str(R->fixed_in));
 			json_object_set_new(jr, "unfixed_on_branch",
 					    json_integer((json_int_t)R->unfixed_on_branch));
 		}
@@ -180,7 +165,7 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 		if (R->ranked_kev) {
 			json_t *u = json_array();
 			for (size_t i = 0; i < R->nuntracked_kev; i++)
-				json_array_append_new(u, json_string(R->untracked_kev[i]));
+				json_array_append_new(u, kj_str(R->untracked_kev[i]));
 			json_object_set_new(jr, "untracked_kev", u);
 		}
 		if (o->deltas)
@@ -204,7 +189,7 @@ static json_t *ids_json(const struct ck_set *s, const struct ck_result *R, const
 			    : which == IDS_KEV    ? e->kev
 						  : e->outcome != CK_OUT_AFFECTED;
 		if (want)
-			json_array_append_new(a, json_string(s->v[e->rec].id));
+			json_array_append_new(a, kj_str(s->v[e->rec].id));
 	}
 	return a;
 }
@@ -221,12 +206,12 @@ static json_t *code_line_json(const struct ck_set *s, const struct ck_result *R)
 		if (!R->code[i].checked || R->code[i].verdict == CF_UNDECIDED || !e->stage ||
 		    (strcmp(e->stage, "code") && strcmp(e->stage, "functions")))
 			continue;
-		json_t *o = json_pack("{s:s}", "id", s->v[e->rec].id), *c = ck_code_json(&R->code[i]);
+		json_t *o = kj_pack("{s:s}", "id", s->v[e->rec].id), *c = ck_code_json(&R->code[i]);
 		json_object_update(o, c);
 		json_decref(c);
 		json_array_append_new(cves, o);
 	}
-	return json_pack("{s:I, s:o}", "decided", (json_int_t)R->ncode_decided, "cves", cves);
+	return kj_pack("{s:I, s:o}", "decided", (json_int_t)R->ncode_decided, "cves", cves);
 }
 
 /* The function level's evidence: {"decided":N,"cves":[{"id","reason"}...]}, the CVEs it found
@@ -237,10 +222,10 @@ static json_t *functions_line_json(const struct ck_set *s, const struct ck_resul
 	for (size_t i = 0; i < R->n; i++) {
 		const struct ck_entry *e = &R->e[i];
 		if (e->stage && !strcmp(e->stage, "functions"))
-			json_array_append_new(cves, json_pack("{s:s, s:o}", "id", s->v[e->rec].id,
-							      "reason", text_json(e->reason ? e->reason : "")));
+			json_array_append_new(cves, kj_pack("{s:s, s:o}", "id", s->v[e->rec].id,
+							      "reason", kj_str(e->reason ? e->reason : "")));
 	}
-	return json_pack("{s:I, s:o}", "decided", (json_int_t)json_array_size(cves), "cves", cves);
+	return kj_pack("{s:I, s:o}", "decided", (json_int_t)json_array_size(cves), "cves", cves);
 }
 
 json_t *ck_result_line_json(const struct ck_set *s, const struct ck_result *R, bool funcs)
@@ -255,12 +240,12 @@ json_t *ck_result_line_json(const struct ck_set *s, const struct ck_result *R, b
 		json_object_set_new(o, "kev", ids_json(s, R, order, n, IDS_KEV));
 		json_t *u = json_array();
 		for (size_t i = 0; i < R->nuntracked_kev; i++)
-			json_array_append_new(u, json_string(R->untracked_kev[i]));
+			json_array_append_new(u, kj_str(R->untracked_kev[i]));
 		json_object_set_new(o, "untracked_kev", u);
 	}
 	free(order);
 	json_object_set_new(o, "stages", stages_json(R));
-	json_object_set_new(o, "fixed_in", R->fixed_in[0] ? json_string(R->fixed_in) : json_null());
+	json_object_set_new(o, "fixed_in", R->fixed_in[0] ? kj_str(R->fixed_in) : json_null());
 	json_object_set_new(o, "coverage", coverage_json(R));
 	if (R->code)
 		json_object_set_new(o, "code", code_line_json(s, R));

@@ -6,7 +6,8 @@
 # hits them alike.
 # usage: bench/kbuild-eval.sh KSRC CONFIG [KCVE...]   (default build/kcve; RUNS runs each, default 5)
 # Prints every run (wall / user / sys / max RSS), then per binary the min and median wall time of
-# each measure, and the load average before and after.
+# each measure (and the CPU time of the whole-tree verdicts: on a loaded machine wall time is
+# mostly waiting for a core), and the load average before and after.
 set -euo pipefail
 ksrc=$1 config=$2
 shift 2
@@ -29,12 +30,14 @@ for i in $(seq "$runs"); do
 			--files-from "$tmp/files" > "$tmp/out.$k"
 		read -r w u s m < "$tmp/t"
 		echo "$w" >> "$tmp/all.$k"
+		echo "$u $s" | awk '{print $1 + $2}' >> "$tmp/cpu.$k"
 		echo "  run $i $kcve: evaluation + verdict for every .c: $w s wall, $u s user, $s s sys, $m KiB"
 	done
 done
 stat() { sort -n "$1" | awk '{v[NR] = $1} END {printf "min %.2f s, median %.2f s", v[1], v[int((NR + 1) / 2)]}'; }
 for k in "${!kcves[@]}"; do
-	echo "${kcves[$k]}: evaluation only $(stat "$tmp/eval.$k"); every .c $(stat "$tmp/all.$k");" \
+	echo "${kcves[$k]}: evaluation only $(stat "$tmp/eval.$k"); every .c $(stat "$tmp/all.$k")" \
+		"(CPU user+sys $(stat "$tmp/cpu.$k"));" \
 		"$(awk -F'\t' '$2 == "compiled"' "$tmp/out.$k" | wc -l) compiled"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

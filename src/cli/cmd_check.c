@@ -22,6 +22,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "policy/branches.h"
+#include "core/text.h"
 
 /* Everything the options say. */
 struct check_args {

@@ -16,6 +16,8 @@
 #include "check/stages/running.h"
 #include "check/stages/triage.h"
 #include "check/verdict/kernelrel.h"
+#include "core/diag.h"
+#include "core/text.h"
 #include "core/xalloc.h"
 #include "ksyms/ksyms.h"
 
@@ -56,15 +58,15 @@ static void say(const struct ck_sink *sk, int kind, const char *fmt, ...)
 {
 	if (kind == 0 ? !sk->warn : !sk->note)
 		return;
-	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = diag_vformat(fmt, ap); /* one line, nothing that drives a terminal */
 	va_end(ap);
 	if (kind == 0)
 		sk->warn(sk->ctx, msg);
 	else
 		sk->note(sk->ctx, kind == 2, msg);
+	free(msg);
 }
 
 /* The modprobe.d reader's warnings go to the sink. */
@@ -201,7 +203,8 @@ static int open_inputs(struct run *r, struct kcve_err *err)
 				    rq->gitdir);
 	if (rq->git->open(&r->gt, rq->gitdir, rq->ref, rq->git_cache, rq->git_cache_write, err))
 		return err->code;
-	snprintf(r->glabel, sizeof r->glabel, "git:%s@%s", rq->gitdir, rq->ref ? rq->ref : "HEAD");
+	text_snprintf(r->glabel, sizeof r->glabel, "git:%s@%s", rq->gitdir,
+		      rq->ref ? rq->ref : "HEAD");
 	say(r->sk, 2, "%zu commits (%zu read, %zu from the scan cache), %zu upstream references "
 	    "in %s", rq->git->commits(r->gt), rq->git->read(r->gt), rq->git->cached(r->gt),
 	    rq->git->references(r->gt), r->glabel);

@@ -61,7 +61,8 @@ struct ck_run_end {
 				      * rewritten) */
 };
 
-/* Where the answers go; any callback may be NULL. */
+/* Where the answers go; any callback may be NULL (a NULL warn or note drops them: the public
+ * API says nothing on stderr).  Messages are one neutralised line (core/diag.h). */
 struct ck_sink {
 	void *ctx;
 	void (*warn)(void *ctx, const char *msg);

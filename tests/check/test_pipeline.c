@@ -281,7 +281,7 @@ static void test_stage_error(void **state)
 	struct ck_result r;
 	int rc = ck_pipeline_run(&p, &k, &r, &e);
 	assert_int_equal(rc, KCVE_E_NOTFOUND);
-	assert_non_null(strstr(e.msg, "/nonexistent/kcve-ksrc"));
+	assert_non_null(strstr(e.msg, "source tree /nonexistent/kcve-ksrc not found"));
 	ck_result_release(&r);
 
 	char *rels[] = {"6.1.5"};
@@ -292,7 +292,7 @@ static void test_stage_error(void **state)
 	struct ck_sink sink = {.ctx = &seen, .kernel = seen_kernel, .end = seen_end};
 	e = (struct kcve_err){0};
 	assert_int_equal(ck_run(&rq, &sink, &e), KCVE_E_NOTFOUND);
-	assert_non_null(strstr(e.msg, "/nonexistent/kcve-ksrc"));
+	assert_non_null(strstr(e.msg, "source tree /nonexistent/kcve-ksrc not found"));
 	assert_int_equal(seen.kernels, 0);
 	assert_int_equal(seen.ends, 0);
 	ck_set_release(&s);

@@ -110,10 +110,10 @@ static void test_cve_ids(void **state)
 	assert_false(cveid_valid_n("CVE-2024-108", 12));
 	assert_false(cveid_valid_n("CVE-20a4-1086", 13));
 	assert_false(cveid_valid_n("cve-2024-1086", 13));
-	assert_true(ck_cve_id_cmp("CVE-2024-9999", "CVE-2024-10000") < 0);
-	assert_true(ck_cve_id_cmp("CVE-2023-99999", "CVE-2024-1000") < 0);
-	assert_true(ck_cve_id_cmp("CVE-2024-1000", "garbage") < 0);
-	assert_int_equal(ck_cve_id_cmp("CVE-2024-1000", "CVE-2024-1000"), 0);
+	assert_true(cveid_cmp("CVE-2024-9999", "CVE-2024-10000") < 0);
+	assert_true(cveid_cmp("CVE-2023-99999", "CVE-2024-1000") < 0);
+	assert_true(cveid_cmp("CVE-2024-1000", "garbage") < 0);
+	assert_int_equal(cveid_cmp("CVE-2024-1000", "CVE-2024-1000"), 0);
 }
 
 static int epss_text(struct ck_epss *p, const char *t, struct kcve_err *e)

@@ -610,7 +610,7 @@ static void test_build_dir(void **state)
 				      "  include/linux/sched.h \\\n\n");
 	struct kcve_err err = {0};
 	struct kb_build *b = NULL;
-	assert_int_equal(kb_build_open(&b, tpath("obj"), &err), 0);
+	assert_int_equal(kb_build_open(&b, tpath("obj"), NULL, &err), 0);
 	assert_string_equal(kb_build_srctree(b), src);
 	assert_int_equal(kb_build_verdict(b, "fs/ext4/inode.c"), KB_COMPILED);
 	assert_int_equal(kb_build_verdict(b, "fs/ext4/ext4.h"), KB_COMPILED);
@@ -629,9 +629,9 @@ static void test_build_dir(void **state)
 	kb_build_close(b);
 	/* no .cmd at all, and a missing directory */
 	put("empty/readme", "x");
-	assert_int_equal(kb_build_open(&b, tpath("empty"), &err), -1);
+	assert_int_equal(kb_build_open(&b, tpath("empty"), NULL, &err), -1);
 	assert_int_equal(err.code, KCVE_E_NOTFOUND);
-	assert_int_equal(kb_build_open(&b, tpath("nowhere"), &err), -1);
+	assert_int_equal(kb_build_open(&b, tpath("nowhere"), NULL, &err), -1);
 	assert_int_equal(err.code, KCVE_E_NOTFOUND);
 }
 

@@ -59,11 +59,12 @@ int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, 
 	return 0;
 }
 
-int ck_files_open_build(struct ck_files **out, const char *builddir, struct kcve_err *err)
+int ck_files_open_build(struct ck_files **out, const char *builddir, const struct kcve_diag *diag,
+			struct kcve_err *err)
 {
 	*out = NULL;
 	struct ck_files *f = xcalloc(1, sizeof *f);
-	int rc = kb_build_open(&f->build, builddir, err);
+	int rc = kb_build_open(&f->build, builddir, diag, err);
 	if (rc) {
 		free(f);
 		return rc;

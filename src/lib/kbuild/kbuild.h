@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/diag.h"
 #include "core/error.h"
 
 enum kb_verdict { KB_UNKNOWN = 0, KB_COMPILED = 1, KB_NOT_COMPILED = 2 };
@@ -100,8 +101,10 @@ struct kb_build;
 /* Read every `.*.cmd` file under builddir (an `O=` directory or an in-tree build) and collect
  * the compiled sources and the headers they depend on (`source_X :=`, `deps_X :=` with
  * `$(wildcard ...)` entries skipped), relative to the source tree.  KCVE_E_NOTFOUND when
- * builddir has no .cmd file at all. */
-int kb_build_open(struct kb_build **out, const char *builddir, struct kcve_err *err);
+ * builddir has no .cmd file at all; a .cmd file that cannot be read is skipped with a warning
+ * to diag (NULL: the default sink, core/diag.h). */
+int kb_build_open(struct kb_build **out, const char *builddir, const struct kcve_diag *diag,
+		  struct kcve_err *err);
 /* KB_COMPILED when path was compiled or included by a compiled file, else KB_NOT_COMPILED. */
 enum kb_verdict kb_build_verdict(struct kb_build *b, const char *path);
 size_t kb_build_count(struct kb_build *b);

@@ -7,6 +7,7 @@
 #include "cli_report.h"
 #include "core/error.h"
 #include "history/history.h"
+#include "core/kjson.h"
 
 int cmd_index(int argc, char **argv, struct kcve_global *g)
 {
@@ -44,7 +45,7 @@ int cmd_index(int argc, char **argv, struct kcve_global *g)
 	}
 	int rc = 0;
 	if (json)
-		rc = cli_json_print(json_pack("{s:s, s:I, s:I, s:I, s:f}", "index",
+		rc = cli_json_print(kj_pack("{s:s, s:I, s:I, s:I, s:f}", "index",
 					      history_index_path(h), "ranges",
 					      (json_int_t)st.ranges_total, "ranges_new",
 					      (json_int_t)st.ranges_new, "commits_added",

@@ -414,12 +414,6 @@ static void open_symbols(const struct check_args *a, const struct ck_set *set,
 	in->have_syms = true;
 }
 
-static void warn_line(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "kcve: warning: %s\n", msg);
-}
-
 static void open_inputs(struct kcve_global *g, const struct check_args *a, const struct ck_set *set,
 			const struct ck_running *rn, struct check_inputs *in)
 {
@@ -439,7 +433,7 @@ static void open_inputs(struct kcve_global *g, const struct check_args *a, const
 	if (a->build && ck_files_open_build(&in->bf, a->build, NULL, &err) != 0)
 		die_err(&err);
 	open_symbols(a, set, rn, in);
-	if (a->running && ck_modprobe_load(&in->mp, a->root, rn->uname_r, warn_line, NULL, &err) != 0)
+	if (a->running && ck_modprobe_load(&in->mp, a->root, rn->uname_r, NULL, &err) != 0)
 		die_err(&err);
 #ifndef KCVE_NO_GIT
 	if (!a->gitdir)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check/stages/codestage.h"
 #include "codefix/match.h"
@@ -11,10 +12,12 @@
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/xalloc.h"
+#include "core/kjson.h"
 
-int ck_set_add_patches(struct ck_set *s, const char *dir, size_t *added, struct kcve_err *err)
+int ck_set_add_patches(struct ck_set *s, const char *dir, const struct kcve_diag *diag,
+		       size_t *added, size_t *skipped, struct kcve_err *err)
 {
-	*added = 0;
+	*added = *skipped = 0;
 	if (!is_dir(dir))
 		return kcve_err_set(err, KCVE_E_NOTFOUND, "patch directory %s not found; give the "
 				    "directory holding CVE-YYYY-NNNN.patch files", dir);
@@ -27,20 +30,22 @@ int ck_set_add_patches(struct ck_set *s, const char *dir, size_t *added, struct 
 		sb_reset(&name);
 		sb_addf(&name, "%s.patch", s->v[i].id);
 		char *path = path_join(dir, name.buf);
-		if (!path_exists(path)) {
+		struct stat st;
+		if (lstat(path, &st) != 0 && errno == ENOENT) { /* no patch for this record */
 			free(path);
 			continue;
 		}
 		struct cf_patch p;
-		int rc = cf_patch_read(&p, path, err);
-		if (rc == 0 && cf_set_add_patch(s->fprints, s->v[i].id, "patch", &p) > 0)
-			++*added;
+		struct kcve_err perr = {0};
+		if (cf_patch_read(&p, path, &perr) == 0) {
+			if (cf_set_add_patch(s->fprints, s->v[i].id, "patch", &p) > 0)
+				++*added;
+		} else { /* one unusable patch: said, counted, and the others still read */
+			++*skipped;
+			diag_warn(diag, "%s left out: %s", name.buf, perr.msg);
+		}
 		cf_patch_release(&p);
 		free(path);
-		if (rc) {
-			sb_release(&name);
-			return rc;
-		}
 	}
 	sb_release(&name);
 	cf_set_sort(s->fprints);
@@ -179,15 +184,15 @@ json_t *ck_code_json(const struct ck_code *c)
 	json_t *ev = json_array();
 	for (size_t i = 0; i < c->nev; i++) {
 		const struct cf_ev *v = &c->ev[i];
-		json_t *o = json_pack("{s:s, s:I, s:s, s:o}", "file", v->moved ? v->moved : v->file,
+		json_t *o = kj_pack("{s:s, s:I, s:s, s:o}", "file", v->moved ? v->moved : v->file,
 				      "hunk", (json_int_t)v->hunk + 1, "state",
 				      cf_hstate_name(v->state), "line",
 				      v->line ? json_integer(v->line) : json_null());
 		if (v->moved) /* the file read is not the one the fix named (renamed or moved) */
-			json_object_set_new(o, "fingerprint_file", json_string(v->file));
+			json_object_set_new(o, "fingerprint_file", kj_str(v->file));
 		json_array_append_new(ev, o);
 	}
-	return json_pack("{s:s, s:I, s:I, s:s, s:o}", "verdict", cf_verdict_name(c->verdict),
+	return kj_pack("{s:s, s:I, s:I, s:s, s:o}", "verdict", cf_verdict_name(c->verdict),
 			 "hunks", (json_int_t)c->hunks, "found", (json_int_t)c->found, "fix",
 			 c->label ? c->label : "", "evidence", ev);
 }

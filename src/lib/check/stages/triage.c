@@ -8,6 +8,7 @@
 #include "core/cveid.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -128,7 +129,7 @@ static void mitigate(const struct ck_record *r, struct ck_entry *e, const struct
 		if (dup)
 			continue;
 		if (nmods < 8)
-			snprintf(seen[nmods], sizeof seen[nmods], "%.55s", mod);
+			text_snprintf(seen[nmods], sizeof seen[nmods], "%.55s", mod);
 		nmods++;
 		const char *rule = NULL;
 		switch (ck_modprobe_rule(mp, mod, &rule)) {

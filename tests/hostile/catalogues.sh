@@ -8,6 +8,7 @@
 #  - item 6: db build --patches DIR with a FIFO, a link to /dev/zero and a 5 GB file as patches
 #    (a FIFO hung; one unusable patch aborted the run): each left out with one warning naming
 #    it, counted ("patches_left_out"), the other patches read;
+#  - a --source file of a fix that is a FIFO or a link: read as missing, said in one warning;
 # Each case within 30 s and 2 GiB, one line, a sane exit.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
@@ -88,4 +89,13 @@ grep -q "CVE-2099-0002.patch left out: .*not a regular file" "$T/err" || fail "t
 [ "$(grep -c "kcve: warning:" "$T/err")" = 3 ] || fail "db build --patches: want 3 warnings: $(cat "$T/err")"
 grep -q '"patches_left_out": 3' "$T/out" || fail "db build --patches: not counted: $(cat "$T/out")"
 grep -q '"fingerprints": 3' "$T/out" || fail "db build --patches: the others not read: $(cat "$T/out")"
+# ---- the smaller one: a fix's source file that is a FIFO or a link in --source is read as
+# missing, and said so (one warning naming it and the count), never waited on
+cp -r "$T/tree" "$T/src7"
+rm "$T/src7/drivers/foo/foo.c" "$T/src7/include/linux/gadget.h"
+mkfifo "$T/src7/drivers/foo/foo.c"
+ln -s /etc/passwd "$T/src7/include/linux/gadget.h"
+run35 "--source FIFO and link" "${chk[@]}" --source "$T/src7" --json
+[ "$RC" = 0 ] || [ "$RC" = 1 ] || fail "--source FIFO: exit $RC: $(cat "$T/err")"
+want "--source FIFO and link" "0 1" "drivers/foo/foo.c is not a regular file.*read as missing; and 1 more"
 echo "catalogues: ok"

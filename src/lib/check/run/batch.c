@@ -17,6 +17,7 @@
 #include "check/verdict/kernelrel.h"
 #include "check/verdict/verdict.h"
 #include "codefix/match.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/strmap.h"
@@ -440,6 +441,8 @@ static void load_syms(struct batch *b)
 		else if ((map ? ksyms_open_system_map(&y->k, path, &err)
 			      : ksyms_open_build(&y->k, path, &err)) != 0)
 			y->error = xstrdup(err.msg);
+		else if (y->k.warning[0]) /* module files left out: once per symbol source */
+			diag_warn(NULL, "%s", y->k.warning);
 	}
 	for (size_t i = 0; i < b->nk; i++) {
 		struct kernel *k = &b->k[i];

@@ -3,12 +3,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check/stages/codestage.h"
 #include "codefix/match.h"
 #include "codefix/patch.h"
 #include "core/cveid.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/xalloc.h"
@@ -102,6 +105,54 @@ static void apply(struct ck_result *res, struct ck_entry *e, const struct ck_cod
 	res->ncode_decided++;
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A fix's file that the tree holds as something else than a regular file (a FIFO, a device, a
+ * symbolic link) is read as missing, never followed or waited on: said in one warning naming
+ * the first such file and the count. */
+static void warn_refused_sources(const struct cf_set *fs, const char *srcdir)
+{
+	int dirfd = open(srcdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < fs->n; i++)
+		n += fs->v[i].n;
+	const char **paths = xcalloc(n + 1, sizeof *paths);
+	n = 0;
+	for (size_t i = 0; i < fs->n; i++)
+		for (uint32_t j = 0; j < fs->v[i].n; j++)
+			paths[n++] = fs->v[i].f[j].path;
+	if (n)
+		qsort(paths, n, sizeof *paths, cmp_strp);
+	size_t refused = 0;
+	const char *first = NULL, *why = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(paths[i], paths[i - 1]))
+			continue;
+		struct stat st;
+		int rc = safe_lstat_at(dirfd, paths[i], &st);
+		int e = errno;
+		const char *w = rc == 0 ? (S_ISREG(st.st_mode) ? NULL : S_ISLNK(st.st_mode)
+					   ? "a symbolic link (not followed)" : read_file_reason(ENODEV))
+				: e == ENOENT || e == ENOTDIR ? NULL : read_file_reason(e);
+		if (w && refused++ == 0) {
+			first = paths[i];
+			why = w;
+		}
+	}
+	close(dirfd);
+	if (refused > 1)
+		diag_warn(NULL, "--source %s: %s is %s, read as missing; and %zu more files of the "
+			  "fixes", srcdir, first, why, refused - 1);
+	else if (refused)
+		diag_warn(NULL, "--source %s: %s is %s, read as missing", srcdir, first, why);
+	free(paths);
+}
+
 int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_reading *out,
 		 struct kcve_err *err)
 {
@@ -112,6 +163,8 @@ int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_read
 		return 0;
 	struct cf_result *r = xcalloc(fs->n + 1, sizeof *r);
 	int rc = cf_check_tree(fs, srcdir, r, err);
+	if (rc == 0)
+		warn_refused_sources(fs, srcdir);
 	size_t *ix = ids_sorted(s);
 	for (size_t i = 0; rc == 0 && i < fs->n;) {
 		size_t j = i;

@@ -29,6 +29,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "policy/branches.h"
+#include "core/text.h"
 
 /* Everything the options say. */
 struct check_args {
@@ -440,7 +441,7 @@ static void open_inputs(struct kcve_global *g, const struct check_args *a, const
 		return;
 	if (ck_git_open(&in->gt, a->gitdir, a->ref, a->git_cache, !a->no_git_cache, NULL, &err) != 0)
 		die_err(&err);
-	snprintf(in->glabel, sizeof in->glabel, "git:%s@%s", a->gitdir, a->ref ? a->ref : "HEAD");
+	text_snprintf(in->glabel, sizeof in->glabel, "git:%s@%s", a->gitdir, a->ref ? a->ref : "HEAD");
 	if (g->verbose)
 		fprintf(stderr, "kcve: %zu commits (%zu read, %zu from the scan cache), %zu "
 			"upstream references in %s\n", ck_git_commit_count(in->gt),

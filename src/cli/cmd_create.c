@@ -12,6 +12,7 @@
 #include "record/identity.h"
 #include "store/create.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 enum { O_VULNERABLE = CLI_LONG };
 struct create_args {
@@ -79,7 +80,7 @@ static int create_one(struct cve_tree *t, struct history *h, struct store_create
 		fflush(stdout);
 	}
 	if (got)
-		snprintf(got, 32, "%s", res.cve);
+		text_snprintf(got, 32, "%s", res.cve);
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/strmap.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct db_args {
 	const char *out, *tree, *source, *db, *config, *arch, *patches, *repo;
@@ -246,7 +247,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	if (rc == 0) {
 		char left[64] = "";
 		if (nskipped)
-			snprintf(left, sizeof left, " (%zu patches left out, see the warnings)", nskipped);
+			text_snprintf(left, sizeof left, " (%zu patches left out, see the warnings)", nskipped);
 		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions, %zu fix fingerprints%s\n",
 			out, set.n, set.nconds, nfp, left);
 	}

@@ -18,6 +18,7 @@
 #include "record/identity.h"
 #include "store/tree.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct request_args {
 	const char *output, *from;
@@ -83,7 +84,7 @@ static int o_find_cve(void *ctx, const char *sha, char cve[32])
 	struct cve_entry e;
 	if (tree_find_sha(c->t, sha, &e) != 0)
 		return KCVE_E_NOTFOUND;
-	snprintf(cve, 32, "%s", e.id);
+	text_snprintf(cve, 32, "%s", e.id);
 	cve_entry_release(&e);
 	return 0;
 }

@@ -83,6 +83,15 @@ int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err
  * reached under C) and module is the module name the file links into ("" if none). */
 int kb_tree_export_paths(struct kb_tree *t, const char *const *paths, size_t n, FILE *out,
 			 struct kcve_err *err);
+/* What a compact database keeps (`db build --source`): one line "path\tcondition\tmodule" for
+ * every .c file of ksrc and every path of paths, sorted, each once.  The tree is evaluated
+ * symbolically for each architecture Debian builds that it has (x86, arm64, arm, powerpc, s390,
+ * riscv, mips, loongarch); a file under arch/<a>/ gets a's condition ("unknown" for an
+ * architecture not evaluated), any other the common condition, or, where the architectures
+ * differ, "(ARCH=x86 && (C1)) || (ARCH=arm64 && (C2)) || ... || (!ARCH=x86 && ... && unknown)",
+ * ARCH being the architecture of the .config that evaluates it. */
+int kb_export_db_conditions(const char *ksrc, const char *const *paths, size_t n, FILE *out,
+			    struct kcve_err *err);
 /* Module name (as /proc/modules spells it, '-' folded to '_') of the obj-y/obj-m object the
  * compiled source `path` links into: its composite (nf_tables_api.c -> nf_tables) or its own
  * object (tun.c -> tun).  False when the evaluation did not collect the file. */

@@ -1,5 +1,6 @@
 /* libFuzzer target: FIRST's EPSS CSV (check/epss.c) for kcve check --epss.  Input: the CSV
- * text.  Invariants: accepted scores are in [0, 1], ids valid and strictly increasing, the
+ * text, or gzip data of it (every member read, core/gunzip.c, text capped at 1 MiB here).
+ * Invariants: the text of a gzip accepted is within the cap; accepted scores are in [0, 1], ids valid and strictly increasing, the
  * model comment has no control character. */
 #include <stddef.h>
 #include <stdint.h>
@@ -9,12 +10,27 @@
 #include "check/epss.h"
 #include "check/kev.h"
 #include "core/cveid.h"
+#include "core/gunzip.h"
+#include "core/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ck_epss p;
 	struct kcve_err e = {0};
+	struct strbuf text = STRBUF_INIT;
+	if (gunzip_magic(data, size)) {
+		enum gunzip_result g = gunzip_capped(data, size, 1 << 20, &text);
+		if (g == GUNZIP_OK && text.len > (1 << 20))
+			abort();
+		if (g != GUNZIP_OK) {
+			sb_release(&text);
+			return 0;
+		}
+		data = (const uint8_t *)(text.buf ? text.buf : "");
+		size = text.len;
+	}
 	int rc = ck_epss_parse(&p, (const char *)data, size, "fuzz", &e);
+	sb_release(&text);
 	if (rc != 0) {
 		if (rc != KCVE_E_PARSE || strchr(e.msg, '\n') || p.n)
 			abort();

@@ -5,6 +5,7 @@
 
 #include "cli_json.h"
 #include "cli_store.h"
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "policy/branches.h"
@@ -82,7 +83,7 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 		if ((rc = branch_policy_load(&bp, tree_root(t), &err))) {
 			cli_fail(&err);
 		} else if (json) {
-			time_t now = store_now();
+			time_t now = (time_t)clock_now();
 			json_t *a = json_array();
 			for (size_t i = 0; i < bp.n; i++)
 				json_array_append_new(a, json_pack(
@@ -95,7 +96,7 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 			printf("no branch data (%s, %s): every branch counts as supported\n",
 			       BRANCHES_FILE, EOL_FILE);
 		} else {
-			time_t now = store_now();
+			time_t now = (time_t)clock_now();
 			for (size_t i = 0; i < bp.n; i++)
 				printf("%-8s %-10s %-12s %s\n", bp.v[i].branch,
 				       bp.v[i].moniker[0] ? bp.v[i].moniker : "-",

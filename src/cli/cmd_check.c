@@ -7,6 +7,7 @@
 #include "check/check.h"
 #include "check/funclevel.h"
 #include "check/codestage.h"
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "check/filestage.h"
 #include "check/gitdates.h"
@@ -328,7 +329,7 @@ static int check_batch(struct ck_set *set, const struct check_args *a, struct ck
 		       struct kcve_global *g)
 {
 	struct ck_coverage age;
-	long long now = (long long)store_now();
+	long long now = clock_now();
 	bool has_age = ck_coverage_age(set, now, a->max_age, &age);
 	struct ck_batch_opts bo = {.source = a->source, .arch = a->arch, .fixed_in = a->fixed_in,
 				   .reading = a->reading, .now = now, .age = has_age ? &age : NULL,
@@ -406,6 +407,8 @@ static void open_symbols(const struct check_args *a, const struct ck_set *set,
 		ksyms_free(&in->syms);
 		return;
 	}
+	if (in->syms.warning[0])
+		fprintf(stderr, "kcve: warning: %s\n", in->syms.warning);
 	in->have_syms = true;
 }
 
@@ -569,7 +572,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	struct ck_cov_index covix;
 	ck_cov_index_build(&covix, &set);
 	struct ck_coverage age;
-	struct ck_pipeline pl = {.set = &set, .cov = &covix, .now = (long long)store_now(),
+	struct ck_pipeline pl = {.set = &set, .cov = &covix, .now = clock_now(),
 				 .triage = a.kev || a.epss ? &tri : NULL};
 	if (ck_coverage_age(&set, pl.now, a.max_age, &age))
 		pl.age = &age;

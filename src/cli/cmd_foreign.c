@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -130,7 +131,7 @@ int cmd_foreign(int argc, char **argv, struct kcve_global *g)
 	size_t nb = 0, ab = 0;
 	struct branch_policy bp = {0};
 	if (c.t && branch_policy_load(&bp, tree_root(c.t), &err) == 0 && bp.has_data && !supported) {
-		time_t now = store_now();
+		time_t now = (time_t)clock_now();
 		for (size_t i = 0; i < bp.n; i++) {
 			if (branch_policy_supported(&bp, bp.v[i].branch, now)) {
 				XGROW(branches, nb + 1, ab);

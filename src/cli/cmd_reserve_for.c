@@ -7,6 +7,7 @@
 
 #include "cli_json.h"
 #include "cli_store.h"
+#include "core/clock.h"
 #include "policy/branches.h"
 #include "store/ops.h"
 
@@ -51,7 +52,7 @@ int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 		cli_usage_error(&p, "--summary TEXT (one line) is required, %s, describe the "
 				"issue", summary ? "multi-line" : "(missing)");
 	if (!year) {
-		time_t now = store_now();
+		time_t now = (time_t)clock_now();
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		year = tm.tm_year + 1900;

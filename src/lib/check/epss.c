@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "check/kev.h"
 #include "core/cveid.h"
 #include "core/fileio.h"
+#include "core/gunzip.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -125,40 +125,6 @@ int ck_epss_parse(struct ck_epss *e, const char *text, size_t len, const char *n
 	return 0;
 }
 
-/* Inflate a gzip member into out, at most cap bytes; false when corrupt or too large. */
-static bool gunzip(const struct strbuf *in, size_t cap, struct strbuf *out, bool *too_big)
-{
-	z_stream z;
-	memset(&z, 0, sizeof z);
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return false;
-	z.next_in = (unsigned char *)in->buf;
-	z.avail_in = (uInt)in->len; /* in->len <= CK_EPSS_MAX < 4 GiB */
-	int rc = Z_OK;
-	*too_big = false;
-	while (rc == Z_OK) {
-		if (out->len >= cap) {
-			*too_big = true;
-			break;
-		}
-		sb_grow(out, 1 << 20);
-		size_t room = out->alloc - out->len - 1;
-		if (room > cap - out->len)
-			room = cap - out->len + 1; /* one byte more tells "too large" */
-		z.next_out = (unsigned char *)out->buf + out->len;
-		z.avail_out = (uInt)room;
-		rc = inflate(&z, Z_NO_FLUSH);
-		out->len += room - z.avail_out;
-		if (out->len > cap)
-			*too_big = true;
-		if (rc == Z_BUF_ERROR && z.avail_in)
-			rc = Z_OK;
-	}
-	out->buf[out->len < out->alloc ? out->len : out->alloc - 1] = '\0';
-	inflateEnd(&z);
-	return rc == Z_STREAM_END && !*too_big;
-}
-
 int ck_epss_load(struct ck_epss *e, const char *path, struct kcve_err *err)
 {
 	memset(e, 0, sizeof *e);
@@ -170,13 +136,14 @@ int ck_epss_load(struct ck_epss *e, const char *path, struct kcve_err *err)
 				  "cannot read the EPSS scores %s: %s (a regular file of at most %zu "
 				  "MiB); download epss_scores-current.csv.gz from FIRST", shown,
 				  read_file_reason(errno), CK_EPSS_MAX >> 20);
-	} else if (sb.len >= 2 && (unsigned char)sb.buf[0] == 0x1f &&
-		   (unsigned char)sb.buf[1] == 0x8b) {
-		bool big = false;
-		if (!gunzip(&sb, CK_EPSS_MAX, &plain, &big))
-			rc = kcve_err_set(err, KCVE_E_PARSE, "%s: %s; give FIRST's EPSS CSV (plain or "
-					  "gzip)", shown, big ? "decompresses to more than 64 MiB"
-							      : "corrupt gzip data");
+	} else if (gunzip_magic(sb.buf, sb.len)) {
+		enum gunzip_result g = gunzip_capped(sb.buf, sb.len, CK_EPSS_MAX, &plain);
+		if (g != GUNZIP_OK) /* every member read, as gzip does; anything else after them refused */
+			rc = g == GUNZIP_TOO_BIG
+				? kcve_err_set(err, KCVE_E_PARSE, "%s: decompresses to more than %zu MiB; give "
+					       "FIRST's EPSS CSV (plain or gzip)", shown, CK_EPSS_MAX >> 20)
+				: kcve_err_set(err, KCVE_E_PARSE, "%s: %s; give FIRST's EPSS CSV (plain or gzip)",
+					       shown, gunzip_reason(g));
 		else
 			rc = ck_epss_parse(e, plain.buf, plain.len, shown, err);
 	} else {

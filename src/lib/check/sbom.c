@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "check/vex.h"
+#include "core/kjson.h"
+#include "core/strbuf.h"
 #include "core/xalloc.h"
 
 static char *dup_or_null(const char *s)
@@ -111,14 +113,16 @@ static int load_spdx(struct ck_sbom *sb, json_t *doc, const char *path, struct k
 
 static int from_doc(struct ck_sbom *sb, json_t *doc, const char *path, struct kcve_err *err);
 
+const struct kj_limits ck_sbom_limits = {CK_SBOM_MAX, CK_SBOM_VALUES};
+
+#define SBOM_HINT "; give a CycloneDX JSON or SPDX 2.3 JSON file"
+
 int ck_sbom_load(struct ck_sbom *sb, const char *path, struct kcve_err *err)
 {
 	memset(sb, 0, sizeof(*sb));
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je);
-	if (!doc)
-		return kcve_err_set(err, KCVE_E_PARSE, "cannot read the SBOM %s (%s, line %d); give a "
-				    "CycloneDX JSON or SPDX 2.3 JSON file", path, je.text, je.line);
+	json_t *doc; /* the bounded reader: a FIFO refused at once, the size and values capped */
+	if (kj_load_file(path, &ck_sbom_limits, "SBOM", SBOM_HINT, &doc, err) != 0)
+		return err->code;
 	return from_doc(sb, doc, path, err);
 }
 
@@ -126,12 +130,15 @@ int ck_sbom_parse(struct ck_sbom *sb, const char *text, size_t len, const char *
 		  struct kcve_err *err)
 {
 	memset(sb, 0, sizeof(*sb));
-	json_error_t je;
-	json_t *doc = json_loadb(text, len, 0, &je);
-	if (!doc)
-		return kcve_err_set(err, KCVE_E_PARSE, "cannot parse the SBOM %s (%s, line %d); give "
-				    "a CycloneDX JSON or SPDX 2.3 JSON file", name, je.text, je.line);
-	return from_doc(sb, doc, name, err);
+	json_t *doc;
+	struct strbuf what = STRBUF_INIT;
+	sb_addf(&what, "the SBOM %s", name);
+	int rc = len > CK_SBOM_MAX
+		? kcve_err_set(err, KCVE_E_PARSE, "%s is larger than %zu MiB" SBOM_HINT, what.buf,
+			       CK_SBOM_MAX >> 20)
+		: kj_parse(text, len, &ck_sbom_limits, what.buf, SBOM_HINT, &doc, err) != 0 ? err->code : 0;
+	sb_release(&what);
+	return rc ? rc : from_doc(sb, doc, name, err);
 }
 
 /* Takes the reference to doc. */

@@ -15,6 +15,7 @@
 #include "check/delta.h"
 #include "check/recset.h"
 #include "core/error.h"
+#include "core/kjson.h"
 
 /* The kernel component found in an SBOM. */
 struct ck_sbom {
@@ -29,6 +30,11 @@ struct ck_sbom {
 /* Find the Linux kernel component of a CycloneDX JSON or SPDX 2.3 JSON SBOM. KCVE_E_PARSE
  * when the file is neither, KCVE_E_NOTFOUND when no component is a Linux kernel. */
 int ck_sbom_load(struct ck_sbom *sb, const char *path, struct kcve_err *err);
+/* An SBOM is read by the bounded reader (core/kjson.h: a regular file, non-blocking open) within
+ * these limits; every SBOM reader uses them. */
+#define CK_SBOM_MAX ((size_t)64 << 20)
+#define CK_SBOM_VALUES ((size_t)2 << 20) /* 2M "{}": 470 MB in jansson */
+extern const struct kj_limits ck_sbom_limits;
 /* The same from JSON text; name is used in messages. */
 int ck_sbom_parse(struct ck_sbom *sb, const char *text, size_t len, const char *name,
 		  struct kcve_err *err);

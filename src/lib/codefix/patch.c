@@ -10,6 +10,8 @@
 
 #include "codefix/patch.h"
 #include "core/fileio.h"
+#include "core/safefs.h"
+#include "core/strbuf.h"
 #include "core/xalloc.h"
 
 struct cursor {
@@ -211,25 +213,19 @@ int cf_patch_parse(struct cf_patch *p, const char *text, size_t len, const char 
 int cf_patch_read(struct cf_patch *p, const char *path, struct kcve_err *err)
 {
 	memset(p, 0, sizeof *p);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size > CF_PATCH_MAX) {
-		int e = fd < 0 ? errno : 0;
-		if (fd >= 0)
-			close(fd);
-		return kcve_err_set(err, e == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
-				    "cannot read patch %s (%s); it must be a regular file of at most "
-				    "%u MiB", path, e ? strerror(e) : "not a regular file or too large",
-				    CF_PATCH_MAX >> 20);
-	}
-	char *buf = xmalloc((size_t)st.st_size + 1);
-	ssize_t got = read_full(fd, buf, (size_t)st.st_size);
-	int e = errno;
-	close(fd);
-	int rc = got < 0 ? kcve_err_set(err, KCVE_E_IO, "cannot read patch %s (%s)", path, strerror(e))
-			 : cf_patch_parse(p, buf, (size_t)got, path, err);
-	free(buf);
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+	/* the bounded reader: a FIFO is refused at once, never waited on */
+	if (read_file_capped(path, &sb, CF_PATCH_MAX) != 0) {
+		int e = errno;
+		char *shown = safe_printable(path);
+		rc = kcve_err_set(err, e == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
+				  "cannot read patch %s: %s (a regular file of at most %u MiB)", shown,
+				  read_file_reason(e), CF_PATCH_MAX >> 20);
+		free(shown);
+	} else
+		rc = cf_patch_parse(p, sb.buf, sb.len, path, err);
+	sb_release(&sb);
 	return rc;
 }
 

@@ -44,9 +44,14 @@ static struct {
 static bool read_var(const char *name, long long *out)
 {
 	const char *v = getenv(name);
-	if (!v || !*v || g_clock.err.code)
+	if (!v || !*v)
 		return false;
-	return clock_parse_seconds(name, v, out, &g_clock.err) == 0;
+	struct kcve_err e = {0};
+	if (clock_parse_seconds(name, v, out, &e) == 0)
+		return true;
+	if (!g_clock.err.code) /* the first refused variable is the one reported */
+		g_clock.err = e;
+	return false;
 }
 
 static void clock_read_env(void)
@@ -63,21 +68,18 @@ int clock_init(struct kcve_err *err)
 	return g_clock.err.code;
 }
 
-static void init_or_die(void)
-{
-	if (clock_init(NULL))
-		kcve_die(g_clock.err.code, "%s", g_clock.err.msg);
-}
-
+/* Every entry point (kcve's main, kcve_records_open) calls clock_init() first and stops on its
+ * error, so a refused variable never gets here; should an internal caller forget, the refused
+ * value is not used (it counts as unset) and nothing exits. */
 long long clock_now(void)
 {
-	init_or_die();
+	clock_init(NULL);
 	return g_clock.have_now ? g_clock.now : clock_real();
 }
 
 long long clock_stamp(void)
 {
-	init_or_die();
+	clock_init(NULL);
 	return g_clock.have_stamp ? g_clock.stamp : clock_now();
 }
 

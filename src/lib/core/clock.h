@@ -14,8 +14,11 @@
  * any command runs; the other functions call it too). A value must be decimal seconds since
  * 1970-01-01T00:00:00Z with no sign, spaces or suffix, at most CLOCK_MAX_SECONDS
  * (9999-12-31T23:59:59Z), so that every timestamp kcve writes has a four-digit year.
- * Anything else ("abc", "-5", "9223372036854775807") is refused with one message and exit code
- * KCVE_E_USAGE, the same for every command. An empty value counts as unset. */
+ * Anything else ("abc", "-5", "9223372036854775807") is refused by clock_init() with one
+ * message and KCVE_E_USAGE: an error returned at start-up, which kcve's main reports as one
+ * line and exit code 2 for every command alike, and kcve_records_open() returns to the caller
+ * of the public API. The clock never exits: clock_now()/clock_stamp() after a refused
+ * variable treat it as unset. An empty value counts as unset. */
 #ifndef KCVE_CORE_CLOCK_H
 #define KCVE_CORE_CLOCK_H
 
@@ -26,7 +29,7 @@
 
 /* Read $KCVE_NOW and $SOURCE_DATE_EPOCH (once); 0, or KCVE_E_USAGE and the message in err. */
 int clock_init(struct kcve_err *err);
-/* Seconds since the epoch; they exit with clock_init()'s message when a variable is invalid. */
+/* Seconds since the epoch (see above: a variable clock_init() refused counts as unset). */
 long long clock_now(void);
 long long clock_stamp(void);
 /* Parse seconds as the variables are parsed (what names the input in the message). */

@@ -27,6 +27,31 @@ bool cveid_valid(const char *s)
 	return cveid_valid_n(s, strlen(s));
 }
 
+int cveid_cmp(const char *a, const char *b)
+{
+	bool va = cveid_valid(a), vb = cveid_valid(b);
+	if (va != vb)
+		return va ? -1 : 1;
+	int c = strcmp(a, b);
+	if (!va || c == 0)
+		return (c > 0) - (c < 0);
+	int y = memcmp(a + 4, b + 4, 4); /* four digits each */
+	if (y)
+		return (y > 0) - (y < 0);
+	const char *na = a + 9, *nb = b + 9;
+	while (na[0] == '0' && na[1])
+		na++;
+	while (nb[0] == '0' && nb[1])
+		nb++;
+	size_t la = strlen(na), lb = strlen(nb);
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	int n = strcmp(na, nb);
+	if (n)
+		return (n > 0) - (n < 0);
+	return (c > 0) - (c < 0);
+}
+
 int cveid_check_record(const char *path, const char *got, size_t len, const char *want,
 		       struct kcve_err *err)
 {

@@ -1,6 +1,7 @@
 #include "core/error.h"
 #include "core/assert.h"
 #include "core/safefs.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,7 @@ int kcve_err_set(struct kcve_err *err, int code, const char *fmt, ...)
 		va_list ap;
 		err->code = code;
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		text_vsnprintf(err->msg, sizeof(err->msg), fmt, ap); /* cut between characters */
 		va_end(ap);
 		text_neutralise(err->msg);
 	}

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static void oom(size_t n)
+_Noreturn void xalloc_oom(size_t n)
 {
 	fprintf(stderr, "kcve: error: out of memory allocating %zu bytes\n", n);
 	abort();
@@ -16,7 +16,7 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
-		oom(n);
+		xalloc_oom(n);
 	return p;
 }
 
@@ -24,7 +24,7 @@ void *xcalloc(size_t nmemb, size_t size)
 {
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
-		oom(nmemb * size);
+		xalloc_oom(nmemb * size);
 	return p;
 }
 
@@ -32,7 +32,7 @@ void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
-		oom(n);
+		xalloc_oom(n);
 	return q;
 }
 
@@ -67,13 +67,13 @@ void *xbig_alloc(struct xbig *m, size_t n)
 	return m->base = xcalloc(n ? n : 1, 1);
 #endif
 	if (n > SIZE_MAX - 2 * HUGE_SZ)
-		oom(n);
+		xalloc_oom(n);
 	/* round up to whole huge pages, plus one for the alignment */
 	size_t want = (n + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
 	size_t len = want + HUGE_SZ;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
-		oom(n);
+		xalloc_oom(n);
 	char *a = (char *)(((uintptr_t)p + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1));
 	/* give back the unaligned head and the unused tail */
 	if (a > p)
@@ -102,7 +102,7 @@ void xbig_free(struct xbig *m)
 void *xarena_calloc(struct xarena *a, size_t nmemb, size_t size)
 {
 	if (size && nmemb > SIZE_MAX / size)
-		oom(SIZE_MAX);
+		xalloc_oom(SIZE_MAX);
 	size_t n = nmemb * size;
 #ifdef ARENA_ASAN
 	XGROW(a->ptrs, a->nptrs + 1, a->palloc);

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+/* The out-of-memory exit of these (also for libraries that return NULL only then). */
+_Noreturn void xalloc_oom(size_t n);
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);

@@ -7,9 +7,9 @@
  * unquoted string returned by kb_config_get(). */
 #include <errno.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "core/fileio.h"
+#include "core/gunzip.h"
 #include "core/strbuf.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
@@ -194,36 +194,15 @@ static int gunzip_config(const struct strbuf *in, struct strbuf *out, const char
 {
 	if (in->len > (64u << 20))
 		return kcve_err_set(err, KCVE_E_PARSE, "%s is larger than 64 MiB, not a kernel config", path);
-	z_stream z;
-	memset(&z, 0, sizeof z);
-	if (inflateInit2(&z, 15 + 16) != Z_OK)
-		return kcve_err_set(err, KCVE_E_GENERIC, "zlib initialisation failed while reading %s", path);
-	z.next_in = (Bytef *)in->buf;
-	z.avail_in = (uInt)in->len;
-	unsigned char buf[65536];
-	int zr;
-	do {
-		z.next_out = buf;
-		z.avail_out = sizeof buf;
-		zr = inflate(&z, Z_NO_FLUSH);
-		if (zr != Z_OK && zr != Z_STREAM_END)
-			break;
-		sb_add(out, (const char *)buf, sizeof buf - z.avail_out);
-		if (out->len > (64u << 20)) {
-			zr = Z_MEM_ERROR;
-			break;
-		}
-	} while (zr != Z_STREAM_END);
-	inflateEnd(&z);
-	if (zr == Z_STREAM_END)
+	enum gunzip_result g = gunzip_capped(in->buf, in->len, 64u << 20, out);
+	if (g == GUNZIP_OK)
 		return 0;
-	if (zr == Z_MEM_ERROR)
+	if (g == GUNZIP_TOO_BIG)
 		return kcve_err_set(err, KCVE_E_PARSE, "%s decompresses to more than 64 MiB, not a kernel config",
 				    path);
 	return kcve_err_set(err, KCVE_E_PARSE,
 			    "%s is a truncated or corrupt gzip stream (%s); copy the whole /proc/config.gz again",
-			    path, zr == Z_BUF_ERROR ? "it ends before the end of the compressed data"
-						    : z.msg ? z.msg : "invalid data");
+			    path, gunzip_reason(g));
 }
 
 /* Either form: a file starting with the gzip magic is decompressed first. */
@@ -233,12 +212,12 @@ int kb_config_load(struct kb_config **out, const char *path, struct kcve_err *er
 	*out = NULL;
 	if (read_file(path, &sb) < 0) {
 		kcve_err_set(err, KCVE_E_IO, "cannot read %s (%s), give the path of a kernel .config", path,
-			     strerror(errno));
+			     read_file_reason(errno));
 		sb_release(&sb);
 		return -1;
 	}
 	int r;
-	if (sb.len >= 2 && (unsigned char)sb.buf[0] == 0x1f && (unsigned char)sb.buf[1] == 0x8b) {
+	if (gunzip_magic(sb.buf, sb.len)) {
 		struct strbuf text = STRBUF_INIT;
 		r = gunzip_config(&sb, &text, path, err);
 		if (r == 0)

@@ -17,7 +17,12 @@
  * symbol, so ksyms says when the kernel was built with it (lto): then absence proves nothing.
  *
  * Every input is hostile: regular files only, reached without symbolic links below the root,
- * reads capped (KSYMS_MAP_MAX, KSYMS_ELF_MAX), at most KSYMS_FILES_MAX module files. */
+ * reads capped (KSYMS_MAP_MAX, KSYMS_ELF_MAX), at most KSYMS_FILES_MAX module files. Of an
+ * ELF file only its first symbol table and that table's names are read, at most
+ * KSYMS_TABLE_MAX bytes, and an open reads at most KSYMS_RUN_MAX bytes of tables within
+ * KSYMS_TIME_MAX_MS. A module file that cannot be used (too large, truncated, damaged,
+ * stripped, past the budget) is left out: the modules are then not covered, and warning names
+ * the first such file (the caller shows it once). */
 #ifndef KCVE_KSYMS_KSYMS_H
 #define KCVE_KSYMS_KSYMS_H
 
@@ -30,6 +35,10 @@
 #define KSYMS_MAP_MAX ((size_t)256 << 20) /* a System.map or kallsyms */
 #define KSYMS_ELF_MAX ((size_t)2 << 30)   /* a vmlinux with debug information */
 #define KSYMS_FILES_MAX 200000            /* module files below a directory */
+#define KSYMS_SECTIONS_MAX (1 << 20)      /* sections of one ELF file */
+#define KSYMS_TABLE_MAX ((size_t)128 << 20) /* symbol table + its names, per file */
+#define KSYMS_RUN_MAX ((size_t)1 << 30)   /* symbol tables read by one open, all files */
+#define KSYMS_TIME_MAX_MS 20000           /* reading the files of one open */
 #define KSYMS_NAME_MAX 512                /* the kernel's KSYM_NAME_LEN */
 
 enum ksyms_cover {
@@ -42,6 +51,10 @@ struct ksyms {
 	unsigned cover;  /* enum ksyms_cover */
 	char desc[512];  /* the sources, for the evidence: "System.map F + 4023 modules in D" */
 	size_t modules;  /* module files read */
+	size_t skipped;  /* module files left out: too large, damaged, past the run's budget */
+	char warning[768]; /* "" or one line naming the first of them and why, for a warning */
+	size_t read_bytes;     /* symbol tables read so far (KSYMS_RUN_MAX) */
+	long long started_ms;  /* when the first was read (KSYMS_TIME_MAX_MS) */
 	bool lto;        /* built with link-time optimisation: CONFIG_LTO_CLANG in the kernel's
 			  * configuration (build/.config, boot/config-RELEASE beside the map or in
 			  * the root), or clang's promoted-local names ("f.llvm.123") */

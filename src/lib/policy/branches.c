@@ -7,15 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/version.h"
 #include "core/xalloc.h"
-
-time_t store_now(void)
-{
-	return (time_t)clock_now();
-}
 
 /* Days since 1970-01-01 of a YYYY-MM-DD date, -1 if malformed (civil-from-days inverse). */
 static long long parse_day(const char *s)

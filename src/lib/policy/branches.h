@@ -52,7 +52,5 @@ void branch_policy_list(const struct branch_policy *bp, time_t now, struct strbu
  * last longterm one, in January 2024; a stable branch such as 5.3 weeks after its successor's
  * release), so no fix on it was ever tracked.  Branches newer than 6.7 are not judged here. */
 bool branch_ended_before_cna(const char *branch);
-/* clock_now() as a time_t (core/clock.h: $KCVE_NOW overrides it, for tests). */
-time_t store_now(void);
 
 #endif

@@ -189,7 +189,7 @@ void description_truncate(const char *desc, size_t len, struct strbuf *out)
 	}
 	/* The anchor slices bytes (and would panic inside a multi-byte character); cut at the
 	 * last character boundary at or before the limit instead. */
-	size_t cut = utf8_floor_boundary(desc, len, DESCRIPTION_MAX);
+	size_t cut = utf8_cut(desc, len, DESCRIPTION_MAX);
 	KCVE_ASSERT(cut <= DESCRIPTION_MAX);
 	size_t start = out->len;
 	sb_add(out, desc, cut);

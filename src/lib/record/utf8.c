@@ -94,29 +94,3 @@ size_t utf8_count(const char *s, size_t n)
 	}
 	return count;
 }
-
-bool utf8_valid(const char *s, size_t n)
-{
-	size_t i = 0;
-	while (i < n) {
-		uint32_t cp;
-		size_t l = utf8_decode(s + i, n - i, &cp);
-		if (cp == 0xfffd && l == 1) /* a real U+FFFD decodes with length 3 */
-			return false;
-		i += l;
-	}
-	return true;
-}
-
-size_t utf8_floor_boundary(const char *s, size_t n, size_t max)
-{
-	if (max >= n)
-		return n;
-	size_t cut = max;
-	/* a continuation byte at the cut means the cut is inside a sequence */
-	while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80 && max - cut < 3)
-		cut--;
-	if (((unsigned char)s[cut] & 0xc0) == 0x80)
-		return max; /* not UTF-8 there anyway: keep the byte cut */
-	return cut;
-}

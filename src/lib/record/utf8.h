@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/text.h"
+
 /* Decode one UTF-8 sequence at s[0..n); returns its length (>= 1) and the code point in *cp.
  * Invalid bytes decode as U+FFFD with length 1. */
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
@@ -18,8 +20,6 @@ size_t utf8_lspace(const char *s, size_t n);
 size_t utf8_rspace(const char *s, size_t n);
 /* Number of code points. */
 size_t utf8_count(const char *s, size_t n);
-bool utf8_valid(const char *s, size_t n);
-/* Largest cut <= max that does not split a UTF-8 sequence of s[0..n). */
-size_t utf8_floor_boundary(const char *s, size_t n, size_t max);
+/* Validity and cutting between characters: core/text.h (utf8_valid, utf8_cut). */
 
 #endif

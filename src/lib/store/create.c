@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/sha.h"
 #include "core/version.h"
@@ -147,7 +148,7 @@ static int supported_check(struct cve_tree *t, const struct dyad_list *pairs, bo
 		branch_policy_release(&bp);
 		return 0;
 	}
-	time_t now = store_now();
+	time_t now = (time_t)clock_now();
 	struct strbuf fixed = STRBUF_INIT;
 	bool ok = false;
 	for (size_t i = 0; i < pairs->n; i++) {

@@ -79,26 +79,7 @@ long cve_id_number(const char *id)
 {
 	if (!cve_id_prefix_len(id))
 		return -1;
-	return strtol(id + 9, NULL, 10); /* LONG_MAX past 19 digits' range: cve_id_cmp orders */
-}
-
-int cve_id_cmp(const char *a, const char *b)
-{
-	int ya = cve_id_year(a), yb = cve_id_year(b);
-	if (ya != yb)
-		return ya < yb ? -1 : 1;
-	/* the numbers as digit strings (19 digits overflow a long): fewer digits first */
-	size_t la = cve_id_prefix_len(a), lb = cve_id_prefix_len(b);
-	const char *na = la ? a + 9 : "", *nb = lb ? b + 9 : "";
-	size_t da = la ? la - 9 : 0, db = lb ? lb - 9 : 0;
-	while (da > 1 && *na == '0')
-		na++, da--;
-	while (db > 1 && *nb == '0')
-		nb++, db--;
-	if (da != db)
-		return da < db ? -1 : 1;
-	int c = strncmp(na, nb, da);
-	return (c > 0) - (c < 0);
+	return strtol(id + 9, NULL, 10); /* LONG_MAX past 19 digits' range: cveid_cmp orders */
 }
 
 void cve_entry_release(struct cve_entry *e)
@@ -276,7 +257,7 @@ static int cmp_entry(const void *a, const void *b)
 	const struct cve_entry *x = a, *y = b;
 	if (x->year != y->year)
 		return x->year < y->year ? -1 : 1;
-	int c = cve_id_cmp(x->id, y->id);
+	int c = cveid_cmp(x->id, y->id);
 	if (c)
 		return c;
 	return (int)x->state - (int)y->state;

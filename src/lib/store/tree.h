@@ -70,7 +70,6 @@ void tree_set_replay(struct cve_tree *t, bool replay);
 bool cve_id_valid(const char *id);            /* CVE-YYYY-NNNN+: core/cveid.h's rule */
 int cve_id_year(const char *id);              /* YYYY or -1 */
 long cve_id_number(const char *id);           /* NNNNN or -1 */
-int cve_id_cmp(const char *a, const char *b); /* by year, then number (any digit count) */
 const char *cve_state_dir(enum cve_state s);  /* "published", ... */
 
 #endif

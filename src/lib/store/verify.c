@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/assert.h"
+#include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/sha.h"
@@ -635,7 +636,7 @@ static int cmp_group(const void *a, const void *b)
 	const struct group *x = a, *y = b;
 	if (x->e.year != y->e.year)
 		return x->e.year < y->e.year ? -1 : 1;
-	int c = cve_id_cmp(x->e.id, y->e.id);
+	int c = cveid_cmp(x->e.id, y->e.id);
 	if (c)
 		return c;
 	return (int)x->e.state - (int)y->e.state;

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Issue 35, the catalogues and other whole-file inputs of kcve check:
+#  - item 11: --epss gzip of two members (`cat a.gz b.gz`): the second member's rows read, as
+#    gzip reads them; bytes after the last member: refused with one line (exit 13);
+#  - items 7, 8: --sbom as a FIFO, a link to /dev/zero, a 5 GB sparse file, a 120 MB file of
+#    "[],[],...", 3,000,000 values in 9 MB: refused with one line (the bounded reader's caps);
+# Each case within 30 s and 2 GiB, one line, a sane exit.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
+. "$KCVE_SRC/tests/hostile/lib35.sh"
+. "$KCVE_SRC/tests/check/patches_fixture.sh"
+chk=("$KCVE" check --db "$T/kcve.db" --version 6.0.2)
+epss_of() { # JSON CVE -> its epss score or "none"
+	$PY -c '
+import json, sys
+for c in json.load(open(sys.argv[1]))["results"][0]["cves"]:
+    if c["id"] == sys.argv[2]:
+        print((c.get("epss") or {}).get("probability", "none"))' "$1" "$2"
+}
+
+# ---- item 11: EPSS gzip members
+printf '#model_version:t\ncve,epss,percentile\nCVE-2099-0001,0.5,0.9\n' | gzip > "$T/a.gz"
+printf 'CVE-2099-0003,0.25,0.8\n' | gzip > "$T/b.gz"
+cat "$T/a.gz" "$T/b.gz" > "$T/epss.csv.gz"
+[ "$(gzip -dc "$T/epss.csv.gz" | grep -c CVE-2099)" = 2 ] || fail "gzip itself reads both members"
+run35 "--epss two members" "${chk[@]}" --epss "$T/epss.csv.gz" --json --all
+[ "$RC" = 0 ] || [ "$RC" = 1 ] || fail "--epss two members: exit $RC: $(cat "$T/err")"
+cp "$T/out" "$T/two.json"
+[ "$(epss_of "$T/two.json" CVE-2099-0001)" != none ] || fail "--epss two members: first member's row missing"
+[ "$(epss_of "$T/two.json" CVE-2099-0003)" != none ] || fail "--epss two members: the second member's row was ignored: $(grep -o '"epss[^}]*' "$T/two.json" | head)"
+{ cat "$T/a.gz"; printf 'garbage after the member'; } > "$T/trail.csv.gz"
+run35 "--epss trailing garbage" "${chk[@]}" --epss "$T/trail.csv.gz" --json --all
+want "--epss trailing garbage" "13" "trailing garbage"
+{ cat "$T/a.gz"; head -c 10 "$T/b.gz"; } > "$T/cut.csv.gz"
+run35 "--epss second member cut" "${chk[@]}" --epss "$T/cut.csv.gz" --json --all
+want "--epss second member cut" "13" "truncated gzip"
+# ---- items 7, 8: --sbom through the bounded reader (a FIFO hung in json_load_file; a 120 MB
+# SBOM of "[],[],..." grew past 2 GiB)
+vex=("${chk[@]}" --openvex --author "t <t@example.org>")
+for kind in fifo zero sparse; do
+	hostile_file $kind "$T/sbom.json"
+	run35 "--sbom $kind" "${vex[@]}" --sbom "$T/sbom.json"
+	want "--sbom $kind" "9" "SBOM $T/sbom.json"
+done
+$PY -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("[" + "[]," * 40000000 + "[]]")' "$T/sbom.json"
+run35 "--sbom 120 MB" "${vex[@]}" --sbom "$T/sbom.json"
+want "--sbom 120 MB" "9 13" "SBOM"
+$PY -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("[" + "[]," * 3000000 + "[]]")' "$T/sbom.json"
+run35 "--sbom 3,000,000 values" "${vex[@]}" --sbom "$T/sbom.json"
+want "--sbom 3,000,000 values" "13" "more than .* JSON values"
+rm -f "$T/sbom.json"
+echo "catalogues: ok"

@@ -32,6 +32,7 @@ static const struct {
 	{KCVE_E_UNFIXED, "unfixed", "the fix is in no released tag (no CVEs for unfixed issues)"},
 	{KCVE_E_UNSUPPORTED, "unsupported", "the fix is only on branches no longer supported"},
 	{KCVE_E_COVERAGE, "coverage", "check --strict: the records do not cover a checked kernel (newer, nonexistent, unsupported branch, older than --max-age)"},
+	{KCVE_E_ARCH, "arch", "--arch names another architecture than the .config was made for"},
 };
 
 void cli_print_exit_codes(FILE *out)

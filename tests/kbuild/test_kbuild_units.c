@@ -455,6 +455,28 @@ static void test_tree_verdicts(void **state)
 	kb_config_free(c);
 }
 
+/* Every line of want (each "\npath\tcondition...\n") is in the export text buf; frees buf. */
+static void expect_lines(char *buf, const char *const *want, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strstr(buf, want[i]))
+			fail_msg("export lacks '%s':\n%s", want[i] + 1, buf);
+	free(buf);
+}
+
+/* kb_tree_export_conditions() of t as a string (caller frees). */
+static char *export_all(struct kb_tree *t)
+{
+	struct kcve_err err = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(kb_tree_export_conditions(t, f, &err), 0);
+	fclose(f);
+	return buf;
+}
+
 static void test_export_conditions(void **state)
 {
 	(void)state;
@@ -464,11 +486,7 @@ static void test_export_conditions(void **state)
 	assert_int_equal(kb_config_load(&c, tpath(".config"), &err), 0);
 	struct kb_tree *t = NULL;
 	assert_int_equal(kb_tree_open(&t, tmpdir, c, "x86", &err), 0);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(kb_tree_export_conditions(t, f, &err), 0);
-	fclose(f);
+	char *buf = export_all(t);
 	static const char *const want[] = {
 		"init/main.c\ty\n",
 		"init/initramfs.c\tCONFIG_BLK_DEV_INITRD\n",
@@ -732,12 +750,188 @@ static void test_explicit_rule_source(void **state)
 		"\ntools/preload/main.c\tCONFIG_PRELOAD\n", "\ntools/lib/bpf/relo_core.c\tCONFIG_BPF_SYSCALL\trelo_core\n",
 		"\ntools/lib/bpf/libbpf.c\tn\t\n",
 	};
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		if (!strstr(buf, lines[i]))
-			fail_msg("export lacks '%s':\n%s", lines[i] + 1, buf);
-	free(buf);
+	expect_lines(buf, lines, sizeof(lines) / sizeof(lines[0]));
 	kb_tree_close(t);
 	kb_config_free(c);
+}
+
+/* Sources that a makefile's own rules compile (rulesrc.c), in the shapes of arm64's makefiles:
+ * a pattern rule compiling one source under other object names (arch/arm64/crypto's
+ * `$(obj)/aes-glue-%.o: $(src)/aes-glue.c`), hyp-obj-y renamed to %.nvhe.o and linked by custom
+ * rules into the obj-y object kvm_nvhe.o, the vDSO that vdso-wrap.o depends on and whose makefile
+ * links $(obj-vdso) (a makefile variable, not a Kconfig list), a static pattern rule (vdso32). */
+static void write_chain_tree(void)
+{
+	put("ct/Makefile", "# top-level\n");
+	put("ct/Kbuild", "obj-y += arch/$(SRCARCH)/\n");
+	put("ct/arch/arm64/Makefile", "");
+	put("ct/arch/arm64/Kbuild", "obj-y += crypto/ kvm/ kernel/ vdso/\n");
+	put("ct/arch/arm64/crypto/Makefile",
+	    "obj-$(CONFIG_CE) += aes-ce-blk.o\naes-ce-blk-y := aes-glue-ce.o aes-ce-core.o\n"
+	    "obj-$(CONFIG_NEON) += aes-neon-blk.o\naes-neon-blk-y := aes-glue-neon.o aes-neon.o\n"
+	    "obj-$(CONFIG_BS) += bs-glue.o\n"
+	    "$(obj)/aes-glue-%.o: $(src)/aes-glue.c FORCE\n\t$(call if_changed_rule,cc_o_c)\n"
+	    "$(obj)/bs-%.o: $(src)/bs.c FORCE\n\t$(call if_changed_rule,cc_o_c)\n"
+	    /* disabled list + a variable that a rule links: unknown; a helper variable that only
+	     * feeds the disabled list: not compiled */
+	    "obj-$(CONFIG_OFF) += img.o\nvobjs := linked.o\nobj-$(CONFIG_OFF) += linked.o\n"
+	    "$(obj)/img.so: $(addprefix $(obj)/,$(vobjs))\n\t$(call cmd,ld)\n"
+	    "helper_files = helped.o\nlib-$(CONFIG_OFF) += $(helper_files)\n");
+	put("ct/arch/arm64/kvm/Makefile", "obj-$(CONFIG_KVM) += hyp/nvhe/\nobj-$(CONFIG_KVM) += vhe.o\n");
+	put("ct/arch/arm64/kvm/hyp/nvhe/Makefile",
+	    "lib-objs := clear_page.o\nlib-objs := $(addprefix ../../../lib/, $(lib-objs))\n"
+	    "hyp-obj-y := switch.o entry.o \\\n\t../shared.o\nhyp-obj-$(CONFIG_DEBUG_LIST) += list_debug.o\n"
+	    "hyp-obj-y += $(lib-objs)\n"
+	    "hyp-obj := $(patsubst %.o,%.nvhe.o,$(hyp-obj-y))\nobj-y := kvm_nvhe.o\n"
+	    "targets += $(hyp-obj) kvm_nvhe.tmp.o\n"
+	    "$(obj)/%.nvhe.o: $(src)/%.c FORCE\n\t$(call if_changed_rule,cc_o_c)\n"
+	    "$(obj)/%.nvhe.o: $(src)/%.S FORCE\n\t$(call if_changed_rule,as_o_S)\n"
+	    "$(obj)/kvm_nvhe.tmp.o: $(obj)/hyp.lds $(addprefix $(obj)/,$(hyp-obj)) FORCE\n\t$(call if_changed,ld)\n"
+	    "$(obj)/hyp-reloc.S: $(obj)/kvm_nvhe.tmp.o $(obj)/gen-hyprel FORCE\n\t$(call if_changed,hyprel)\n"
+	    "$(obj)/kvm_nvhe.rel.o: $(obj)/kvm_nvhe.tmp.o $(obj)/hyp-reloc.o FORCE\n\t$(call if_changed,ld)\n"
+	    "$(obj)/kvm_nvhe.o: $(obj)/kvm_nvhe.rel.o FORCE\n\t$(call if_changed,hypcopy)\n");
+	put("ct/arch/arm64/kernel/Makefile",
+	    "obj-y += vdso-wrap.o\nobj-$(CONFIG_COMPAT_VDSO) += vdso32-wrap.o\n"
+	    "$(obj)/vdso-wrap.o: $(obj)/vdso/vdso.so\n$(obj)/vdso32-wrap.o: $(obj)/vdso32/vdso.so\n"
+	    "subdir- += vdso vdso32\n");
+	put("ct/arch/arm64/kernel/vdso/Makefile",
+	    "obj-vdso := vgettimeofday.o note.o\ntargets := $(obj-vdso) vdso.so vdso.so.dbg\n"
+	    "obj-vdso := $(addprefix $(obj)/, $(obj-vdso))\n"
+	    "$(obj)/vdso.so.dbg: $(obj)/vdso.lds $(obj-vdso) FORCE\n\t$(call if_changed,vdsold)\n"
+	    "$(obj)/%.so: OBJCOPYFLAGS := -S\n$(obj)/%.so: $(obj)/%.so.dbg FORCE\n\t$(call if_changed,objcopy)\n");
+	put("ct/arch/arm64/kernel/vdso32/Makefile",
+	    "c-obj-vdso := note.o\nc-obj-vdso := $(addprefix $(obj)/, $(c-obj-vdso))\n"
+	    "$(obj)/vdso.so: $(obj)/vdso.so.raw FORCE\n\t$(call if_changed,objcopy)\n"
+	    "$(obj)/vdso.so.raw: $(src)/vdso.lds $(c-obj-vdso) FORCE\n\t$(call if_changed,vdsold)\n"
+	    "$(c-obj-vdso): %.o: %.c FORCE\n\t$(call if_changed_dep,vdsocc)\n");
+	/* an evaluated directory (armhf's arch/arm/vdso): obj-vdso is no Kconfig list */
+	put("ct/arch/arm64/vdso/Makefile",
+	    "obj-vdso := vg.o\nobj-vdso := $(addprefix $(obj)/, $(obj-vdso))\nobj-$(CONFIG_VDSO) += vdso.o\n"
+	    "$(obj)/vdso.o : $(obj)/vdso.so\n$(obj)/vdso.so.raw: $(obj)/vdso.lds $(obj-vdso) FORCE\n\t$(call ld)\n"
+	    "$(obj)/vdso.so.dbg: $(obj)/vdso.so.raw FORCE\n\t$(call munge)\n"
+	    "$(obj)/%.so: $(obj)/%.so.dbg FORCE\n\t$(call if_changed,objcopy)\n");
+	static const char *const files[] = {
+		"arch/arm64/crypto/aes-glue.c", "arch/arm64/crypto/aes-ce-core.S", "arch/arm64/crypto/aes-neon.S",
+		"arch/arm64/crypto/bs.c", "arch/arm64/crypto/linked.c", "arch/arm64/crypto/helped.c",
+		"arch/arm64/kvm/vhe.c", "arch/arm64/kvm/hyp/shared.c", "arch/arm64/kvm/hyp/nvhe/switch.c",
+		"arch/arm64/kvm/hyp/nvhe/entry.S", "arch/arm64/kvm/hyp/nvhe/list_debug.c",
+		"arch/arm64/kvm/hyp/nvhe/unused.c", "arch/arm64/lib/clear_page.S",
+		"arch/arm64/kernel/vdso-wrap.S", "arch/arm64/kernel/vdso32-wrap.S",
+		"arch/arm64/kernel/vdso/vgettimeofday.c", "arch/arm64/kernel/vdso/note.S",
+		"arch/arm64/kernel/vdso32/note.c", "arch/arm64/vdso/vg.c", "arch/arm64/vdso/vdso.S"};
+	char rel[128];
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(rel, sizeof(rel), "ct/%s", files[i]);
+		put(rel, "");
+	}
+}
+
+static void test_rule_chains(void **state)
+{
+	(void)state;
+	write_chain_tree();
+	put("ct/on.config", "CONFIG_ARM64=y\nCONFIG_MODULES=y\nCONFIG_CE=m\n# CONFIG_NEON is not set\n"
+			    "CONFIG_KVM=y\nCONFIG_COMPAT_VDSO=y\nCONFIG_VDSO=y\n");
+	put("ct/off.config", "CONFIG_ARM64=y\nCONFIG_MODULES=y\nCONFIG_BS=y\n");
+	struct kcve_err err = {0};
+	struct kb_config *c = NULL;
+	assert_int_equal(kb_config_load(&c, tpath("ct/on.config"), &err), 0);
+	struct kb_tree *t = NULL;
+	assert_int_equal(kb_tree_open(&t, tpath("ct"), c, NULL, &err), 0); /* arm64, from the config */
+	static const struct expect on[] = {
+		{"arch/arm64/crypto/aes-glue.c", KB_COMPILED,
+		 "as arch/arm64/crypto/aes-glue-ce.o by the rule at arch/arm64/crypto/Makefile:6"},
+		{"arch/arm64/crypto/aes-ce-core.S", KB_COMPILED, NULL},
+		{"arch/arm64/crypto/aes-neon.S", KB_NOT_COMPILED, NULL},
+		{"arch/arm64/crypto/bs.c", KB_NOT_COMPILED, NULL},
+		{"arch/arm64/crypto/linked.c", KB_UNKNOWN, "named in $(vobjs)"},
+		{"arch/arm64/crypto/helped.c", KB_NOT_COMPILED, "CONFIG_OFF is not set"},
+		{"arch/arm64/kvm/hyp/nvhe/switch.c", KB_COMPILED,
+		 "as arch/arm64/kvm/hyp/nvhe/switch.nvhe.o by the rule at arch/arm64/kvm/hyp/nvhe/Makefile:10, "
+		 "which the makefiles' rules build into arch/arm64/kvm/hyp/nvhe/kvm_nvhe.o"},
+		{"arch/arm64/kvm/hyp/nvhe/entry.S", KB_COMPILED, "Makefile:12"},
+		{"arch/arm64/kvm/hyp/shared.c", KB_COMPILED, "as arch/arm64/kvm/hyp/shared.nvhe.o"},
+		{"arch/arm64/lib/clear_page.S", KB_COMPILED, "as arch/arm64/lib/clear_page.nvhe.o"},
+		{"arch/arm64/kvm/hyp/nvhe/list_debug.c", KB_NOT_COMPILED, "hyp-obj-$(CONFIG_DEBUG_LIST)"},
+		{"arch/arm64/kvm/hyp/nvhe/unused.c", KB_NOT_COMPILED, NULL},
+		{"arch/arm64/kernel/vdso/vgettimeofday.c", KB_COMPILED,
+		 "Kbuild's rule `$(obj)/%.o: $(src)/%.c`, which the makefiles' rules build into "
+		 "arch/arm64/kernel/vdso-wrap.o"},
+		{"arch/arm64/kernel/vdso/note.S", KB_COMPILED, NULL},
+		{"arch/arm64/kernel/vdso32/note.c", KB_COMPILED,
+		 "as arch/arm64/kernel/vdso32/note.o by the rule at arch/arm64/kernel/vdso32/Makefile:7"},
+		{"arch/arm64/vdso/vg.c", KB_COMPILED, "build into arch/arm64/vdso/vdso.o"},
+	};
+	check_verdicts(t, on, sizeof(on) / sizeof(on[0]));
+	/* obj-vdso is the vDSO makefile's own variable, never a Kconfig object list */
+	const char *reason = NULL;
+	kb_file_verdict(t, "arch/arm64/vdso/vg.c", &reason);
+	assert_null(strstr(reason, "obj-vdso"));
+	kb_tree_close(t);
+	kb_config_free(c);
+
+	/* the same tree with the listed objects off: their rules compile nothing */
+	assert_int_equal(kb_config_load(&c, tpath("ct/off.config"), &err), 0);
+	assert_int_equal(kb_tree_open(&t, tpath("ct"), c, "arm64", &err), 0);
+	static const struct expect off[] = {
+		{"arch/arm64/crypto/aes-glue.c", KB_NOT_COMPILED, NULL},
+		{"arch/arm64/crypto/bs.c", KB_COMPILED, "as arch/arm64/crypto/bs-glue.o"},
+		{"arch/arm64/kvm/hyp/nvhe/switch.c", KB_NOT_COMPILED, NULL},
+		{"arch/arm64/kvm/hyp/shared.c", KB_NOT_COMPILED, NULL},
+		{"arch/arm64/kernel/vdso/vgettimeofday.c", KB_COMPILED, NULL},
+		{"arch/arm64/kernel/vdso32/note.c", KB_UNKNOWN, NULL},
+	};
+	check_verdicts(t, off, sizeof(off) / sizeof(off[0]));
+	/* the condition export gives the sources their listed object's condition */
+	char *buf = export_all(t);
+	static const char *const lines[] = {
+		"\narch/arm64/crypto/aes-glue.c\t(CONFIG_CE) || (CONFIG_NEON)\n",
+		"\narch/arm64/kvm/hyp/nvhe/switch.c\tCONFIG_KVM\n",
+		"\narch/arm64/kernel/vdso/vgettimeofday.c\ty\n",
+		"\narch/arm64/kernel/vdso32/note.c\tCONFIG_COMPAT_VDSO\n",
+	};
+	expect_lines(buf, lines, sizeof(lines) / sizeof(lines[0]));
+	kb_tree_close(t);
+	kb_config_free(c);
+}
+
+/* --arch against the config's architecture (kb_config_check_arch): an error naming both */
+static void test_arch_check(void **state)
+{
+	(void)state;
+	struct kcve_err err = {0};
+	struct kb_config *arm = parse("CONFIG_ARM64=y\nCONFIG_64BIT=y\n", &err);
+	struct kb_config *x64 = parse("CONFIG_X86=y\nCONFIG_X86_64=y\nCONFIG_64BIT=y\n", &err);
+	struct kb_config *x32 = parse("CONFIG_X86=y\nCONFIG_X86_32=y\n", &err);
+	struct kb_config *none = parse("CONFIG_EXT4_FS=y\n", &err);
+	assert_int_equal(kb_config_check_arch(arm, "arm64", &err), 0);
+	assert_int_equal(kb_config_check_arch(x64, "x86", &err), 0);
+	assert_int_equal(kb_config_check_arch(x64, "x86_64", &err), 0);
+	assert_int_equal(kb_config_check_arch(x32, "i386", &err), 0);
+	assert_int_equal(kb_config_check_arch(none, "arm", &err), 0);
+	assert_int_equal(kb_config_check_arch(arm, NULL, &err), 0);
+	assert_string_equal(kb_arch_srcarch("x86_64"), "x86");
+	assert_string_equal(kb_arch_srcarch("arm64"), "arm64");
+	assert_int_equal(kb_config_check_arch(arm, "x86", &err), KCVE_E_ARCH);
+	assert_non_null(strstr(err.msg, "'x86'"));
+	assert_non_null(strstr(err.msg, "CONFIG_ARM64=y"));
+	assert_null(strchr(err.msg, '\n'));
+	assert_int_equal(kb_config_check_arch(x64, "arm64", &err), KCVE_E_ARCH);
+	assert_non_null(strstr(err.msg, "'arm64'"));
+	assert_non_null(strstr(err.msg, "CONFIG_X86=y"));
+	assert_int_equal(kb_config_check_arch(x64, "i386", &err), KCVE_E_ARCH);
+	assert_non_null(strstr(err.msg, "64-bit"));
+	assert_int_equal(kb_config_check_arch(x32, "x86_64", &err), KCVE_E_ARCH);
+	assert_int_equal(kb_config_check_arch(arm, "arm", &err), KCVE_E_ARCH);
+	/* kb_tree_open refuses it too, before reading the tree */
+	struct kb_tree *t = NULL;
+	assert_int_equal(kb_tree_open(&t, tpath("nowhere"), arm, "x86", &err), -1);
+	assert_int_equal(err.code, KCVE_E_ARCH);
+	assert_null(t);
+	kb_config_free(arm);
+	kb_config_free(x64);
+	kb_config_free(x32);
+	kb_config_free(none);
 }
 
 /* ---- make functions (the evaluator's function table) ---- */
@@ -859,6 +1053,8 @@ int main(void)
 		cmocka_unit_test(test_hostile_makefiles),
 		cmocka_unit_test(test_build_dir),
 		cmocka_unit_test(test_explicit_rule_source),
+		cmocka_unit_test(test_rule_chains),
+		cmocka_unit_test(test_arch_check),
 		cmocka_unit_test(test_make_functions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

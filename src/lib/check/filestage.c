@@ -43,6 +43,8 @@ int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, 
 				    "(the kernel source tree) or use a --db built with 'kcve db build --source KSRC'");
 	struct ck_files *f = xcalloc(1, sizeof *f);
 	int rc = gz ? kb_config_load_gz(&f->cfg, dotconfig, err) : kb_config_load(&f->cfg, dotconfig, err);
+	if (rc == 0)
+		rc = kb_config_check_arch(f->cfg, arch, err) ? -1 : 0;
 	if (rc == 0 && ksrc)
 		rc = kb_tree_open(&f->tree, ksrc, f->cfg, arch, err);
 	if (rc) {
@@ -51,7 +53,7 @@ int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, 
 	}
 	if (!ksrc)
 		f->conds = s;
-	const char *ca = arch ? arch : kb_config_arch(f->cfg);
+	const char *ca = arch ? kb_arch_srcarch(arch) : kb_config_arch(f->cfg);
 	snprintf(f->arch, sizeof f->arch, "%s", ca ? ca : "x86");
 	*out = f;
 	return 0;

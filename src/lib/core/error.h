@@ -30,6 +30,7 @@ enum kcve_exit {
 	KCVE_E_UNFIXED = 19,     /* store: fix is in no released tag (no CVEs for unfixed issues) */
 	KCVE_E_UNSUPPORTED = 20, /* store: fix only on branches no longer supported */
 	KCVE_E_COVERAGE = 21,    /* kcve check --strict: the records do not cover a checked kernel (newer, nonexistent, unsupported branch, older than --max-age) */
+	KCVE_E_ARCH = 22,        /* the architecture given disagrees with the .config's */
 };
 
 /* Print "kcve: error: <msg>\n" to stderr. */

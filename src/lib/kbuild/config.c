@@ -264,10 +264,8 @@ size_t kb_config_count(const struct kb_config *c)
 	return n;
 }
 
-const char *kb_config_arch(const struct kb_config *c)
-{
-	/* The Kconfig symbol each arch/<dir>/Kconfig defines unconditionally. */
-	static const char *const map[][2] = {
+/* The Kconfig symbol each arch/<dir>/Kconfig defines unconditionally. */
+static const char *const arch_syms[][2] = {
 		{"UML", "um"},        {"X86", "x86"},         {"ARM64", "arm64"},     {"ARM", "arm"},
 		{"RISCV", "riscv"},   {"PPC", "powerpc"},     {"S390", "s390"},
 		{"MIPS", "mips"},     {"LOONGARCH", "loongarch"}, {"SPARC", "sparc"},
@@ -276,13 +274,65 @@ const char *kb_config_arch(const struct kb_config *c)
 		{"IA64", "ia64"},     {"ARC", "arc"},         {"CSKY", "csky"},
 		{"HEXAGON", "hexagon"}, {"MICROBLAZE", "microblaze"}, {"NIOS2", "nios2"},
 		{"OPENRISC", "openrisc"}, {"H8300", "h8300"}, {"NDS32", "nds32"},
-	};
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		const char *v = kb_config_get(c, map[i][0]);
+};
+
+/* Index in arch_syms of the config's architecture, -1 when none is set. */
+static int config_arch_index(const struct kb_config *c)
+{
+	for (size_t i = 0; i < sizeof(arch_syms) / sizeof(arch_syms[0]); i++) {
+		const char *v = kb_config_get(c, arch_syms[i][0]);
 		if (v && strcmp(v, "y") == 0)
-			return map[i][1];
+			return (int)i;
 	}
-	return NULL;
+	return -1;
+}
+
+const char *kb_config_arch(const struct kb_config *c)
+{
+	int i = config_arch_index(c);
+	return i < 0 ? NULL : arch_syms[i][1];
+}
+
+/* The top-level Makefile's ARCH -> SRCARCH names, with the word size they imply (0: either). */
+static const struct {
+	const char *arch, *srcarch;
+	int bits;
+} arch_alias[] = {
+	{"i386", "x86", 32},     {"x86_64", "x86", 64},   {"sparc32", "sparc", 32},
+	{"sparc64", "sparc", 64}, {"parisc64", "parisc", 64}, {"sh64", "sh", 0},
+};
+
+const char *kb_arch_srcarch(const char *arch)
+{
+	for (size_t i = 0; i < sizeof(arch_alias) / sizeof(arch_alias[0]); i++)
+		if (!strcmp(arch, arch_alias[i].arch))
+			return arch_alias[i].srcarch;
+	return arch;
+}
+
+int kb_config_check_arch(const struct kb_config *c, const char *arch, struct kcve_err *err)
+{
+	int i = c && arch ? config_arch_index(c) : -1;
+	if (i < 0)
+		return 0; /* no architecture in the config (or none given): nothing to disagree with */
+	const char *src = kb_arch_srcarch(arch);
+	if (strcmp(src, arch_syms[i][1]))
+		return kcve_err_set(err, KCVE_E_ARCH,
+				    "architecture '%s' given, but the .config was made for %s (CONFIG_%s=y): "
+				    "drop --arch (the config's architecture is the default) or use the matching config",
+				    arch, arch_syms[i][1], arch_syms[i][0]);
+	for (size_t k = 0; k < sizeof(arch_alias) / sizeof(arch_alias[0]); k++) {
+		if (strcmp(arch, arch_alias[k].arch) || !arch_alias[k].bits)
+			continue;
+		const char *v = kb_config_get(c, "64BIT");
+		int bits = v && !strcmp(v, "y") ? 64 : 32;
+		if (bits != arch_alias[k].bits)
+			return kcve_err_set(err, KCVE_E_ARCH,
+					    "architecture '%s' given, but the .config is %d-bit (CONFIG_64BIT%s): "
+					    "drop --arch (the config's architecture is the default) or use the matching config",
+					    arch, bits, bits == 64 ? "=y" : " is not set");
+	}
+	return 0;
 }
 
 void kb_config_free(struct kb_config *c)

@@ -12,13 +12,21 @@
 #include "kbuild/kbuild_int.h"
 #include "kbuild/kbuild_tree.h"
 
-/* Names whose assignments feed the object lists (the hook records where words were listed). */
+/* Names whose assignments feed the object lists (the hook records where words were listed).
+ * Kbuild's own lists are obj-, lib-, subdir- (and the arch Makefile's core-, drivers-, libs-)
+ * followed by a Kconfig value: y, m, n or nothing (`obj-$(CONFIG_X)` expanded).  Any other name
+ * with such a prefix is a makefile's own variable (`obj-vdso`, `obj-cvdso64`: what a vDSO recipe
+ * links), never a Kconfig object list. */
 bool kbt_list_name(const char *name)
 {
 	size_t n = strlen(name);
-	if (!strncmp(name, "obj-", 4) || !strncmp(name, "lib-", 4) || !strncmp(name, "subdir-", 7) ||
-	    !strncmp(name, "core-", 5) || !strncmp(name, "drivers-", 8) || !strncmp(name, "libs-", 5))
-		return true;
+	static const char *const prefixes[] = {"obj-", "lib-", "subdir-", "core-", "drivers-", "libs-"};
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t pl = strlen(prefixes[i]);
+		if (!strncmp(name, prefixes[i], pl) &&
+		    (!name[pl] || (!name[pl + 1] && strchr("ymn", name[pl]))))
+			return true;
+	}
 	if (!strncmp(name, "ccflags", 7) || !strncmp(name, "asflags", 7) || !strncmp(name, "ldflags", 7) ||
 	    !strncmp(name, "subdir-ccflags", 14) || !strncmp(name, "cppflags", 8) ||
 	    !strncmp(name, "CFLAGS", 6) || !strncmp(name, "AFLAGS", 6))
@@ -257,7 +265,10 @@ void kbt_list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, cons
 	char savedwhy[sizeof(c->why)];
 	memcpy(savedwhy, c->why, sizeof(savedwhy));
 	struct strbuf words = STRBUF_INIT;
-	mk_expand(c, rhs, strlen(rhs), &words);
+	if (c->assign_words) /* `:=`: what was expanded before the assignment */
+		sb_adds(&words, c->assign_words);
+	else
+		mk_expand(c, rhs, strlen(rhs), &words);
 	if (c->symbolic)
 		sym_hook(c, t, hd->dir, name, rhs, sb_str(&words), list);
 	c->uncertain = saved;
@@ -368,6 +379,7 @@ char *kbt_dirctx_open(struct kb_tree *t, struct kbt_dirctx *x, const char *dir)
 	x->c.word_cond = t->symbolic ? word_cond : NULL;
 	x->hd.t = t;
 	x->hd.dir = dir;
+	x->hd.record_rules = strset_add(&t->rules_read, dir);
 	x->c.hook = kbt_list_hook;
 	x->c.rule_hook = kbt_rule_hook;
 	x->c.hook_data = &x->hd;

@@ -44,6 +44,13 @@ const char *kb_config_get(const struct kb_config *c, const char *sym);
 size_t kb_config_count(const struct kb_config *c);
 /* The architecture the config was made for (SRCARCH: "x86", "arm64", ...) or NULL. */
 const char *kb_config_arch(const struct kb_config *c);
+/* The SRCARCH directory of an ARCH name, as the top-level Makefile maps it ("i386", "x86_64" ->
+ * "x86", "sparc64" -> "sparc"); any other name is returned as is. */
+const char *kb_arch_srcarch(const char *arch);
+/* 0 when arch (an ARCH or SRCARCH name) fits the config, or the config names no architecture;
+ * else KCVE_E_ARCH with one line naming both ("architecture 'x86' given, but the .config was made
+ * for arm64 (CONFIG_ARM64=y)"), also for a word size the name implies ("i386" with CONFIG_64BIT=y). */
+int kb_config_check_arch(const struct kb_config *c, const char *arch, struct kcve_err *err);
 void kb_config_free(struct kb_config *c);
 
 /* ---- Kbuild evaluation over a source tree -------------------------------------------------- */

@@ -53,11 +53,12 @@ struct mk_var *mk_vars_set(struct mk_vars *v, const char *name, size_t n, const 
 struct mk_ctx;
 typedef void (*mk_list_hook)(struct mk_ctx *c, const char *lhs_raw, const char *name,
 			     const char *words, const char *file, unsigned line);
-/* Called for every rule of an active section that has a recipe of its own ("targets:
- * prerequisites", unexpanded text; prereqs starts after the colon): lets the tree evaluator find
- * objects compiled from a source in another directory. */
+/* Called for every rule of an active section ("targets: prerequisites", unexpanded text;
+ * prereqs starts after the colon), once it is known whether the rule has a recipe of its own
+ * (after ';' or on tab-indented lines that follow): lets the tree evaluator follow the rules that
+ * build an object (rulesrc.c).  The context is still the one the rule line was read in. */
 typedef void (*mk_rule_hook)(struct mk_ctx *c, const char *targets, const char *prereqs,
-			     const char *file, unsigned line);
+			     bool recipe, const char *file, unsigned line);
 
 struct mk_ctx {
 	struct mk_vars *locals;  /* this makefile's variables */
@@ -91,6 +92,9 @@ struct mk_ctx {
 	 * keep_name) or an unconditional one replaced them, that earlier value */
 	const char *assign_cond;
 	const char *assign_old;
+	/* for the list hook: the words an `:=` or an append to a simple variable expanded before
+	 * assigning them (the hook would otherwise expand the right-hand side afterwards) */
+	const char *assign_words;
 	bool (*keep_name)(const char *name);
 	/* symbolic mode: the condition the variables named in text (a computed name such as
 	 * `obj-$(VDSO32-y)`) carry, "y" when none; caller frees */

@@ -56,6 +56,27 @@ struct kb_rule_src {
 	unsigned line;
 };
 
+/* A rule of a makefile (rulesrc.c), its words expanded when it was read, as make does, and
+ * taken from the root of the tree ("$(srctree)/" removed), not normalised. */
+struct kb_rule {
+	char **targets;  /* "arch/arm64/crypto/aes-glue-%.o", "arch/x/vdso.so" */
+	char **tnorm;    /* per target: its normalised path, NULL for a pattern */
+	size_t ntargets;
+	char *tpat;      /* static pattern rule ("targets: tpat: prereqs"): the target pattern */
+	char **prereqs;  /* without FORCE and '|' */
+	size_t nprereqs;
+	bool pattern;    /* an implicit rule: its targets hold '%' */
+	bool recipe;     /* has a recipe of its own */
+	char *makefile;  /* where it is written, for reasons */
+	unsigned line;
+};
+struct kb_rules {
+	struct kb_rule *v;
+	size_t n, alloc;
+};
+void kbt_free_rule_fields(struct kb_rule *r);
+void kbt_free_rules(void *p);
+
 struct kb_tree {
 	char *ksrc; /* absolute */
 	char *arch;
@@ -78,6 +99,8 @@ struct kb_tree {
 	struct strmap symconds;   /* symbolic: "dir\tvar\tword" -> condition */
 	struct strmap objconds;   /* symbolic: object path -> condition */
 	struct strmap rule_srcs;  /* source compiled by another directory's rule -> struct kb_rule_src */
+	struct strmap rules;      /* dir -> struct kb_rules of its makefile (rulesrc.c) */
+	struct strset rules_read; /* directories whose makefile's rules are recorded */
 	char **queue;
 	size_t nqueue, queue_alloc;
 	char **reasons;           /* strings handed out by kb_file_verdict */
@@ -99,6 +122,7 @@ const char *kbt_clean_dir(struct kb_tree *t, const char *dir, char **which);
 struct kbt_hookdata {
 	struct kb_tree *t;
 	const char *dir;
+	bool record_rules; /* the makefile's rules are not recorded yet (t->rules_read) */
 };
 struct kbt_dirctx {
 	struct mk_vars locals;
@@ -115,10 +139,20 @@ void kbt_list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, cons
 
 /* recipes.c: objects that the arch's image recipes link outside obj-y (boot, realmode, vDSO) */
 void kbt_apply_recipes(struct kb_tree *t);
-/* rulesrc.c: sources compiled as an object of another directory by an explicit rule */
-void kbt_rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, const char *file,
+/* rulesrc.c: records every rule of the makefiles read (t->rules) */
+void kbt_rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, bool recipe, const char *file,
 		   unsigned line);
-/* After the evaluation: such a source is compiled when (and as) its target object is. */
+/* obj (a path from the root) is a target or prerequisite of a rule of dir's makefile. */
+bool kbt_rule_names(const struct kb_tree *t, const char *dir, const char *obj);
+/* A rule's word as a normalised path from the root (make runs there: "$(obj)/x.o" is "dir/x.o",
+ * a bare "x.o" a file of the root); NULL when it climbs out.  Caller frees. */
+char *kbt_rule_path(const char *w);
+/* w names a C or assembler source (.c, .S, .s). */
+bool kbt_is_source(const char *w);
+
+/* rulechain.c: after the evaluation, the sources that the rules compile for a listed object (another
+ * directory's source by an explicit rule, pattern rules, objects linked by custom rules) are
+ * compiled when (and as) that object is. */
 void kbt_apply_rule_sources(struct kb_tree *t);
 
 /* tree.c: the walk (kb_tree_open and kb_tree_close of kbuild.h too) */

@@ -568,6 +568,7 @@ static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name,
 	bool was_uncertain = c->uncertain;
 	c->uncertain = false;
 	char *old = NULL; /* symbolic: the earlier value an `:=`/`=` kept or replaced */
+	char *words = NULL; /* what an `:=` or a simple append expanded */
 	if (cond && v && (op == '=' || op == ':') && c->keep_name && c->keep_name(name)) {
 		struct strbuf sb = STRBUF_INIT;
 		mk_expand_var(c, name, &sb);
@@ -576,6 +577,7 @@ static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name,
 			/* a list assigned under a condition keeps its words where the condition fails:
 			 * `ptp_kvm-$(CONFIG_X86) := a.o` then `ptp_kvm-$(CONFIG_HAVE_ARM_SMCCC) := b.o` */
 			char *val = expand_str(c, rhs);
+			words = xstrdup(val);
 			struct strbuf all = STRBUF_INIT;
 			sb_adds(&all, old);
 			size_t wn, on;
@@ -599,12 +601,10 @@ static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name,
 	case '=':
 		v = mk_vars_set(c->locals, name, nn, rhs, true);
 		break;
-	case ':': {
-		char *val = expand_str(c, rhs);
-		v = mk_vars_set(c->locals, name, nn, val, false);
-		free(val);
+	case ':':
+		words = expand_str(c, rhs);
+		v = mk_vars_set(c->locals, name, nn, words, false);
 		break;
-	}
 	case '?':
 		if (!v && !mk_vars_get(c->globals, name, nn))
 			v = mk_vars_set(c->locals, name, nn, rhs, true);
@@ -629,11 +629,10 @@ static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name,
 				sb_addc(&sb, ' ');
 			sb_adds(&sb, rhs);
 		} else {
-			char *val = expand_str(c, rhs);
-			if (sb.len && *val)
+			words = expand_str(c, rhs);
+			if (sb.len && *words)
 				sb_addc(&sb, ' ');
-			sb_adds(&sb, val);
-			free(val);
+			sb_adds(&sb, words);
 		}
 		bool unc = v->uncertain, rec = v->recursive, exp = v->exported;
 		v = mk_vars_set(c->locals, name, nn, sb_str(&sb), rec);
@@ -657,11 +656,14 @@ static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name,
 	if (c->hook && op != '?') {
 		c->assign_cond = cond;
 		c->assign_old = old;
+		c->assign_words = words;
 		c->hook(c, lhs_raw, name, rhs, c->cur_file, c->cur_line);
 		c->assign_cond = NULL;
 		c->assign_old = NULL;
+		c->assign_words = NULL;
 	}
 	free(old);
+	free(words);
 }
 
 /* Symbolic mode: a name built from several symbols (`musb_hdrc-$(CONFIG_USB_MUSB_HOST)$(
@@ -751,26 +753,30 @@ static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *r
 	free(name);
 }
 
-static void drop_rule(struct evalstate *st)
+/* The rule line waiting for its recipe, if any, is handed to the rule hook (recipe: whether a
+ * recipe line followed) and forgotten. */
+static void drop_rule(struct mk_ctx *c, struct evalstate *st, bool recipe)
 {
+	if (st->rule_targets && c->rule_hook)
+		c->rule_hook(c, st->rule_targets, st->rule_prereqs, recipe, c->cur_file, st->rule_line);
 	free(st->rule_targets);
 	free(st->rule_prereqs);
 	st->rule_targets = st->rule_prereqs = NULL;
 }
 
-/* A rule line ("targets: prerequisites"): handed to the rule hook once it shows a recipe, on the
- * same line after ';' or on the next (tab-indented) lines. */
+/* A rule line ("targets: prerequisites"): handed to the rule hook at once when its recipe
+ * follows ';', else once the next line shows whether a (tab-indented) recipe follows. */
 static void rule_line(struct mk_ctx *c, struct evalstate *st, const char *s, const char *colon)
 {
 	st->in_rule = true;
-	drop_rule(st);
+	drop_rule(c, st, false);
 	if (!c->rule_hook)
 		return;
 	char *targets = xstrndup(s, (size_t)(colon - s));
 	const char *semi = strchr(colon + 1, ';');
 	if (semi) {
 		char *prereqs = xstrndup(colon + 1, (size_t)(semi - colon - 1));
-		c->rule_hook(c, targets, prereqs, c->cur_file, c->cur_line);
+		c->rule_hook(c, targets, prereqs, true, c->cur_file, c->cur_line);
 		free(prereqs);
 		free(targets);
 		return;
@@ -778,13 +784,6 @@ static void rule_line(struct mk_ctx *c, struct evalstate *st, const char *s, con
 	st->rule_targets = targets;
 	st->rule_prereqs = xstrdup(colon + 1);
 	st->rule_line = c->cur_line;
-}
-
-static void recipe_line(struct mk_ctx *c, struct evalstate *st)
-{
-	if (st->rule_targets)
-		c->rule_hook(c, st->rule_targets, st->rule_prereqs, c->cur_file, st->rule_line);
-	drop_rule(st);
 }
 
 /* "define NAME", "define NAME =", ":=", "+=", "?=": the body follows until the matching endef. */
@@ -861,10 +860,10 @@ static void statement(struct mk_ctx *c, struct evalstate *st, char *line, bool t
 		return;
 	}
 	if (tab && st->in_rule) {
-		recipe_line(c, st);
+		drop_rule(c, st, true);
 		return;
 	}
-	drop_rule(st);
+	drop_rule(c, st, false);
 	if (!active(st))
 		return;
 	if ((arg = keyword(s, "define"))) {
@@ -1006,7 +1005,7 @@ void mk_eval_text(struct mk_ctx *c, const char *text, size_t len, const char *pa
 	while (st->ncond > 0)
 		end_cond(c, st);
 out:
-	drop_rule(st);
+	drop_rule(c, st, false);
 	sb_release(&line);
 	sb_release(&st->define_name);
 	sb_release(&st->define_body);

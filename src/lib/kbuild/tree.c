@@ -326,7 +326,7 @@ static void eval_arch(struct kb_tree *t)
 	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
 	c.symbolic = t->symbolic;
 	c.keep_name = t->symbolic ? kbt_list_name : NULL;
-	struct kbt_hookdata hd = {t, ""};
+	struct kbt_hookdata hd = {t, "", false};
 	c.hook = kbt_list_hook;
 	c.hook_data = &hd;
 	mk_vars_set(&locals, "core-y", 6, "", false);
@@ -415,6 +415,10 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	     bool symbolic, struct kcve_err *err)
 {
 	*out = NULL;
+	if (arch && kb_config_check_arch(cfg, arch, err))
+		return -1;
+	if (arch)
+		arch = kb_arch_srcarch(arch);
 	if (!arch)
 		arch = cfg ? kb_config_arch(cfg) : NULL;
 	if (!arch)
@@ -462,6 +466,7 @@ int kbt_open(struct kb_tree **out, const char *ksrc, const struct kb_config *cfg
 	strmap_init(&t->symconds);
 	strmap_init(&t->objconds);
 	strmap_init(&t->rule_srcs);
+	strmap_init(&t->rules);
 	mk_vars_init(&t->globals, 1024);
 	setg(t, "srctree", abs);
 	setg(t, "objtree", abs);
@@ -523,6 +528,8 @@ void kb_tree_close(struct kb_tree *t)
 	strmap_free(&t->symconds, free);
 	strmap_free(&t->objconds, free);
 	strmap_free(&t->rule_srcs, kbt_free_rule_src);
+	strmap_free(&t->rules, kbt_free_rules);
+	strset_clear(&t->rules_read);
 	for (size_t i = 0; i < t->nqueue; i++)
 		free(t->queue[i]);
 	free(t->queue);

@@ -54,6 +54,31 @@ void kbt_free_rule_src(void *p)
 	free(r);
 }
 
+void kbt_free_rule_fields(struct kb_rule *r)
+{
+	for (size_t i = 0; i < r->ntargets; i++) {
+		free(r->targets[i]);
+		if (r->tnorm)
+			free(r->tnorm[i]);
+	}
+	for (size_t i = 0; i < r->nprereqs; i++)
+		free(r->prereqs[i]);
+	free(r->targets);
+	free(r->tnorm);
+	free(r->prereqs);
+	free(r->tpat);
+	free(r->makefile);
+}
+
+void kbt_free_rules(void *p)
+{
+	struct kb_rules *rs = p;
+	for (size_t i = 0; i < rs->n; i++)
+		kbt_free_rule_fields(&rs->v[i]);
+	free(rs->v);
+	free(rs);
+}
+
 void kbt_add_object(struct kb_tree *t, const char *path, const char *reason, int kind)
 {
 	struct kb_obj *o = strmap_get(&t->objs, path);

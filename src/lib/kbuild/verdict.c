@@ -6,7 +6,8 @@
  *  2. x.c compiled as another directory's listed object by an explicit rule (rulesrc.c)
  *                                                           -> that object's verdict
  *  3. dir was descended:
- *       x.o listed only under a disabled name (obj-, foo-)  -> not compiled (with the listing)
+ *       x.o listed only under a disabled name (obj-, foo-), and no rule of the makefile names
+ *       it through another variable                         -> not compiled (with the listing)
  *       x.c #included by a compiled sibling .c              -> compiled
  *       x.o named by another variable (custom rule: vdso)   -> unknown
  *       the makefile had undecidable object lists          -> unknown
@@ -135,7 +136,8 @@ static enum kb_verdict evaluated_dir(const struct vq *q, const struct kb_dir *d)
 	const char *mention = strmap_get(&t->mentions, q->obj);
 	kbt_scan_includes(t, q->dir);
 	const struct kb_include *inc = strmap_get(&t->includes, q->norm);
-	if (note && !note->enabled) {
+	if (note && !note->enabled && !(mention && kbt_rule_names(t, q->dir, q->obj))) {
+		/* a disabled listing says nothing about a custom rule that uses the object */
 		describe_note(t, note, q->sb);
 	} else if (comp) {
 		sb_adds(q->sb, comp->reason);

@@ -1,4 +1,4 @@
-/* libFuzzer target: FIRST's EPSS CSV (check/epss.c) for kcve check --epss.  Input: the CSV
+/* libFuzzer target: FIRST's EPSS CSV (check/inputs/epss.c) for kcve check --epss.  Input: the CSV
  * text, or gzip data of it (every member read, core/gunzip.c, text capped at 1 MiB here).
  * Invariants: the text of a gzip accepted is within the cap; accepted scores are in [0, 1], ids valid and strictly increasing, the
  * model comment has no control character. */
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/epss.h"
-#include "check/kev.h"
+#include "check/inputs/epss.h"
+#include "check/inputs/kev.h"
 #include "core/cveid.h"
 #include "core/gunzip.h"
 #include "core/strbuf.h"

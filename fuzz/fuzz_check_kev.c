@@ -1,4 +1,4 @@
-/* libFuzzer target: CISA's KEV catalogue (check/kev.c) for kcve check --kev.  Input: the JSON
+/* libFuzzer target: CISA's KEV catalogue (check/inputs/kev.c) for kcve check --kev.  Input: the JSON
  * text.  Invariants: an accepted catalogue holds valid, strictly increasing ids, and every id
  * is found again. */
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/kev.h"
+#include "check/inputs/kev.h"
 #include "core/cveid.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

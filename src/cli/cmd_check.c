@@ -3,25 +3,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/batch.h"
-#include "check/check.h"
-#include "check/funclevel.h"
-#include "check/codestage.h"
+#include "check/emit/output.h"
+#include "check/emit/vex.h"
+#include "check/records/gitdates.h"
+#include "check/records/recset.h"
+#include "check/records/treecache.h"
+#include "check/run/batch.h"
+#include "check/run/pipeline.h"
+#include "check/run/since.h"
+#include "check/stages/codestage.h"
+#include "check/stages/filestage.h"
+#include "check/stages/funclevel.h"
+#include "check/stages/gitscan.h"
+#include "check/stages/running.h"
+#include "check/stages/triage.h"
+#include "check/verdict/check.h"
+#include "check/verdict/kernelrel.h"
+#include "check/verdict/upgrade.h"
+#include "check/verdict/verdict.h"
 #include "core/clock.h"
 #include "core/fileio.h"
-#include "check/filestage.h"
-#include "check/gitdates.h"
-#include "check/gitscan.h"
-#include "check/output.h"
-#include "check/pipeline.h"
-#include "check/recset.h"
-#include "check/since.h"
-#include "check/running.h"
-#include "check/triage.h"
-#include "check/treecache.h"
-#include "check/upgrade.h"
-#include "check/verdict.h"
-#include "check/vex.h"
 #include "cli.h"
 #include "core/error.h"
 #include "core/strbuf.h"
@@ -303,7 +304,7 @@ static void load_set(struct kcve_global *g, const char *tree, const char *db, bo
 	}
 }
 
-/* --fixed-between / --fixed-by: two version runs and their difference (check/upgrade.h). */
+/* --fixed-between / --fixed-by: two version runs and their difference (check/verdict/upgrade.h). */
 static void check_fixed(struct kcve_global *g, const struct check_args *a, const char *v1,
 			const char *v2, bool by)
 {
@@ -466,7 +467,7 @@ static void close_inputs(struct check_inputs *in)
 	ksyms_free(&in->syms);
 }
 
-/* The kernel description of the i-th checked kernel (check/pipeline.h). */
+/* The kernel description of the i-th checked kernel (check/run/pipeline.h). */
 static struct ck_kernel kernel_of(const struct check_args *a, struct check_inputs *in,
 				  const struct ck_running *rn, size_t i)
 {

@@ -24,6 +24,7 @@
 #include "record/render.h"
 #include "store/ops.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 struct cvss_args {
 	const char *vector_only, *rationale, *cna_id;
@@ -245,7 +246,7 @@ static void check_one(const char *path, struct check_state *st)
 	if (rc) {
 		st->bad++;
 		if (st->bad_files)
-			json_array_append_new(st->bad_files, json_pack("{s:o, s:o}", "file",
+			json_array_append_new(st->bad_files, kj_pack("{s:o, s:o}", "file",
 								       cli_json_text(path), "error",
 								       cli_json_text(err.msg)));
 		else
@@ -312,7 +313,7 @@ static int check(char **paths, size_t npaths, bool canonical, bool json, struct 
 	}
 	free(list);
 	tree_close(t);
-	if (json && cli_json_print(json_pack("{s:I, s:I, s:o}", "checked", (json_int_t)st.files,
+	if (json && cli_json_print(kj_pack("{s:I, s:I, s:o}", "checked", (json_int_t)st.files,
 					     "with_rationale", (json_int_t)st.with_rationale,
 					     "bad", st.bad_files)))
 		return KCVE_E_IO;

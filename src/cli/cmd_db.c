@@ -4,11 +4,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/check.h"
-#include "check/codestage.h"
-#include "check/filestage.h"
-#include "check/gitdates.h"
-#include "check/recset.h"
+#include "check/records/gitdates.h"
+#include "check/records/recset.h"
+#include "check/stages/codestage.h"
+#include "check/stages/filestage.h"
+#include "check/verdict/check.h"
 #include "codefix/fprint.h"
 #include "cli.h"
 #include "cli_json.h"
@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/strmap.h"
+#include "core/kjson.h"
 
 struct db_args {
 	const char *out, *tree, *source, *db, *config, *arch, *patches, *repo;
@@ -104,7 +105,7 @@ static int db_files(const struct db_args *a, struct kcve_global *g)
 		enum ck_filev fv = ck_files_verdict(cf, v[i], NULL);
 		bool hm = ck_files_module(cf, &set, v[i], mod, sizeof mod);
 		if (out)
-			json_array_append_new(out, json_pack("{s:s, s:s, s:o}", "file", v[i], "verdict",
+			json_array_append_new(out, kj_pack("{s:s, s:s, s:o}", "file", v[i], "verdict",
 							     names[fv], "module",
 							     cli_json_str_or_null(hm ? mod : NULL)));
 		else
@@ -150,7 +151,7 @@ static int db_info(const char *file, bool json)
 	day_or_null(set.tree_head, head);
 	day_or_null(set.newest_record, newest);
 	json_t *doc = !json ? NULL
-			      : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I}",
+			      : kj_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I}",
 					  "file", file, "format", (json_int_t)set.db_format,
 					  "records", (json_int_t)set.n, "pairs", (json_int_t)pairs,
 					  "program_files", (json_int_t)nfiles, "conditions",
@@ -245,7 +246,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions, %zu fix fingerprints\n",
 			out, set.n, set.nconds, nfp);
 	json_t *doc = rc || !a.json ? NULL
-				    : json_pack("{s:o, s:I, s:I}", "file", cli_json_text(out), "records",
+				    : kj_pack("{s:o, s:I, s:I}", "file", cli_json_text(out), "records",
 						(json_int_t)set.n, "conditions", (json_int_t)set.nconds);
 	if (doc)
 		json_object_set_new(doc, "fingerprints", json_integer((json_int_t)nfp));

@@ -11,6 +11,7 @@
 #include "maintainers/dispute.h"
 #include "record/identity.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 enum { O_BY = CLI_LONG, O_REJECT, O_VULNERABLE, O_NOT_AFFECTED };
 struct dispute_args {
@@ -75,7 +76,7 @@ static int print_result(const struct dispute_request *rq, const struct dispute_r
 	int jrc = 0;
 	if (json && (rc == 0 || rc == KCVE_E_DENIED)) {
 		static const char *const actions[] = {"reject", "vulnerable", "not-affected"};
-		jrc = cli_json_print(json_pack(
+		jrc = cli_json_print(kj_pack(
 			"{s:s, s:s, s:b, s:o, s:o, s:b, s:o}", "cve", rq->cve, "action",
 			actions[rq->action], "allowed", res->allowed, "why",
 			cli_json_text(sb_str(&res->why)), "deciders", cli_json_text(sb_str(&res->deciders)),

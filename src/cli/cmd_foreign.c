@@ -15,6 +15,7 @@
 #include "maintainers/foreign.h"
 #include "policy/branches.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 struct foreign_args {
 	const char *supported, *kernel_org;
@@ -94,7 +95,7 @@ static int one(const char *path, const struct foreign_oracle *o, const char *org
 		return rc;
 	}
 	if (out)
-		json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "file", path,
+		json_array_append_new(out, kj_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "file", path,
 						     "cve", r.cve, "class", foreign_kind_name(r.kind),
 						     "assigner", r.assigner, "duplicate_of",
 						     cli_json_str_or_null(r.duplicate_of), "sha",

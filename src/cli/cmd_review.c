@@ -23,6 +23,7 @@
 #include "review/score.h"
 #include "review/session.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 struct review_args {
 	const char *reviewer, *review_dir, *model, *threshold;
@@ -99,7 +100,7 @@ static json_t *hits_json(const struct classify_result *r)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < r->nhits; i++)
-		json_array_append_new(a, json_pack("{s:s, s:f}", "feature", r->hits[i].feature,
+		json_array_append_new(a, kj_pack("{s:s, s:f}", "feature", r->hits[i].feature,
 						   "weight", r->hits[i].weight));
 	return a;
 }
@@ -121,7 +122,7 @@ static int do_classify(const struct review_model *m, double thr, bool json, int 
 		struct classify_result r;
 		classify_commit(m, thr, &in, &r);
 		if (out) {
-			json_array_append_new(out, json_pack("{s:o, s:f, s:b, s:s, s:o}", "path",
+			json_array_append_new(out, kj_pack("{s:o, s:f, s:b, s:s, s:o}", "path",
 				cli_json_text(argv[i]), "score", r.score, "candidate", r.candidate,
 				"reasons", sb_str(&r.reasons), "features", hits_json(&r)));
 		} else {
@@ -149,7 +150,7 @@ static int do_score(struct kcve_global *g, const char *review_dir)
 	char *dir = review_dir ? xstrdup(review_dir) : path_join(tree_root(tree), "cve/review/done");
 	struct history *h = NULL;
 	if (g->repo && history_open_ex(&h, g->repo, g->index, HISTORY_NO_UPDATE | HISTORY_QUIET,
-				       NULL, &err) != 0)
+				       NULL, NULL, &err) != 0)
 		h = NULL; /* no repository: hit rates only */
 	struct score_report rep;
 	int rc = review_score(tree, h, dir, &rep, &err);
@@ -217,11 +218,11 @@ static int do_auto(const struct review_model *m, double thr, struct review_range
 		bool cand = rk[i].candidate;
 		cands += cand;
 		if (out)
-			json_array_append_new(out, json_pack(
+			json_array_append_new(out, kj_pack(
 				"{s:f, s:b, s:s, s:s, s:s, s:o}", "score", rk[i].score, "candidate",
 				cand, "upstream", c->upstream, "subject", c->subject ? c->subject : "",
 				"reasons", rk[i].reasons ? rk[i].reasons : "", "cve",
-				has ? json_string(e.id) : json_null()));
+				has ? kj_str(e.id) : json_null()));
 		else
 			printf("%.3f %-9s %.12s %s\n    %s%s%s\n", rk[i].score,
 			       cand ? "candidate" : "-", c->upstream, c->subject, rk[i].reasons,

@@ -15,6 +15,7 @@
 #include "core/xalloc.h"
 #include "history/dyad_text.h"
 #include "store/tree_internal.h"
+#include "core/kjson.h"
 
 struct stats_args {
 	long top;
@@ -268,7 +269,7 @@ static json_t *top_json(const struct counter *c, size_t top)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < c->n && i < top; i++)
-		json_array_append_new(a, json_pack("{s:s, s:I}", "name", c->v[i].key, "cves",
+		json_array_append_new(a, kj_pack("{s:s, s:I}", "name", c->v[i].key, "cves",
 						   (json_int_t)c->v[i].n));
 	return a;
 }
@@ -277,19 +278,19 @@ static int print_json(const struct stats_ctx *s, const struct ttf *t, size_t top
 {
 	json_t *br = json_array();
 	for (size_t i = 0; i < s->branch.n; i++)
-		json_array_append_new(br, json_pack("{s:s, s:I, s:I}", "branch", s->branch.v[i].key,
+		json_array_append_new(br, kj_pack("{s:s, s:I, s:I}", "branch", s->branch.v[i].key,
 						    "cves", (json_int_t)s->branch.v[i].n, "pairs",
 						    (json_int_t)s->branch.v[i].lines));
 	json_t *ttf = json_null();
 	if (s->ndays) {
 		json_t *b = json_array();
 		for (int k = 0; k < 5; k++)
-			json_array_append_new(b, json_pack("{s:s, s:I}", "days", ttf_label[k], "cves",
+			json_array_append_new(b, kj_pack("{s:s, s:I}", "days", ttf_label[k], "cves",
 							   (json_int_t)t->bucket[k]));
-		ttf = json_pack("{s:o, s:f, s:I, s:I}", "buckets", b, "mean", t->mean, "median",
+		ttf = kj_pack("{s:o, s:f, s:I, s:I}", "buckets", b, "mean", t->mean, "median",
 				(json_int_t)t->median, "cves", (json_int_t)s->ndays);
 	}
-	return cli_json_print(json_pack("{s:I, s:o, s:o, s:o, s:o}", "published",
+	return cli_json_print(kj_pack("{s:I, s:o, s:o, s:o, s:o}", "published",
 					(json_int_t)s->cves, "subsystems", top_json(&s->sub1, top),
 					"subsystems2", top_json(&s->sub2, top), "branches", br,
 					"time_to_fix", ttf));

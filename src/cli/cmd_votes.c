@@ -17,6 +17,7 @@
 #include "review/range.h"
 #include "review/tally.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 struct votes_args {
 	long min_agree;
@@ -180,20 +181,20 @@ int cmd_votes(int argc, char **argv, struct kcve_global *g)
 	} else if (json) {
 		json_t *rv = json_array(), *cs = json_array();
 		for (size_t i = 0; i < t.nreviewers; i++)
-			json_array_append_new(rv, json_string(t.reviewers[i]));
+			json_array_append_new(rv, kj_str(t.reviewers[i]));
 		for (size_t i = 0; i < r.n; i++) {
 			if (!t.rows[i].nvoters)
 				continue;
 			json_t *who = json_array();
 			for (size_t k = 0; k < t.nreviewers; k++)
 				if (t.rows[i].voters & (1UL << k))
-					json_array_append_new(who, json_string(t.reviewers[k]));
-			json_array_append_new(cs, json_pack(
+					json_array_append_new(who, kj_str(t.reviewers[k]));
+			json_array_append_new(cs, kj_pack(
 				"{s:s, s:s, s:o, s:o, s:b}", "upstream", r.v[i].upstream, "subject",
 				r.v[i].subject ? r.v[i].subject : "", "cve", cli_json_str_or_null(t.rows[i].cve), "voters", who,
 				"agreed", t.rows[i].nvoters >= min_agree && !t.rows[i].cve[0]));
 		}
-		rc = cli_json_print(json_pack("{s:o, s:i, s:o}", "reviewers", rv, "min_agree",
+		rc = cli_json_print(kj_pack("{s:o, s:i, s:o}", "reviewers", rv, "min_agree",
 					      min_agree, "commits", cs));
 	} else {
 		report(&t, &r, min_agree);

@@ -9,6 +9,7 @@
 #include "cli_json.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/kjson.h"
 
 struct command {
 	const char *name;
@@ -77,7 +78,7 @@ int cmd_version(int argc, char **argv, struct kcve_global *g)
 		json = true;
 	cli_done(&p, NULL, 0, 0, "");
 	if (json)
-		return cli_json_print(json_pack("{s:s}", "version", KCVE_VERSION));
+		return cli_json_print(kj_pack("{s:s}", "version", KCVE_VERSION));
 	printf("kcve %s\n", KCVE_VERSION);
 	return 0;
 }
@@ -108,7 +109,7 @@ int cmd_help(int argc, char **argv, struct kcve_global *g)
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 			char name[64];
 			cmd_display_name(commands[i].name, name);
-			json_array_append_new(a, json_pack("{s:s, s:s}", "name", name, "summary",
+			json_array_append_new(a, kj_pack("{s:s, s:s}", "name", name, "summary",
 							   commands[i].summary));
 		}
 		return cli_json_print(a);

@@ -12,13 +12,13 @@
 
 #include <cmocka.h>
 
-#include "check/check.h"
-#include "check/epss.h"
-#include "check/kev.h"
-#include "check/modprobe.h"
-#include "check/rank.h"
-#include "check/recset.h"
-#include "check/triage.h"
+#include "check/inputs/epss.h"
+#include "check/inputs/kev.h"
+#include "check/inputs/modprobe.h"
+#include "check/records/recset.h"
+#include "check/stages/rank.h"
+#include "check/stages/triage.h"
+#include "check/verdict/check.h"
 #include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"

@@ -12,11 +12,12 @@
 #include <cmocka.h>
 #include <zlib.h>
 
-#include "check/check.h"
-#include "check/filestage.h"
-#include "check/recset.h"
-#include "check/scancache.h"
-#include "check/verdict.h"
+#include "check/inputs/scancache.h"
+#include "check/records/recset.h"
+#include "check/stages/cond.h"
+#include "check/stages/filestage.h"
+#include "check/verdict/check.h"
+#include "check/verdict/verdict.h"
 #include "core/xalloc.h"
 
 static const char *norm(const char *in)

@@ -443,6 +443,179 @@ static void match_add_elsewhere(void **state)
 	sb_release(&sb);
 }
 
+/* ---- added lines in their place (issue 34) ------------------------------------------------ */
+
+/* A fix that only adds three statements before a `continue` inside a loop, while the same
+ * statements already stand elsewhere in the function: after the insertion point (the end of
+ * the loop) or before it (a drain loop above), with or without a comment between them, near
+ * or 30 lines away.  Found anywhere, they would read as the fix. */
+static const char *const slot_patch =
+	"--- a/drivers/ring.c\n+++ b/drivers/ring.c\n"
+	"@@ -26,6 +26,9 @@ static int ring_poll(struct ring *r, int budget)\n"
+	" \t\t\t\t */\n"
+	" \t\t\t\t\tring_free_buf(*bufp);\n"
+	" \t\t\t\t\tr->stats.hdr_errors++;\n"
+	"+\t\t\t\t\t(*bufp) = NULL;\n"
+	"+\t\t\t\t\tslot++;\n"
+	"+\t\t\t\t\tbufp++;\n"
+	" \t\t\t\t\tcontinue;\n"
+	" \t\t\t\t}\n"
+	" \t\t\t\tif (hdr > 0) {\n";
+
+/* The three statements, indented by `tabs`, with a comment after the first. */
+static void slot_copy(struct strbuf *sb, const char *tabs, bool comment)
+{
+	sb_addf(sb, "%s(*bufp) = NULL;\n", tabs);
+	if (comment)
+		sb_addf(sb, "%s/* on to the next slot */\n", tabs);
+	sb_addf(sb, "%sslot++;\n%sbufp++;\n", tabs, tabs);
+}
+
+/* ring_poll, with the fix or without; the copy of its statements before the insertion point
+ * (a drain loop above) or after it (the loop's end, followed by an "if (n > 0) {" that reads
+ * like the hunk's last context line once locals are set aside); pad lines of other
+ * statements between. */
+static char *ring_poll(bool fixed, bool before, bool comment, int pad)
+{
+	struct strbuf sb = STRBUF_INIT;
+	filler(&sb, 6, "ring");
+	sb_adds(&sb, "static int ring_poll(struct ring *r, int budget)\n{\n"
+		     "\tstruct ring_slot *slot = r->slots;\n\tvoid **bufp = r->bufs;\n"
+		     "\tint i, n, hdr;\n\n");
+	if (before) {
+		sb_adds(&sb, "\tfor (i = 0; i < r->stale; i++) {\n\t\tring_free_buf(*bufp);\n");
+		slot_copy(&sb, "\t\t", comment);
+		sb_adds(&sb, "\t}\n");
+		for (int i = 0; i < pad; i++)
+			sb_addf(&sb, "\tr->stats.drained_%d = 0;\n", i);
+	}
+	sb_adds(&sb, "\tn = ring_fetch(r, budget);\n\tif (n <= 0)\n\t\treturn n;\n"
+		     "\tfor (i = 0; i < n; i++) {\n"
+		     "\t\tif (slot->len > r->hdr_len) {\n"
+		     "\t\t\tif (r->hdr_len > 0) {\n"
+		     "\t\t\t\thdr = r->check_header(slot->data, *bufp);\n"
+		     "\t\t\t\tif (hdr < 0) {\n"
+		     "\t\t\t\t/* A bad header: drop the buffer, the next\n"
+		     "\t\t\t\t * refill replaces it.\n"
+		     "\t\t\t\t */\n"
+		     "\t\t\t\t\tring_free_buf(*bufp);\n"
+		     "\t\t\t\t\tr->stats.hdr_errors++;\n");
+	if (fixed)
+		slot_copy(&sb, "\t\t\t\t\t", false);
+	sb_adds(&sb, "\t\t\t\t\tcontinue;\n\t\t\t\t}\n\t\t\t\tif (hdr > 0) {\n"
+		     "\t\t\t\t\tr->stats.csum_good++;\n\t\t\t\t}\n\t\t\t}\n"
+		     "\t\t\tring_deliver(r, *bufp, slot->len);\n");
+	for (int i = 0; !before && i < pad; i++)
+		sb_addf(&sb, "\t\t\tr->stats.delivered_%d += slot->len;\n", i);
+	sb_adds(&sb, "\t\t} else {\n\t\t\t/* Too short: drop the buffer.\n\t\t\t */\n"
+		     "\t\t\tif (*bufp != NULL)\n\t\t\t\tring_free_buf(*bufp);\n\t\t}\n");
+	if (!before)
+		slot_copy(&sb, "\t\t", comment);
+	sb_adds(&sb, "\t}\n\tif (n > 0) {\n\t\tr->stats.polls++;\n\t}\n\treturn n;\n}\n");
+	filler(&sb, 6, "tail");
+	return sb_detach(&sb);
+}
+
+static void match_add_repeated(void **state)
+{
+	(void)state;
+	static const int pads[] = {0, 12, 30};
+	int bad = 0;
+	for (int v = 0; v < 12; v++) {
+		bool before = v & 1, comment = v & 2;
+		int pad = pads[v / 4];
+		char *pre = ring_poll(false, before, comment, pad);
+		char *post = ring_poll(true, before, comment, pad);
+		enum cf_verdict got_pre = verdict(slot_patch, pre, NULL);
+		enum cf_verdict got_post = verdict(slot_patch, post, NULL);
+		if (got_pre != CF_VULNERABLE || got_post != CF_FIXED) {
+			print_error("copy %s the insertion point, %s comment, %d lines apart: "
+				    "before the fix %s, after it %s\n",
+				    before ? "before" : "after", comment ? "with a" : "without",
+				    pad, cf_verdict_name(got_pre), cf_verdict_name(got_post));
+			bad++;
+		}
+		free(pre);
+		free(post);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* The hunk's context stands twice, in the two branches of an #if, and one branch already
+ * has the added lines: which branch the fix meant cannot be told, never "fixed". */
+static void match_add_if_twin(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/drivers/ring.c\n+++ b/drivers/ring.c\n"
+		"@@ -20,6 +20,9 @@ static int ring_poll(struct ring *r, int budget)\n"
+		" \t\t\tif (hdr < 0) {\n"
+		" \t\t\t\tring_free_buf(*bufp);\n"
+		" \t\t\t\tr->stats.hdr_errors++;\n"
+		"+\t\t\t\t(*bufp) = NULL;\n"
+		"+\t\t\t\tslot++;\n"
+		"+\t\t\t\tbufp++;\n"
+		" \t\t\t\tcontinue;\n"
+		" \t\t\t}\n"
+		" \t\t\tring_deliver(r, *bufp, slot->len);\n";
+	for (int fixed = 0; fixed < 2; fixed++) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_adds(&sb, "static int ring_poll(struct ring *r, int budget)\n{\n"
+			     "\tint i, n = ring_fetch(r, budget), hdr;\n"
+			     "\tfor (i = 0; i < n; i++) {\n"
+			     "\t\thdr = r->check_header(slot->data, *bufp);\n");
+		for (int branch = 0; branch < 2; branch++) {
+			sb_adds(&sb, branch ? "#else\n" : "#ifdef CONFIG_RING_FAST\n");
+			sb_adds(&sb, "\t\t\tif (hdr < 0) {\n\t\t\t\tring_free_buf(*bufp);\n"
+				     "\t\t\t\tr->stats.hdr_errors++;\n");
+			if (branch == 0 || fixed)
+				slot_copy(&sb, "\t\t\t\t", false);
+			sb_adds(&sb, "\t\t\t\tcontinue;\n\t\t\t}\n"
+				     "\t\t\tring_deliver(r, *bufp, slot->len);\n");
+		}
+		sb_adds(&sb, "#endif\n\t}\n\treturn n;\n}\n");
+		enum cf_verdict got = verdict(patch, sb.buf, NULL);
+		if (fixed)
+			assert_int_equal(got, CF_FIXED);
+		else if (got == CF_FIXED)
+			fail_msg("one #if branch without the added lines read as fixed");
+		sb_release(&sb);
+	}
+}
+
+/* Added lines held only by trivial context ("}" and "return 0;") are not placed: the same
+ * statements after another "}" in the function would read the same.  Never "fixed", before
+ * the fix or after it (undecided: the patch does not say where they go). */
+static void match_add_short_context(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/drivers/ring.c\n+++ b/drivers/ring.c\n"
+		"@@ -30,4 +30,6 @@ static int ring_stop(struct ring *r)\n"
+		" \t\t}\n"
+		" \t}\n"
+		"+\tring_quiesce_all(r->hw, RING_STOP_NOW);\n"
+		"+\tr->state = RING_STOPPED;\n"
+		" \treturn 0;\n"
+		" }\n";
+	for (int fixed = 0; fixed < 2; fixed++) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_adds(&sb, "static int ring_stop(struct ring *r)\n{\n"
+			     "\tif (r->state == RING_BUSY) {\n\t\tring_pause(r);\n"
+			     "\t\tif (r->hw_locked) {\n\t\t\tring_hw_unlock(r);\n\t\t}\n");
+		sb_adds(&sb, "\t\tring_quiesce_all(r->hw, RING_STOP_NOW);\n"
+			     "\t\tr->state = RING_STOPPED;\n\t\treturn 0;\n\t}\n");
+		sb_adds(&sb, "\tfor (int i = 0; i < r->n; i++) {\n"
+			     "\t\tif (r->slot[i].busy) {\n\t\t\tring_slot_stop(r, i);\n\t\t}\n\t}\n");
+		if (fixed)
+			sb_adds(&sb, "\tring_quiesce_all(r->hw, RING_STOP_NOW);\n"
+				     "\tr->state = RING_STOPPED;\n");
+		sb_adds(&sb, "\treturn 0;\n}\n");
+		assert_int_not_equal(verdict(patch, sb.buf, NULL), CF_FIXED);
+		sb_release(&sb);
+	}
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -663,6 +836,9 @@ int main(void)
 		cmocka_unit_test(match_unrelated_change),
 		cmocka_unit_test(match_context_twice),
 		cmocka_unit_test(match_add_elsewhere),
+		cmocka_unit_test(match_add_repeated),
+		cmocka_unit_test(match_add_if_twin),
+		cmocka_unit_test(match_add_short_context),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),
 		cmocka_unit_test(match_partial),

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/filestage.h"
-#include "check/record.h"
+#include "check/records/record.h"
+#include "check/stages/filestage.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 

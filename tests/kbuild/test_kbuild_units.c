@@ -764,7 +764,17 @@ static void write_chain_tree(void)
 {
 	put("ct/Makefile", "# top-level\n");
 	put("ct/Kbuild", "obj-y += arch/$(SRCARCH)/\n");
-	put("ct/arch/arm64/Makefile", "");
+	/* the default image's rules build the decompressor (arm's zImage, s390's bzImage) */
+	put("ct/arch/arm64/Makefile", "boot := arch/arm64/boot\nKBUILD_IMAGE := $(boot)/zImage\n"
+				      "all: $(notdir $(KBUILD_IMAGE))\n"
+				      "zImage: vmlinux\n\t$(Q)$(MAKE) $(build)=$(boot) $(boot)/$@\n");
+	put("ct/arch/arm64/boot/Makefile", "$(obj)/zImage: $(obj)/compressed/vmlinux FORCE\n\t$(call objcopy)\n"
+					   "$(obj)/compressed/vmlinux: $(obj)/Image FORCE\n"
+					   "\t$(Q)$(MAKE) $(build)=$(obj)/compressed $@\n"
+					   "$(obj)/Image: vmlinux FORCE\n\t$(call objcopy)\n");
+	put("ct/arch/arm64/boot/compressed/Makefile",
+	    "OBJS := misc.o\nOBJS-$(CONFIG_FDT) += fdt.o\nOBJS += $(OBJS-y)\n"
+	    "$(obj)/vmlinux: $(obj)/vmlinux.lds $(addprefix $(obj)/, $(OBJS)) FORCE\n\t$(call ld)\n");
 	put("ct/arch/arm64/Kbuild", "obj-y += crypto/ kvm/ kernel/ vdso/\n");
 	put("ct/arch/arm64/crypto/Makefile",
 	    "obj-$(CONFIG_CE) += aes-ce-blk.o\naes-ce-blk-y := aes-glue-ce.o aes-ce-core.o\n"
@@ -818,7 +828,9 @@ static void write_chain_tree(void)
 		"arch/arm64/kvm/hyp/nvhe/unused.c", "arch/arm64/lib/clear_page.S",
 		"arch/arm64/kernel/vdso-wrap.S", "arch/arm64/kernel/vdso32-wrap.S",
 		"arch/arm64/kernel/vdso/vgettimeofday.c", "arch/arm64/kernel/vdso/note.S",
-		"arch/arm64/kernel/vdso32/note.c", "arch/arm64/vdso/vg.c", "arch/arm64/vdso/vdso.S"};
+		"arch/arm64/kernel/vdso32/note.c", "arch/arm64/vdso/vg.c", "arch/arm64/vdso/vdso.S",
+		"arch/arm64/boot/compressed/misc.c", "arch/arm64/boot/compressed/fdt.c",
+		"arch/arm64/boot/compressed/other.c"};
 	char rel[128];
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(rel, sizeof(rel), "ct/%s", files[i]);
@@ -861,6 +873,10 @@ static void test_rule_chains(void **state)
 		{"arch/arm64/kernel/vdso32/note.c", KB_COMPILED,
 		 "as arch/arm64/kernel/vdso32/note.o by the rule at arch/arm64/kernel/vdso32/Makefile:7"},
 		{"arch/arm64/vdso/vg.c", KB_COMPILED, "build into arch/arm64/vdso/vdso.o"},
+		{"arch/arm64/boot/compressed/misc.c", KB_COMPILED,
+		 "build into arch/arm64/boot/zImage (built for the kernel image arch/arm64/boot/zImage, the default target"},
+		{"arch/arm64/boot/compressed/fdt.c", KB_UNKNOWN, "$(build)="},
+		{"arch/arm64/boot/compressed/other.c", KB_UNKNOWN, "$(build)="},
 	};
 	check_verdicts(t, on, sizeof(on) / sizeof(on[0]));
 	/* obj-vdso is the vDSO makefile's own variable, never a Kconfig object list */
@@ -889,6 +905,7 @@ static void test_rule_chains(void **state)
 		"\narch/arm64/kvm/hyp/nvhe/switch.c\tCONFIG_KVM\n",
 		"\narch/arm64/kernel/vdso/vgettimeofday.c\ty\n",
 		"\narch/arm64/kernel/vdso32/note.c\tCONFIG_COMPAT_VDSO\n",
+		"\narch/arm64/boot/compressed/misc.c\ty\n",
 	};
 	expect_lines(buf, lines, sizeof(lines) / sizeof(lines[0]));
 	kb_tree_close(t);

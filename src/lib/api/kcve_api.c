@@ -8,10 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check/check.h"
-#include "check/pipeline.h"
-#include "check/recset.h"
-#include "check/verdict.h"
+#include "check/records/recset.h"
+#include "check/run/pipeline.h"
+#include "check/verdict/check.h"
+#include "check/verdict/verdict.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
 

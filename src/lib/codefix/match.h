@@ -4,10 +4,14 @@
  * weighted longest common subsequence over a window: added/removed lines must match in their
  * strict form, context lines in their loose form, so renamed locals and moved code still
  * match).  At the best place the hunk reads:
- *   fixed       its added lines are there (and its removed lines are not);
+ *   fixed       its added lines are there in their place (and its removed lines are not);
  *   vulnerable  its removed lines are there and its added lines are not — for a fix that only
  *               adds lines: the context on both sides of the insertion is there, adjacent,
  *               and the added lines are not between;
+ * An added line counts only in its place: on the lines next to the hunk's own lines around it
+ * (up to a distinctive context line on one side), never because the same statement stands
+ * elsewhere in the function; added lines held by trivial context only, or a place whose
+ * context also stands elsewhere closed up (an #if twin), leave a fix that only adds unknown.
  *   unknown     neither, the place is ambiguous (two places read differently and the hunk's
  *               function does not tell them apart), or the file is missing.
  * Lines too common to identify a place ("}", "return 0;") weigh a fifth of a line.  Per

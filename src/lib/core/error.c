@@ -1,30 +1,19 @@
 #include "core/error.h"
 #include "core/assert.h"
+#include "core/diag.h"
 #include "core/safefs.h"
 #include "core/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Every message is one line that cannot drive the terminal, whatever input it quotes (a
- * parser's error text near a control character, a name from a hostile tree). */
+/* The command line's reports (they move to src/cli once no library file calls them). Every
+ * message is one line that cannot drive the terminal (core/diag.h formats it). */
 static void vreport(const char *what, const char *fmt, va_list ap)
 {
-	char small[1024], *msg = small;
-	va_list again;
-	va_copy(again, ap);
-	int n = vsnprintf(small, sizeof small, fmt, ap);
-	if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL)
-		vsnprintf(msg, (size_t)n + 1, fmt, again);
-	va_end(again);
-	if (!msg)
-		msg = small; /* out of memory: the truncated form */
-	if (n < 0)
-		snprintf(small, sizeof small, "(message not formatted: %s)", fmt);
-	text_neutralise(msg);
+	char *msg = diag_vformat(fmt, ap);
 	fprintf(stderr, "kcve: %s: %s\n", what, msg);
-	if (msg != small)
-		free(msg);
+	free(msg);
 }
 
 void kcve_error(const char *fmt, ...)
@@ -39,7 +28,7 @@ void kcve_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("warning", fmt, ap);
+	diag_vwarn(NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -67,7 +56,7 @@ int kcve_err_set(struct kcve_err *err, int code, const char *fmt, ...)
 
 _Noreturn void kcve_assert_fail(const char *cond, const char *file, int line, const char *func)
 {
-	fprintf(stderr, "kcve: internal error: assertion '%s' failed in %s() at %s:%d, please report it\n",
-		cond, func, file, line);
+	diag_fatal("internal error: assertion '%s' failed in %s() at %s:%d, please report it", cond,
+		   func, file, line);
 	abort();
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/assert.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/sha.h"
 #include "core/xalloc.h"
@@ -128,9 +129,11 @@ static int prepare(struct history *h, struct kcve_err *err)
 }
 
 int history_open_ex(struct history **out, const char *repo_path, const char *index_path,
-		    unsigned flags, struct history_index_stats *st, struct kcve_err *err)
+		    unsigned flags, struct history_index_stats *st, const struct kcve_diag *diag,
+		    struct kcve_err *err)
 {
 	struct history *h = xcalloc(1, sizeof(*h));
+	h->diag = diag;
 	struct range_list ranges = {0};
 	int rc;
 	*out = NULL;
@@ -156,8 +159,8 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 		goto fail;
 	unsigned rewrites = gitguard_ancestry(h->repo);
 	if (rewrites)
-		kcve_warn("%s has %s: the index misses commits or follows rewritten parents, so "
-			  "fixes and introductions can be missed; use a full clone", repo_path,
+		diag_warn(diag, "%s has %s: the index misses commits or follows rewritten parents, "
+			  "so fixes and introductions can be missed; use a full clone", repo_path,
 			  gitguard_ancestry_text(rewrites));
 	if (index_path && *index_path) {
 		h->index_path = xstrdup(index_path);
@@ -202,7 +205,7 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 	}
 	if (!h->db) {
 		if (!(flags & HISTORY_QUIET) && !exists)
-			fprintf(stderr, "kcve: building the history index %s\n", h->index_path);
+			diag_note(diag, "building the history index %s", h->index_path);
 		if ((rc = build_fresh(h, &ranges, fp, flags, st, err)))
 			goto fail;
 		if ((rc = index_db_open(h->index_path, false, &h->db, err)))
@@ -217,7 +220,7 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 			goto fail;
 		if (!current) {
 			if (!(flags & HISTORY_QUIET))
-				fprintf(stderr, "kcve: updating the history index %s\n", h->index_path);
+				diag_note(diag, "updating the history index %s", h->index_path);
 			if ((rc = index_update(h, &ranges, fp, flags, st, err)))
 				goto fail;
 		} else {
@@ -242,7 +245,7 @@ fail:
 int history_open(struct history **out, const char *repo_path, const char *index_path,
 		 struct kcve_err *err)
 {
-	return history_open_ex(out, repo_path, index_path, 0, NULL, err);
+	return history_open_ex(out, repo_path, index_path, 0, NULL, NULL, err);
 }
 
 static void free_list(char **v, size_t n)

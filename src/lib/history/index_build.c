@@ -15,8 +15,10 @@
 #include <unistd.h>
 
 #include "core/assert.h"
+#include "core/diag.h"
 #include "core/sha.h"
 #include "core/strbuf.h"
+#include "core/progress.h"
 #include "core/testhooks.h"
 #include "core/xalloc.h"
 #include "history/gitguard.h"
@@ -184,9 +186,10 @@ static void show_progress(struct builder *b, bool final)
 	size_t done = b->qu.committed;
 	pthread_mutex_unlock(&b->qu.mu);
 	double el = t - b->t0;
-	fprintf(stderr, "\rindexing: %zu/%zu ranges, %zu commits, %.0f commits/s%s", b->ranges_done,
-		b->ranges_todo, done, el > 0 ? (double)done / el : 0.0, final ? "\n" : "");
-	fflush(stderr);
+	progress_draw("indexing: %zu/%zu ranges, %zu commits, %.0f commits/s", b->ranges_done,
+		      b->ranges_todo, done, el > 0 ? (double)done / el : 0.0);
+	if (final)
+		progress_newline();
 }
 
 static int sql_fail(struct builder *b, const char *what, struct kcve_err *err)
@@ -771,9 +774,9 @@ int index_update(struct history *h, const struct range_list *ranges, const char 
 		sqlite3_finalize(b.gget);
 		sqlite3_finalize(b.gins);
 		b.gget = b.gins = NULL;
-		kcve_warn("history index %s predates generation numbers: ancestry questions (dyad, "
-			  "update) go through git and are much slower; 'kcve index --rebuild' adds "
-			  "them", h->index_path);
+		diag_warn(h->diag, "history index %s predates generation numbers: ancestry "
+			  "questions (dyad, update) go through git and are much slower; 'kcve index "
+			  "--rebuild' adds them", h->index_path);
 	}
 	struct stored_range *want = sorted_copy(ranges);
 	for (size_t i = 0; i < nstored && !rc; i++)
@@ -825,7 +828,7 @@ rollback:
 out:
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 1);
 	if (b.progress && rc)
-		fputc('\n', stderr);
+		progress_newline();
 	sqlite3_finalize(b.ins);
 	sqlite3_finalize(b.rins);
 	sqlite3_finalize(b.gget);

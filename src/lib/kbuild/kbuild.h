@@ -93,10 +93,11 @@ int kb_tree_export_paths(struct kb_tree *t, const char *const *paths, size_t n, 
 /* What a compact database keeps (`db build --source`): one line "path\tcondition\tmodule" for
  * every .c file of ksrc and every path of paths, sorted, each once.  The tree is evaluated
  * symbolically for each architecture Debian builds that it has (x86, arm64, arm, powerpc, s390,
- * riscv, mips, loongarch); a file under arch/<a>/ gets a's condition ("unknown" for an
- * architecture not evaluated), any other the common condition, or, where the architectures
+ * riscv, mips, loongarch); a file gets the common condition or, where the architectures
  * differ, "(ARCH=x86 && (C1)) || (ARCH=arm64 && (C2)) || ... || (!ARCH=x86 && ... && unknown)",
- * ARCH being the architecture of the .config that evaluates it. */
+ * ARCH being the architecture of the .config that evaluates it (another architecture's
+ * sources count like any file: arm64 compiles arch/arm/xen/); a file under the directory of an
+ * architecture not evaluated always takes the per-architecture form ("unknown" for it). */
 int kb_export_db_conditions(const char *ksrc, const char *const *paths, size_t n, FILE *out,
 			    struct kcve_err *err);
 /* Module name (as /proc/modules spells it, '-' folded to '_') of the obj-y/obj-m object the

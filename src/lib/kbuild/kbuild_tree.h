@@ -85,6 +85,7 @@ struct kb_tree {
 	bool evaluated;
 	struct mk_vars globals;
 	char *arch_core, *arch_lib, *arch_drivers, *arch_why;
+	char *image;              /* the arch Makefile's KBUILD_IMAGE ("arch/s390/boot/bzImage"), or NULL */
 	bool arch_uncertain;
 	struct strmap objs;       /* "fs/ext4/inode.o" -> struct kb_obj */
 	struct strmap composites; /* composite objects -> struct kb_obj (reason only) */

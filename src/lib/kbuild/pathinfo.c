@@ -236,20 +236,24 @@ static const char *const db_arches[] = {"x86", "arm64", "arm", "powerpc", "s390"
 					"loongarch"};
 #define N_DB_ARCHES (sizeof(db_arches) / sizeof(db_arches[0]))
 
-/* The condition of path i across the evaluated architectures (conds[a] NULL: not evaluated). */
+/* The condition of path i across the evaluated architectures (conds[a] NULL: not evaluated):
+ * one condition where they agree, else per architecture.  A file under the directory of an
+ * architecture not evaluated is "unknown" for that architecture (the others' evaluations
+ * cannot speak for it); another architecture's files count like any other (arm64 compiles
+ * arch/arm/xen/). */
 static char *merge_arches(char **conds[N_DB_ARCHES], size_t i, const char *norm)
 {
+	bool foreign = false;
 	if (norm && !strncmp(norm, "arch/", 5)) {
 		const char *a = norm + 5, *slash = strchr(a, '/');
+		foreign = slash != NULL;
 		for (size_t k = 0; slash && k < N_DB_ARCHES; k++)
 			if (conds[k] && strlen(db_arches[k]) == (size_t)(slash - a) &&
 			    !strncmp(a, db_arches[k], (size_t)(slash - a)))
-				return xstrdup(conds[k][i]);
-		if (slash)
-			return xstrdup("unknown");
+				foreign = false;
 	}
 	const char *first = NULL;
-	bool same = true;
+	bool same = !foreign;
 	for (size_t k = 0; k < N_DB_ARCHES; k++)
 		if (conds[k]) {
 			if (first && strcmp(first, conds[k][i]))

@@ -22,6 +22,7 @@
 #include "record/identity.h"
 #include "store/ops.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 void dispute_result_release(struct dispute_result *r)
 {
@@ -131,28 +132,28 @@ static int audit_append(struct cve_tree *t, const struct dispute_request *rq,
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_t *o = json_object();
-	json_object_set_new(o, "time", json_string(when));
-	json_object_set_new(o, "cve", json_string(rq->cve));
+	json_object_set_new(o, "time", kj_str(when));
+	json_object_set_new(o, "cve", kj_str(rq->cve));
 	json_t *by = json_array();
 	for (size_t i = 0; i < rq->nby; i++)
-		json_array_append_new(by, json_string(rq->by[i]));
+		json_array_append_new(by, kj_str(rq->by[i]));
 	json_object_set_new(o, "by", by);
-	json_object_set_new(o, "action", json_string(action_name(rq->action)));
+	json_object_set_new(o, "action", kj_str(action_name(rq->action)));
 	json_t *args = json_array();
 	for (size_t i = 0; i < rq->nargs; i++)
-		json_array_append_new(args, json_string(rq->args[i]));
+		json_array_append_new(args, kj_str(rq->args[i]));
 	json_object_set_new(o, "args", args);
-	json_object_set_new(o, "reason", json_string(rq->reason ? rq->reason : ""));
-	json_object_set_new(o, "decision", json_string(res->allowed ? "allowed" : "refused"));
-	json_object_set_new(o, "why", json_string(sb_str(&res->why)));
-	json_object_set_new(o, "deciders", json_string(sb_str(&res->deciders)));
+	json_object_set_new(o, "reason", kj_str(rq->reason ? rq->reason : ""));
+	json_object_set_new(o, "decision", kj_str(res->allowed ? "allowed" : "refused"));
+	json_object_set_new(o, "why", kj_str(sb_str(&res->why)));
+	json_object_set_new(o, "deciders", kj_str(sb_str(&res->deciders)));
 	json_t *fv = json_array();
 	for (size_t i = 0; i < nfiles; i++)
-		json_array_append_new(fv, json_string(files[i]));
+		json_array_append_new(fv, kj_str(files[i]));
 	json_object_set_new(o, "files", fv);
-	json_object_set_new(o, "outcome", json_string(outcome));
+	json_object_set_new(o, "outcome", kj_str(outcome));
 	if (rq->sender && rq->sender->email[0])
-		json_object_set_new(o, "recorded_by", json_string(rq->sender->email));
+		json_object_set_new(o, "recorded_by", kj_str(rq->sender->email));
 	char *line = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 	json_decref(o);
 	if (!line)

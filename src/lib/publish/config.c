@@ -106,14 +106,14 @@ static char *trim(char *s)
 
 /* Like ssh with a private key: a credentials file others can read (or write) is named, with
  * its mode and the fix; kcve still uses it, the secret is already out. */
-static void warn_if_exposed(const char *path, const char *secret)
+static void warn_if_exposed(const struct publish_config *c, const char *path, const char *secret)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && (st.st_mode & 077))
-		fprintf(stderr, "kcve: warning: %s holds %s but is %s by group/others (mode %04o); "
-			"run chmod 600 %s and consider the secret exposed\n", path, secret,
-			(st.st_mode & 044) ? "readable" : "writable", (unsigned)(st.st_mode & 07777),
-			path);
+		diag_warn(c->diag, "%s holds %s but is %s by group/others (mode %04o); run chmod "
+			  "600 %s and consider the secret exposed", path, secret,
+			  (st.st_mode & 044) ? "readable" : "writable",
+			  (unsigned)(st.st_mode & 07777), path);
 }
 
 static int load_file(struct publish_config *c, const char *path, struct kcve_err *err)
@@ -153,7 +153,7 @@ static int load_file(struct publish_config *c, const char *path, struct kcve_err
 	}
 	sb_release(&sb);
 	if (!rc && secret)
-		warn_if_exposed(path, secret);
+		warn_if_exposed(c, path, secret);
 	return rc;
 }
 
@@ -181,9 +181,11 @@ static const struct { const char *env, *key; } env_map[] = {
 	{"KCVE_SMTP_ARCHIVE_SETTLE_MS", "smtp.archive_settle_ms"},
 };
 
-int publish_config_load(struct publish_config *c, const char *path, struct kcve_err *err)
+int publish_config_load(struct publish_config *c, const char *path, const struct kcve_diag *diag,
+			struct kcve_err *err)
 {
 	memset(c, 0, sizeof(*c));
+	c->diag = diag;
 	c->api_timeout_s = 60;
 	c->api_attempts = 6;
 	c->backoff_ms = 500;

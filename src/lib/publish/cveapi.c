@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/xalloc.h"
+#include "core/kjson.h"
 
 struct cveapi {
 	const struct publish_config *cfg;
@@ -521,8 +522,8 @@ int cveapi_reject(struct cveapi *a, const char *cve, const char *reason,
 		return rc;
 	json_t *reasons = json_array();
 	json_t *r0 = json_object();
-	json_object_set_new(r0, "lang", json_string("en"));
-	json_object_set_new(r0, "value", json_string(reason));
+	json_object_set_new(r0, "lang", kj_str("en"));
+	json_object_set_new(r0, "value", kj_str(reason));
 	json_array_append_new(reasons, r0);
 	json_t *cna = json_object();
 	json_object_set_new(cna, "rejectedReasons", reasons);

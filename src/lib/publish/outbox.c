@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "publish/archive.h"
@@ -101,8 +102,8 @@ static int ask_archive(const struct publish_config *cfg, const char *name, const
 {
 	long long wait = at + cfg->archive_settle_ms - clock_now_ms();
 	if (wait >= 1000)
-		fprintf(stderr, "kcve: %s: an earlier attempt may have delivered it; asking the list "
-			"archive in %lld s\n", name, (wait + 999) / 1000);
+		diag_note(cfg->diag, "%s: an earlier attempt may have delivered it; asking the list "
+			  "archive in %lld s", name, (wait + 999) / 1000);
 	clock_sleep_ms(wait);
 	char *id = mail_header_value(msg, "Message-Id");
 	int rc = archive_has(cfg, id ? id : "", found, err);

@@ -7,6 +7,7 @@
 
 #include "core/assert.h"
 #include "core/clock.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -265,7 +266,7 @@ static bool header_of(const struct cve_entry *e, const char *ext, const char *na
 /* What the rejection replies to: the announcement kcve sent, else the Message-Id the .mbox
  * itself carries (announced by other tools, imported). Without either, the rejection goes out
  * unthreaded, and says so, unless its .mbox.rejected already names the message. */
-static void thread_id(const struct cve_entry *e, const struct pubstate *st,
+static void thread_id(const struct run *r, const struct cve_entry *e, const struct pubstate *st,
 		      char *out, size_t n)
 {
 	char own[256];
@@ -277,10 +278,10 @@ static void thread_id(const struct cve_entry *e, const struct pubstate *st,
 	if (header_of(e, ".mbox", "Message-Id", out, n) ||
 	    header_of(e, ".mbox.rejected", "In-Reply-To", own, sizeof(own)))
 		return;
-	fprintf(stderr, "kcve: warning: %s: the Message-Id of its announcement is unknown (it was "
-		"announced before kcve published, e.g. --baseline or an imported tree, and its .mbox "
-		"has no Message-Id); the rejection mail goes out unthreaded. Put \"In-Reply-To: <id>\" "
-		"into %s.mbox.rejected to thread it\n", e->id, e->id);
+	diag_warn(r->cfg->diag, "%s: the Message-Id of its announcement is unknown (it was "
+		  "announced before kcve published, e.g. --baseline or an imported tree, and its "
+		  ".mbox has no Message-Id); the rejection mail goes out unthreaded. Put "
+		  "\"In-Reply-To: <id>\" into %s.mbox.rejected to thread it", e->id, e->id);
 }
 
 static int do_rejected(struct run *r, const struct cve_entry *e, struct pubstate *st,
@@ -306,7 +307,7 @@ static int do_rejected(struct run *r, const struct cve_entry *e, struct pubstate
 		r->sum->unchanged++;
 	if (!st->reject_mailed) {
 		char irt[256];
-		thread_id(e, st, irt, sizeof(irt));
+		thread_id(r, e, st, irt, sizeof(irt));
 		rc = mail_step(r, e, st, "reject", ".mbox.rejected", st->reject_id,
 			       sizeof(st->reject_id), st->reject_date, sizeof(st->reject_date),
 			       &st->reject_mailed, irt, err);

@@ -6,7 +6,9 @@
 # the rule-based vocabulary of an older kcve (BASE_KCVE, optional) and two baselines: flag every
 # commit, flag subjects containing "fix". Subjects only: the set has no bodies.
 #
-# Usage: bench/review-model.sh [KCVE_BINARY [BASE_KCVE]]
+# Usage: [RECALL=0.90] bench/review-model.sh [KCVE_BINARY [BASE_KCVE]]
+#   RECALL:      the recall the inner split's threshold is chosen for (the shipped model's
+#                threshold is chosen the same way, docs/review-model.md)
 #   KCVE_BINARY: kcve to measure (default build-release/kcve, else build/kcve)
 #   BASE_KCVE:   a kcve whose `review --classify` is the old vocabulary (row left out if absent)
 set -euo pipefail
@@ -21,14 +23,15 @@ records=$shared/data/vulns-upto-2024.tar.xz
 [ -f "$stable" ] || { echo "review-model bench: $stable not found" >&2; exit 77; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 py=/usr/bin/python3
+recall=${RECALL:-0.90}
 tool=$here/tools/review-model.py
 
 t0=$SECONDS
-"$py" "$tool" train --stable "$stable" --releases 1-80 --validate 1-60:61-80 --recall 0.87 \
+"$py" "$tool" train --stable "$stable" --releases 1-80 --validate 1-60:61-80 --recall "$recall" \
 	--out "$work/subjects.tsv"
 t1=$SECONDS
 "$py" "$tool" train --stable "$stable" --records "$records" --releases 1-80 \
-	--exclude-subjects-of 81-119 --validate 1-60:61-80 --recall 0.87 --out "$work/records.tsv"
+	--exclude-subjects-of 81-119 --validate 1-60:61-80 --recall "$recall" --out "$work/records.tsv"
 t2=$SECONDS
 echo "trained: subjects only in $((t1 - t0)) s, with the records in $((t2 - t1)) s" >&2
 

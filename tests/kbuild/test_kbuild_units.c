@@ -570,7 +570,7 @@ static void test_hostile_makefiles(void **state)
 {
 	(void)state;
 	put("hostile/Makefile", "");
-	put("hostile/Kbuild", "obj-y += a/ b/ c/ d/ e/ f/\n");
+	put("hostile/Kbuild", "obj-y += a/ b/ c/ d/ e/ f/ g/\n");
 	put("hostile/arch/x86/Makefile", "core-y += $(core-y)\n");
 	put("hostile/a/Makefile", "x = $(x) more\nobj-y += $(x)\nobj-y += ok.o\n");
 	put("hostile/b/Makefile", "obj-y += $(unterminated\nobj-y += ok.o\nendif\nelse\nifeq (a,a)\n");
@@ -591,6 +591,20 @@ static void test_hostile_makefiles(void **state)
 	fclose(f);
 	put("hostile/a/ok.c", "");
 	put("hostile/d/d.c", "");
+	/* rules: cycles, a self-dependency, every object depending on every other through a
+	 * pattern rule, a chain of 5,000 rules (more than a makefile's cap): bounded, no crash */
+	struct strbuf g = STRBUF_INIT;
+	sb_adds(&g, "obj-y :=");
+	for (int i = 0; i < 2000; i++)
+		sb_addf(&g, " o%d.o", i);
+	sb_adds(&g, "\nALL := $(addprefix $(obj)/,$(obj-y))\n$(obj)/%.o: $(ALL) $(obj)/%.o FORCE\n\t$(cc)\n"
+		    "$(obj)/o1.o: $(obj)/o2.o\n$(obj)/o2.o: $(obj)/o1.o $(obj)/../g/o2.o\n\t$(x)\n"
+		    "$(obj)/o3.o: $(obj)/c0.so\n");
+	for (int i = 0; i < 5000; i++)
+		sb_addf(&g, "$(obj)/c%d.so: $(obj)/c%d.so\n\t$(y)\n", i, i + 1);
+	put("hostile/g/Makefile", sb_str(&g));
+	sb_release(&g);
+	put("hostile/g/o1.c", "");
 	struct kcve_err err = {0};
 	struct kb_config *c = parse("CONFIG_X86=y\n", &err);
 	struct kb_tree *t = NULL;
@@ -610,6 +624,8 @@ static void test_hostile_makefiles(void **state)
 	v = kb_file_verdict(t, "e/never.c", &reason); /* swallowed by an unterminated define */
 	assert_int_equal(v, KB_NOT_COMPILED);
 	v = kb_file_verdict(t, "f/f.c", &reason);
+	assert_int_equal(v, KB_COMPILED);
+	v = kb_file_verdict(t, "g/o1.c", &reason);
 	assert_int_equal(v, KB_COMPILED);
 	kb_tree_close(t);
 	kb_config_free(c);

@@ -11,6 +11,8 @@
    file, byte for byte, and that file loads in kcve (needs ../shared).
 4. Recall on the replay fixture's 250 real CVE fix commits, full messages, is >= 0.95 at the
    built-in threshold (needs ../shared).
+5. The command line: --threshold moves the decisions; a truncated or empty --model, a missing
+   one and a bad --threshold are each one error line with their exit code.
 Parts that need ../shared are skipped without it; the test exits 77 only when all of them are."""
 import json
 import lzma
@@ -164,10 +166,37 @@ def test_replay(tmp):
         sys.exit("recall on the replay fixture below 0.95")
 
 
+def test_cli(tmp):
+    """--threshold moves decisions; a broken --model or --threshold is one error line."""
+    files = write_all(tmp, TRICKY[:4], "cli")
+    lo = subprocess.run([KCVE, "review", "--classify", "--threshold", "0.0001"] + files,
+                        capture_output=True, text=True, check=True).stdout
+    hi = subprocess.run([KCVE, "review", "--classify", "--threshold", "0.9999"] + files,
+                        capture_output=True, text=True, check=True).stdout
+    assert [l.split("\t")[2] for l in lo.splitlines()] == ["candidate"] * 4, lo
+    assert [l.split("\t")[2] for l in hi.splitlines()] == ["no"] * 4, hi
+    text = open(MODEL, "rb").read()
+    bad = os.path.join(tmp, "bad-model.tsv")
+    for cut, code in ((len(text) // 2, 13), (len(text) - 4, 13), (0, 13)):
+        with open(bad, "wb") as fh:
+            fh.write(text[:cut])
+        r = subprocess.run([KCVE, "review", "--classify", "--model", bad] + files,
+                           capture_output=True, text=True)
+        assert r.returncode == code and r.stdout == "", (cut, r.returncode, r.stdout[:200])
+        assert len(r.stderr.splitlines()) == 1 and "review model" in r.stderr, r.stderr
+    for arg, code in ((["--threshold", "1.5"], 2), (["--threshold", "x"], 2),
+                      (["--model", os.path.join(tmp, "missing.tsv")], 9)):
+        r = subprocess.run([KCVE, "review", "--classify"] + arg + files, capture_output=True,
+                           text=True)
+        assert r.returncode == code and len(r.stderr.splitlines()) == 1, (arg, r.returncode, r.stderr)
+    print("cli: --threshold moves decisions; broken models and options are one error line")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="kcve-review-model-")
     try:
         check_same(tmp, TRICKY, "tricky")
+        test_cli(tmp)
         nonfix = nonfix_messages()
         assert len(nonfix) >= 50, len(nonfix)
         check_same(tmp, nonfix, "nonfix")

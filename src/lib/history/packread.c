@@ -58,7 +58,7 @@ static uint32_t be32(const unsigned char *p)
 
 static const void *map_file(int dirfd, const char *name, size_t *len)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK); /* a FIFO never waits */
 	if (fd < 0)
 		return NULL;
 	struct stat st;
@@ -90,7 +90,7 @@ static bool pack_open(int dirfd, const char *idxname, struct pack *pk)
 	pk->idx = map_file(dirfd, idxname, &pk->idx_len);
 	if (!pk->idx)
 		return false;
-	pk->fd = openat(dirfd, packname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	pk->fd = openat(dirfd, packname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	const unsigned char *x = pk->idx;
 	if (pk->fd < 0 || fstat(pk->fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 12 + 20 ||
 	    pread(pk->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) || memcmp(hdr, "PACK", 4) ||

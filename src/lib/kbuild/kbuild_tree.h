@@ -102,6 +102,7 @@ struct kb_tree {
 	struct strmap rule_srcs;  /* source compiled by another directory's rule -> struct kb_rule_src */
 	struct strmap rules;      /* dir -> struct kb_rules of its makefile (rulesrc.c) */
 	struct strset rules_read; /* directories whose makefile's rules are recorded */
+	size_t rule_steps;        /* work of rulechain.c's walk, bounded */
 	char **queue;
 	size_t nqueue, queue_alloc;
 	char **reasons;           /* strings handed out by kb_file_verdict */

@@ -79,6 +79,120 @@ static size_t split_tabs(char *line, char **f, size_t max)
 	}
 }
 
+enum parse_state { S_VERSION, S_HEADER, S_WEIGHTS, S_END };
+
+struct parser {
+	struct review_model *m;
+	enum parse_state st;
+	bool have_fv, have_bias, have_thr;
+	size_t want;
+	size_t len;       /* of the whole file */
+	const char *what; /* the error of the current line */
+};
+
+static bool is_version(const char *field, int want)
+{
+	char buf[16];
+	snprintf(buf, sizeof buf, "%d", want);
+	return strcmp(field, buf) == 0;
+}
+
+/* One header line (after "version"), split into nf fields f. */
+static bool header_line(struct parser *ps, char **f, size_t nf)
+{
+	double v;
+	if (strcmp(f[0], "meta") == 0) {
+		ps->what = "expected 'meta<TAB>KEY<TAB>VALUE'";
+		return nf == 3;
+	}
+	if (strcmp(f[0], "features-version") == 0) {
+		ps->what = "features-version differs from this kcve's: retrain with its tools/review-model.py";
+		return ps->have_fv = nf == 2 && is_version(f[1], REVIEW_FEATURES_VERSION);
+	}
+	if (strcmp(f[0], "bias") == 0) {
+		ps->what = "bias is not a number within +-1000";
+		if (nf != 2 || !parse_number(f[1], &v) || fabs(v) > 1000)
+			return false;
+		ps->m->bias = v;
+		return ps->have_bias = true;
+	}
+	if (strcmp(f[0], "threshold") == 0) {
+		ps->what = "threshold is not a probability between 0 and 1";
+		if (nf != 2 || !parse_number(f[1], &v) || !(v > 0 && v < 1))
+			return false;
+		ps->m->threshold = v;
+		return ps->have_thr = true;
+	}
+	if (strcmp(f[0], "weights") == 0) {
+		ps->what = "expected 'weights<TAB>COUNT'";
+		if (nf != 2 || !parse_number(f[1], &v) || v < 0 || v > 5e6 || v != floor(v))
+			return false;
+		ps->what = "'features-version', 'bias' and 'threshold' must come before 'weights'";
+		if (!ps->have_fv || !ps->have_bias || !ps->have_thr)
+			return false;
+		/* every weight line has at least 4 bytes: never trust the count further */
+		ps->what = "more weights announced than the file can hold: truncated file";
+		if ((size_t)v > ps->len / 4)
+			return false;
+		ps->want = (size_t)v;
+		ps->m->v = xcalloc(ps->want ? ps->want : 1, sizeof(*ps->m->v));
+		ps->st = S_WEIGHTS;
+		return true;
+	}
+	ps->what = "unknown header line";
+	return false;
+}
+
+static bool weight_line(struct parser *ps, char **f, size_t nf)
+{
+	struct review_model *m = ps->m;
+	double v;
+	ps->what = "expected 'FEATURE<TAB>WEIGHT' (a feature is printable ASCII with a ':')";
+	if (nf != 2 || !valid_name(f[0]))
+		return false;
+	ps->what = "weight is not a number within +-1000";
+	if (!parse_number(f[1], &v) || fabs(v) > 1000)
+		return false;
+	ps->what = "features are not sorted or repeat one";
+	if (m->n && strcmp(m->v[m->n - 1].name, f[0]) >= 0)
+		return false;
+	m->v[m->n].name = f[0];
+	m->v[m->n++].w = v;
+	return true;
+}
+
+static bool one_line(struct parser *ps, char *line)
+{
+	for (const unsigned char *c = (const unsigned char *)line; *c; c++)
+		if ((*c < 0x20 && *c != '\t') || *c == 0x7f) {
+			ps->what = "control character";
+			return false;
+		}
+	if (ps->st == S_END) {
+		ps->what = "text after the 'end' line";
+		return false;
+	}
+	if (ps->st == S_WEIGHTS && ps->m->n == ps->want) {
+		ps->what = "expected 'end' after the weights";
+		if (strcmp(line, "end") != 0)
+			return false;
+		ps->st = S_END;
+		return true;
+	}
+	if (ps->st != S_WEIGHTS && (line[0] == '#' || line[0] == '\0'))
+		return true;
+	char *f[4];
+	size_t nf = split_tabs(line, f, 3);
+	if (ps->st == S_VERSION) {
+		ps->what = "expected 'version<TAB>1' first: not a review model of this kcve";
+		if (nf != 2 || strcmp(f[0], "version") != 0 || !is_version(f[1], REVIEW_MODEL_VERSION))
+			return false;
+		ps->st = S_HEADER;
+		return true;
+	}
+	return ps->st == S_HEADER ? header_line(ps, f, nf) : weight_line(ps, f, nf);
+}
+
 int review_model_parse(const char *text, size_t len, const char *source, struct review_model *m,
 		       struct kcve_err *err)
 {
@@ -91,132 +205,29 @@ int review_model_parse(const char *text, size_t len, const char *source, struct 
 	m->text = xmalloc(len + 1);
 	memcpy(m->text, text, len);
 	m->text[len] = '\0';
-
-	enum { S_VERSION, S_HEADER, S_WEIGHTS, S_END } st = S_VERSION;
-	bool have_fv = false, have_bias = false, have_thr = false;
-	size_t want = 0, lineno = 0;
-	char *p = m->text, *end = m->text + len;
+	struct parser ps = {m, S_VERSION, false, false, false, 0, len, NULL};
+	size_t lineno = 0;
 	int rc = 0;
-	while (p < end) {
+	for (char *p = m->text, *end = m->text + len; p < end;) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
+		lineno++;
 		if (!nl) {
 			/* the writer ends every line, "end" included, with a newline */
-			rc = perr(err, m->source, lineno + 1, "no newline at the end: truncated file");
+			rc = perr(err, m->source, lineno, "no newline at the end: truncated file");
 			goto fail;
 		}
 		*nl = '\0';
-		char *line = p;
-		p = nl + 1;
-		lineno++;
-		for (const unsigned char *c = (const unsigned char *)line; *c; c++)
-			if ((*c < 0x20 && *c != '\t') || *c == 0x7f) {
-				rc = perr(err, m->source, lineno, "control character");
-				goto fail;
-			}
-		if (st == S_END) {
-			rc = perr(err, m->source, lineno, "text after the 'end' line");
+		if (!one_line(&ps, p)) {
+			rc = perr(err, m->source, lineno, ps.what);
 			goto fail;
 		}
-		if (st != S_WEIGHTS && (line[0] == '#' || line[0] == '\0'))
-			continue;
-		char *f[4];
-		size_t nf = split_tabs(line, f, 3);
-		double v;
-		if (st == S_VERSION) {
-			if (nf != 2 || strcmp(f[0], "version") != 0) {
-				rc = perr(err, m->source, lineno, "expected 'version<TAB>N' first: not a review model");
-				goto fail;
-			}
-			if (strcmp(f[1], "1") != 0) {
-				rc = perr(err, m->source, lineno, "model version is not 1 (retrain with this kcve's tools/review-model.py)");
-				goto fail;
-			}
-			st = S_HEADER;
-		} else if (st == S_HEADER) {
-			if (strcmp(f[0], "meta") == 0) {
-				if (nf != 3) {
-					rc = perr(err, m->source, lineno, "expected 'meta<TAB>KEY<TAB>VALUE'");
-					goto fail;
-				}
-			} else if (strcmp(f[0], "features-version") == 0) {
-				if (nf != 2 || strcmp(f[1], "1") != 0) {
-					rc = perr(err, m->source, lineno, "features-version is not 1: the model was trained on other features");
-					goto fail;
-				}
-				have_fv = true;
-			} else if (strcmp(f[0], "bias") == 0) {
-				if (nf != 2 || !parse_number(f[1], &v) || fabs(v) > 1000) {
-					rc = perr(err, m->source, lineno, "bias is not a number within +-1000");
-					goto fail;
-				}
-				m->bias = v;
-				have_bias = true;
-			} else if (strcmp(f[0], "threshold") == 0) {
-				if (nf != 2 || !parse_number(f[1], &v) || !(v > 0 && v < 1)) {
-					rc = perr(err, m->source, lineno, "threshold is not a probability between 0 and 1");
-					goto fail;
-				}
-				m->threshold = v;
-				have_thr = true;
-			} else if (strcmp(f[0], "weights") == 0) {
-				if (nf != 2 || !parse_number(f[1], &v) || v < 0 || v > 5e6 || v != floor(v)) {
-					rc = perr(err, m->source, lineno, "expected 'weights<TAB>COUNT'");
-					goto fail;
-				}
-				if (!have_fv || !have_bias || !have_thr) {
-					rc = perr(err, m->source, lineno, "'features-version', 'bias' and 'threshold' must come before 'weights'");
-					goto fail;
-				}
-				want = (size_t)v;
-				/* every weight line has at least 4 bytes: never trust the count further */
-				if (want > len / 4) {
-					rc = perr(err, m->source, lineno, "more weights announced than the file can hold: truncated file");
-					goto fail;
-				}
-				m->v = xcalloc(want ? want : 1, sizeof(*m->v));
-				st = want ? S_WEIGHTS : S_END;
-				if (!want && (p >= end || strncmp(p, "end\n", 4) != 0)) {
-					rc = perr(err, m->source, lineno + 1, "expected 'end'");
-					goto fail;
-				}
-				if (!want) {
-					p += 4;
-					lineno++;
-				}
-			} else {
-				rc = perr(err, m->source, lineno, "unknown header line");
-				goto fail;
-			}
-		} else { /* S_WEIGHTS */
-			if (nf != 2 || !valid_name(f[0])) {
-				rc = perr(err, m->source, lineno, "expected 'FEATURE<TAB>WEIGHT' (a feature is printable ASCII with a ':')");
-				goto fail;
-			}
-			if (!parse_number(f[1], &v) || fabs(v) > 1000) {
-				rc = perr(err, m->source, lineno, "weight is not a number within +-1000");
-				goto fail;
-			}
-			if (m->n && strcmp(m->v[m->n - 1].name, f[0]) >= 0) {
-				rc = perr(err, m->source, lineno, "features are not sorted or repeat one");
-				goto fail;
-			}
-			m->v[m->n].name = f[0];
-			m->v[m->n].w = v;
-			if (++m->n == want) {
-				if (p >= end || strncmp(p, "end\n", 4) != 0) {
-					rc = perr(err, m->source, lineno + 1, "expected 'end' after the weights");
-					goto fail;
-				}
-				p += 4;
-				lineno++;
-				st = S_END;
-			}
-		}
+		p = nl + 1;
 	}
-	if (st != S_END) {
+	if (ps.st != S_END) {
 		char what[128];
-		if (st == S_WEIGHTS)
-			snprintf(what, sizeof what, "truncated: %zu of %zu weights, no 'end' line", m->n, want);
+		if (ps.st == S_WEIGHTS)
+			snprintf(what, sizeof what, "truncated: %zu of %zu weights, no 'end' line", m->n,
+				 ps.want);
 		else
 			snprintf(what, sizeof what, "truncated: no 'weights' line");
 		rc = perr(err, m->source, 0, what);

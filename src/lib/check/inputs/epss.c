@@ -13,6 +13,7 @@
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 static int entry_cmp(const void *x, const void *y)
 {
@@ -85,7 +86,7 @@ int ck_epss_parse(struct ck_epss *e, const char *text, size_t len, const char *n
 		}
 		if (!header && n && p[0] == '#') {
 			if (!e->model[0])
-				snprintf(e->model, sizeof e->model, "%.*s", (int)(n - 1 < 127 ? n - 1 : 127),
+				text_snprintf(e->model, sizeof e->model, "%.*s", (int)(n - 1 < 127 ? n - 1 : 127),
 					 p + 1);
 		} else if (!header) {
 			if (n != 19 || memcmp(p, "cve,epss,percentile", 19) != 0) {

@@ -13,6 +13,7 @@
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 int ck_cve_id_cmp(const char *a, const char *b)
 {
@@ -80,7 +81,7 @@ static int parse_entry(json_t *o, size_t i, struct ck_kev_entry *e, const char *
 					    "is not a string", name, i, json_string_value(id), k);
 	}
 	memcpy(e->id, json_string_value(id), json_string_length(id) + 1);
-	snprintf(e->date_added, sizeof e->date_added, "%s",
+	text_snprintf(e->date_added, sizeof e->date_added, "%s",
 		 json_string_value(json_object_get(o, "dateAdded")));
 	const char *ran = json_string_value(json_object_get(o, "knownRansomwareCampaignUse"));
 	e->ransomware = ran && !strcasecmp(ran, "Known");
@@ -104,7 +105,7 @@ static int parse_doc(struct ck_kev *k, json_t *doc, const char *name, struct kcv
 		return kcve_err_set(err, KCVE_E_PARSE, "%s is not a KEV catalogue (catalogVersion, "
 				    "dateReleased, count and a vulnerabilities array are required); "
 				    "give CISA's known_exploited_vulnerabilities.json", name);
-	snprintf(k->version, sizeof k->version, "%s", json_string_value(ver));
+	text_snprintf(k->version, sizeof k->version, "%s", json_string_value(ver));
 	size_t n = json_array_size(vulns);
 	k->v = n ? xcalloc(n, sizeof *k->v) : NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -169,7 +170,7 @@ const struct ck_kev_entry *ck_kev_find(const struct ck_kev *k, const char *id)
 	if (!k || !k->n || !cveid_valid_n(id, strlen(id)))
 		return NULL;
 	struct ck_kev_entry key;
-	snprintf(key.id, sizeof key.id, "%s", id);
+	text_snprintf(key.id, sizeof key.id, "%s", id);
 	return bsearch(&key, k->v, k->n, sizeof *k->v, entry_cmp);
 }
 

@@ -14,6 +14,7 @@
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 /* Everything read from one image at most (4,096 files of 1 MiB would be 4 GiB). */
 #define CK_MODPROBE_TOTAL ((size_t)16 << 20)
@@ -77,7 +78,7 @@ static void add_rule(struct ck_modprobe *mp, const char *name, bool install, con
 	XGROW(mp->v, mp->n + 1, mp->alloc);
 	struct mp_rule *r = &mp->v[mp->n];
 	memset(r, 0, sizeof *r);
-	snprintf(r->name, sizeof r->name, "%s", name);
+	text_snprintf(r->name, sizeof r->name, "%s", name);
 	r->install = install;
 	r->blocks = install && ck_modprobe_cmd_blocks(cmd);
 	r->seq = mp->n++;
@@ -328,7 +329,7 @@ static void warnf(void (*warn)(void *, const char *), void *ctx, const char *fmt
 	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	text_vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	warn(ctx, buf);
 }
@@ -376,7 +377,7 @@ static void load_builtin(struct ck_modprobe *mp, int rootfd, const char *uname_r
 	const char *const dirs[] = {"lib/modules", "usr/lib/modules"};
 	for (size_t d = 0; d < 2 && !mp->has_builtin; d++) {
 		char rel[512];
-		snprintf(rel, sizeof rel, "%s/%s/modules.builtin", dirs[d], uname_r);
+		text_snprintf(rel, sizeof rel, "%s/%s/modules.builtin", dirs[d], uname_r);
 		sb_reset(&sb);
 		if (safe_read_at(rootfd, rel, &sb, 4 * CK_MODPROBE_FILE_MAX) == 0)
 			ck_modprobe_add_builtin(mp, sb.buf, sb.len);
@@ -426,7 +427,7 @@ int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *una
 		}
 		sb_reset(&sb);
 		char where[512];
-		snprintf(where, sizeof where, "/%s/%s", conf_dirs[f->dir], f->name);
+		text_snprintf(where, sizeof where, "/%s/%s", conf_dirs[f->dir], f->name);
 		if (safe_read_at(dfd[f->dir], f->name, &sb, CK_MODPROBE_FILE_MAX) != 0) {
 			int e = errno;
 			warnf(warn, ctx, "%s: not read (%s)", where,

@@ -509,10 +509,11 @@ int ck_db_parse_raw(struct ck_set *s, struct xbig *mem, size_t off, size_t len, 
 }
 
 /* A regular file read whole into m (huge pages: see xbig): 0 with *len, 1 when path is not a
- * regular file (the caller reads it otherwise), -1 with errno. */
+ * regular file or too large (the caller hands it to the bounded reader, which refuses it or
+ * reads standard input), -1 with errno. Opened without waiting: a FIFO never blocks. */
 static int read_big(const char *path, struct xbig *m, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0)
 		return -1;
@@ -544,7 +545,7 @@ int ck_set_load_db(struct ck_set *s, const char *path, struct kcve_err *err)
 		memset(s, 0, sizeof *s);
 		return kcve_err_set(err, e == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
 				    "cannot read database %s (%s); build one with 'kcve db build --tree DIR -o FILE'",
-				    path, strerror(e));
+				    path, read_file_reason(e));
 	}
 	int rc = got == 0 ? ck_db_parse(s, m.base, len, path, err)
 			  : ck_db_parse(s, sb.buf, sb.len, path, err);

@@ -17,11 +17,14 @@
 #include "check/verdict/kernelrel.h"
 #include "check/verdict/verdict.h"
 #include "codefix/match.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
 #include "record/json_writer.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 #include <jansson.h>
 
@@ -313,7 +316,7 @@ static struct flist *flist_parse(const struct strbuf *content, char **error)
 				v = CK_FILE_UNKNOWN;
 			} else {
 				char msg[128];
-				snprintf(msg, sizeof msg, "line %zu: verdict '%.40s' is not compiled, "
+				text_snprintf(msg, sizeof msg, "line %zu: verdict '%.40s' is not compiled, "
 					 "not-compiled or unknown", lineno, verdict);
 				*error = xstrdup(msg);
 				break;
@@ -369,7 +372,7 @@ static void load_files(struct batch *b)
 		f->canon = (int)i;
 		if (read_file(f->path, &f->content) < 0) {
 			char msg[256];
-			snprintf(msg, sizeof msg, "cannot read %.200s (%s)", f->path, strerror(errno));
+			text_snprintf(msg, sizeof msg, "cannot read %s (%s)", f->path, strerror(errno));
 			f->error = xstrdup(msg);
 			continue;
 		}
@@ -438,6 +441,8 @@ static void load_syms(struct batch *b)
 		else if ((map ? ksyms_open_system_map(&y->k, path, &err)
 			      : ksyms_open_build(&y->k, path, &err)) != 0)
 			y->error = xstrdup(err.msg);
+		else if (y->k.warning[0]) /* module files left out: once per symbol source */
+			diag_warn(NULL, "%s", y->k.warning);
 	}
 	for (size_t i = 0; i < b->nk; i++) {
 		struct kernel *k = &b->k[i];
@@ -548,7 +553,7 @@ static void add_code(struct strbuf *sb, const struct ck_set *s, const struct ck_
 		if (!r->code[i].checked || r->code[i].verdict == CF_UNDECIDED || !e->stage ||
 		    (strcmp(e->stage, "code") && strcmp(e->stage, "functions")))
 			continue;
-		json_t *o = json_pack("{s:s}", "id", s->v[e->rec].id), *c = ck_code_json(&r->code[i]);
+		json_t *o = kj_pack("{s:s}", "id", s->v[e->rec].id), *c = ck_code_json(&r->code[i]);
 		json_object_update(o, c);
 		json_decref(c);
 		char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -776,7 +781,7 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 		if (ck_source_release(o->source, mk, sizeof mk, &rerr) != 0 ||
 		    ck_version_normalize(mk, b.code_release, sizeof b.code_release, &rerr) != 0)
 			b.code_release[0] = '\0';
-		snprintf(st->code_release, sizeof st->code_release, "%s", b.code_release);
+		text_snprintf(st->code_release, sizeof st->code_release, "%s", b.code_release);
 	}
 	index_kernels(&b);
 	evaluate(&b);

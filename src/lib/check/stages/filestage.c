@@ -11,6 +11,7 @@
 #include "core/strmap.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
+#include "core/text.h"
 
 struct ck_files {
 	struct kb_config *cfg;
@@ -60,7 +61,7 @@ int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, 
 	if (!ksrc)
 		f->conds = s;
 	const char *ca = arch ? kb_arch_srcarch(arch) : kb_config_arch(f->cfg);
-	snprintf(f->arch, sizeof f->arch, "%s", ca ? ca : "x86");
+	text_snprintf(f->arch, sizeof f->arch, "%s", ca ? ca : "x86");
 	*out = f;
 	return 0;
 }
@@ -100,7 +101,7 @@ enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason)
 	}
 	if (other_arch(f, path)) {
 		if (reason) {
-			snprintf(f->reason, sizeof f->reason, "architecture directory other than arch/%s/", f->arch);
+			text_snprintf(f->reason, sizeof f->reason, "architecture directory other than arch/%s/", f->arch);
 			*reason = f->reason;
 		}
 		return CK_FILE_NOT_COMPILED;
@@ -119,7 +120,7 @@ enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason)
 		return CK_FILE_UNKNOWN;
 	}
 	int r = ck_cond_eval(cond, cfg_get, f);
-	snprintf(f->reason, sizeof f->reason, "condition %s is %s", cond,
+	text_snprintf(f->reason, sizeof f->reason, "condition %s is %s", cond,
 		 r == 1 ? "met" : r == 0 ? "not met" : "undecidable");
 	if (reason)
 		*reason = f->reason;
@@ -251,7 +252,7 @@ bool ck_files_module(const struct ck_files *f, const struct ck_set *s, const cha
 	const char *m = s ? ck_set_module(s, path) : NULL;
 	if (!m || outsz == 0)
 		return false;
-	snprintf(out, outsz, "%s", m);
+	text_snprintf(out, outsz, "%s", m);
 	return true;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -127,7 +128,7 @@ static void mitigate(const struct ck_record *r, struct ck_entry *e, const struct
 		if (dup)
 			continue;
 		if (nmods < 8)
-			snprintf(seen[nmods], sizeof seen[nmods], "%.55s", mod);
+			text_snprintf(seen[nmods], sizeof seen[nmods], "%.55s", mod);
 		nmods++;
 		const char *rule = NULL;
 		switch (ck_modprobe_rule(mp, mod, &rule)) {

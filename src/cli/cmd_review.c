@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/safefs.h"

@@ -13,10 +13,12 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_records.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/strmap.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct db_args {
 	const char *out, *tree, *source, *db, *config, *arch, *patches, *repo;
@@ -219,7 +221,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	int rc = ck_set_load_tree(&set, root, &err);
 #ifndef KCVE_NO_GIT
 	if (rc == 0)
-		ck_tree_head_time(root, &set.tree_head);
+		ck_tree_head_time(root, &set.tree_head, NULL);
 #endif
 	free(root);
 	/* $SOURCE_DATE_EPOCH, else now; the header's 0 means "unknown", so 0 is stored as 1 */
@@ -245,7 +247,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	if (rc == 0) {
 		char left[64] = "";
 		if (nskipped)
-			snprintf(left, sizeof left, " (%zu patches left out, see the warnings)", nskipped);
+			text_snprintf(left, sizeof left, " (%zu patches left out, see the warnings)", nskipped);
 		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions, %zu fix fingerprints%s\n",
 			out, set.n, set.nconds, nfp, left);
 	}

@@ -14,6 +14,7 @@
 #include "check/verdict/verdict.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 _Static_assert((int)KCVE_STATUS_AFFECTED == (int)CK_OUT_AFFECTED &&
 		       (int)KCVE_STATUS_UNKNOWN == (int)CK_OUT_UNKNOWN &&
@@ -31,7 +32,7 @@ struct kcve_records {
 static int fail(const struct kcve_err *e, char *err, size_t errlen)
 {
 	if (err && errlen)
-		snprintf(err, errlen, "%s", e->msg);
+		text_snprintf(err, errlen, "%s", e->msg);
 	return e->code ? e->code : KCVE_E_GENERIC;
 }
 

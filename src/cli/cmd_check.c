@@ -24,6 +24,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "cli.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -295,7 +296,7 @@ static void load_set(struct kcve_global *g, const char *tree, const char *db, bo
 #ifndef KCVE_NO_GIT
 		/* the tree's age: its git HEAD commit, when it is a checkout (never the cache's) */
 		if (rc == 0)
-			ck_tree_head_time(troot, &set->tree_head);
+			ck_tree_head_time(troot, &set->tree_head, NULL);
 #endif
 		free(troot);
 	}
@@ -414,12 +415,6 @@ static void open_symbols(const struct check_args *a, const struct ck_set *set,
 	in->have_syms = true;
 }
 
-static void warn_line(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "kcve: warning: %s\n", msg);
-}
-
 static void open_inputs(struct kcve_global *g, const struct check_args *a, const struct ck_set *set,
 			const struct ck_running *rn, struct check_inputs *in)
 {
@@ -436,15 +431,15 @@ static void open_inputs(struct kcve_global *g, const struct check_args *a, const
 		else if (ck_files_open_config(&in->cf, a->config, gz, a->source, a->arch, set, &err) != 0)
 			die_err(&err);
 	}
-	if (a->build && ck_files_open_build(&in->bf, a->build, &err) != 0)
+	if (a->build && ck_files_open_build(&in->bf, a->build, NULL, &err) != 0)
 		die_err(&err);
 	open_symbols(a, set, rn, in);
-	if (a->running && ck_modprobe_load(&in->mp, a->root, rn->uname_r, warn_line, NULL, &err) != 0)
+	if (a->running && ck_modprobe_load(&in->mp, a->root, rn->uname_r, NULL, &err) != 0)
 		die_err(&err);
 #ifndef KCVE_NO_GIT
 	if (!a->gitdir)
 		return;
-	if (ck_git_open(&in->gt, a->gitdir, a->ref, a->git_cache, !a->no_git_cache, &err) != 0)
+	if (ck_git_open(&in->gt, a->gitdir, a->ref, a->git_cache, !a->no_git_cache, NULL, &err) != 0)
 		die_err(&err);
 	text_snprintf(in->glabel, sizeof in->glabel, "git:%s@%s", a->gitdir, a->ref ? a->ref : "HEAD");
 	if (g->verbose)

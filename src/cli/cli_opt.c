@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_report.h"
 #include "core/assert.h"
 #include "core/error.h"
 #include "core/xalloc.h"

@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "cli.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -268,7 +269,7 @@ static void load_set(struct kcve_global *g, const char *tree, const char *db, bo
 #ifndef KCVE_NO_GIT
 		/* the tree's age: its git HEAD commit, when it is a checkout (never the cache's) */
 		if (rc == 0)
-			ck_tree_head_time(troot, &set->tree_head);
+			ck_tree_head_time(troot, &set->tree_head, NULL);
 #endif
 		free(troot);
 	}

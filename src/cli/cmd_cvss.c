@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/cveid.h"
 #include "core/error.h"

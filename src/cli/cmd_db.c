@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_records.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/strmap.h"
@@ -220,7 +221,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	int rc = ck_set_load_tree(&set, root, &err);
 #ifndef KCVE_NO_GIT
 	if (rc == 0)
-		ck_tree_head_time(root, &set.tree_head);
+		ck_tree_head_time(root, &set.tree_head, NULL);
 #endif
 	free(root);
 	/* $SOURCE_DATE_EPOCH, else now; the header's 0 means "unknown", so 0 is stored as 1 */

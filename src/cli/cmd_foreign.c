@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fileio.h"

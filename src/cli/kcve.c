@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/kjson.h"

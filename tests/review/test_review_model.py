@@ -6,7 +6,8 @@
    messages, the labelled non-fixes, and (with ../shared) a sample of the stable subjects and of
    the records' full commit messages.
 2. Trailers weigh nothing: adding Fixes:/Cc: stable/Signed-off-by/Link/upstream-commit lines to
-   non-fix messages and to stable subjects changes no score and no decision.
+   non-fix messages and to stable subjects, or dropping them from the replay fixture's
+   generated history (needs ../shared), changes no score and no decision.
 3. Training is reproducible: the trainer run twice on a slice of the stable set writes the same
    file, byte for byte, and that file loads in kcve (needs ../shared).
 4. Recall on the replay fixture's 250 real CVE fix commits, full messages, is >= 0.95 at the
@@ -18,6 +19,7 @@ import json
 import lzma
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -145,11 +147,37 @@ def test_reproducible(tmp):
     check_same(tmp, subj, "fresh-model", os.path.join(tmp, "model0.tsv"))
 
 
+STABLE_TRAILER = re.compile(
+    r"^\s*(fixes:|cc:|signed-off-by:|link:|commit [0-9a-f]{12,40} upstream|\[ upstream commit )",
+    re.I)
+
+
+def test_history_trailers(tmp, mirror):
+    """The generated history's commits: dropping the trailers every stable commit carries
+    (found here by a plain pattern, not by the classifier's code) changes no score."""
+    out = subprocess.run(["git", "-C", mirror, "log", "--all", "-n", "3000", "--format=%B%x00"],
+                         capture_output=True, check=True).stdout
+    full = [m.strip(b"\n") + b"\n" for m in out.split(b"\x00") if m.strip()]
+    full = [m for m in full if any(STABLE_TRAILER.match(l) for l in m.decode("utf-8", "replace").split("\n"))]
+    bare = [b"\n".join(l for l in m.split(b"\n")
+                       if not STABLE_TRAILER.match(l.decode("utf-8", "replace"))) for m in full]
+    a = kcve_json(write_all(tmp, full, "hist-full"))
+    b = kcve_json(write_all(tmp, bare, "hist-bare"))
+    for x, y, m in zip(a, b, full):
+        if x["score"] != y["score"] or x["candidate"] != y["candidate"]:
+            sys.exit("trailers moved the score of a history commit %r: %r -> %r" % (
+                m[:200], y["score"], x["score"]))
+    assert len(full) >= 500, len(full)
+    print("replay history: trailers change no score (%d commits with trailers, %d candidates)"
+          % (len(full), sum(x["candidate"] for x in a)))
+
+
 def test_replay(tmp):
     cases = json.load(open(os.path.join(REPLAY, "cases.json")))
     mirror = os.path.join(tmp, "replay.git")
     subprocess.run(["git", "clone", "-q", "--mirror", os.path.join(REPLAY, "repo.bundle"), mirror],
                    check=True)
+    test_history_trailers(tmp, mirror)
     msgs = []
     for cve, c in sorted(cases.items()):
         r = subprocess.run(["git", "-C", mirror, "log", "-1", "--format=%B", c["fix"]],

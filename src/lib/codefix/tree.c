@@ -10,6 +10,7 @@
 
 #include "codefix/match.h"
 #include "codefix/moved.h"
+#include "core/diag.h"
 #include "core/error.h"
 #include "core/safefs.h"
 #include "core/xalloc.h"
@@ -226,8 +227,8 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 	match_files(s, dirfd, off, hr, &names, &b);
 	close(dirfd);
 	if (b.cut)
-		kcve_warn("code matching stopped at its time limit (%d s): %zu of %zu hunks were not "
-			  "read and count as undecided", CF_MATCH_SECONDS, b.cut, b.total);
+		diag_warn(NULL, "code matching stopped at its time limit (%d s): %zu of %zu hunks "
+			  "were not read and count as undecided", CF_MATCH_SECONDS, b.cut, b.total);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cf_fp *fp = &s->v[i];
 		struct cf_result *r = &out[i];

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "check/stages/rank.h"
+#include "core/cveid.h"
 #include "core/safefs.h"
 #include "core/version.h"
 #include "core/xalloc.h"
@@ -55,7 +56,7 @@ static int cmp_row(const void *a, const void *b)
 		return c;
 	if (x->sev != y->sev)
 		return x->sev - y->sev;
-	return strcmp(x->r->id, y->r->id);
+	return cveid_cmp(x->r->id, y->r->id);
 }
 
 static void print_stages(FILE *f, const struct ck_result *r)

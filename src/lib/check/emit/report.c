@@ -9,6 +9,7 @@
 
 #include "check/verdict/verdict.h"
 #include "core/assert.h"
+#include "core/cveid.h"
 #include "core/strmap.h"
 #include "core/version.h"
 #include "core/xalloc.h"
@@ -181,7 +182,7 @@ struct id_rec {
 
 static int cmp_id_rec(const void *a, const void *b)
 {
-	return strcmp(((const struct id_rec *)a)->id, ((const struct id_rec *)b)->id);
+	return cveid_cmp(((const struct id_rec *)a)->id, ((const struct id_rec *)b)->id);
 }
 
 static int sev_key(const char *sev)

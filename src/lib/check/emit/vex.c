@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/sha256.h"
 #include "core/strbuf.h"
@@ -86,8 +87,8 @@ const char *ck_vex_author(const struct ck_vex_opts *o)
 {
 	if (o->author && *o->author)
 		return o->author;
-	fprintf(stderr, "kcve: warning: the VEX author is a placeholder; pass --author "
-			"'Organisation <contact>' (or set KCVE_VEX_AUTHOR) before publishing it\n");
+	diag_warn(o->diag, "the VEX author is a placeholder; pass --author 'Organisation "
+		  "<contact>' (or set KCVE_VEX_AUTHOR) before publishing it");
 	return CK_VEX_AUTHOR_PLACEHOLDER;
 }
 

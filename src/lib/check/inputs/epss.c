@@ -17,8 +17,8 @@
 
 static int entry_cmp(const void *x, const void *y)
 {
-	return ck_cve_id_cmp_valid(((const struct ck_epss_entry *)x)->id,
-				   ((const struct ck_epss_entry *)y)->id);
+	return cveid_cmp(((const struct ck_epss_entry *)x)->id,
+			 ((const struct ck_epss_entry *)y)->id);
 }
 
 /* "0", "1", "0.12345", "1.0": a plain decimal in [0, 1]; strtod alone would take "nan",

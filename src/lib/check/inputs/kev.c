@@ -15,31 +15,9 @@
 #include "core/xalloc.h"
 #include "core/text.h"
 
-int ck_cve_id_cmp(const char *a, const char *b)
-{
-	bool va = cveid_valid_n(a, strlen(a)), vb = cveid_valid_n(b, strlen(b));
-	if (va != vb)
-		return va ? -1 : 1;
-	if (!va)
-		return strcmp(a, b);
-	return ck_cve_id_cmp_valid(a, b);
-}
-
-int ck_cve_id_cmp_valid(const char *a, const char *b)
-{
-	int c = memcmp(a + 4, b + 4, 4); /* year: four digits */
-	if (c)
-		return c;
-	size_t la = strlen(a + 9), lb = strlen(b + 9);
-	if (la != lb) /* same digits without leading zeros beyond the 4 the format pads to */
-		return la < lb ? -1 : 1;
-	return strcmp(a + 9, b + 9);
-}
-
 static int entry_cmp(const void *x, const void *y)
 {
-	return ck_cve_id_cmp_valid(((const struct ck_kev_entry *)x)->id,
-				   ((const struct ck_kev_entry *)y)->id);
+	return cveid_cmp(((const struct ck_kev_entry *)x)->id, ((const struct ck_kev_entry *)y)->id);
 }
 
 static const char *const required[] = {"vendorProject", "product", "vulnerabilityName",

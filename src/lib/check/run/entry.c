@@ -46,6 +46,7 @@ struct run {
 	struct ck_fix_ctx fctx;
 	struct ck_since since;
 	bool have_since;
+	struct kcve_diag diag;       /* the inputs' own warnings, to the sink */
 	struct ck_result *res;
 	size_t nres;
 };
@@ -69,10 +70,15 @@ static void say(const struct ck_sink *sk, int kind, const char *fmt, ...)
 	free(msg);
 }
 
-/* The modprobe.d reader's warnings go to the sink. */
-static void warn_line(void *ctx, const char *msg)
+/* The inputs' warnings and notes (core/diag.h) go to the sink. */
+static void diag_to_warn(void *ctx, const char *msg)
 {
 	say(ctx, 0, "%s", msg);
+}
+
+static void diag_to_note(void *ctx, const char *msg)
+{
+	say(ctx, 1, "%s", msg);
 }
 
 static void add_release(struct run *r, const char *rel)
@@ -189,19 +195,19 @@ static int open_inputs(struct run *r, struct kcve_err *err)
 	}
 	if (open_config(r, err) != 0)
 		return err->code;
-	if (rq->build && ck_files_open_build(&r->bf, rq->build, err) != 0)
+	if (rq->build && ck_files_open_build(&r->bf, rq->build, &r->diag, err) != 0)
 		return err->code;
 	if (open_symbols(r, err) != 0)
 		return err->code;
-	if (rq->running && ck_modprobe_load(&r->mp, rq->root, r->rn.uname_r, warn_line,
-					    (void *)r->sk, err) != 0)
+	if (rq->running && ck_modprobe_load(&r->mp, rq->root, r->rn.uname_r, &r->diag, err) != 0)
 		return err->code;
 	if (!rq->gitdir)
 		return 0;
 	if (!rq->git)
 		return kcve_err_set(err, KCVE_E_USAGE, "--git %s: this build has no git support",
 				    rq->gitdir);
-	if (rq->git->open(&r->gt, rq->gitdir, rq->ref, rq->git_cache, rq->git_cache_write, err))
+	if (rq->git->open(&r->gt, rq->gitdir, rq->ref, rq->git_cache, rq->git_cache_write, &r->diag,
+			  err))
 		return err->code;
 	text_snprintf(r->glabel, sizeof r->glabel, "git:%s@%s", rq->gitdir,
 		      rq->ref ? rq->ref : "HEAD");
@@ -373,6 +379,7 @@ int ck_run(const struct ck_request *rq, const struct ck_sink *sk, struct kcve_er
 {
 	static const struct ck_sink none = {0};
 	struct run r = {.rq = rq, .sk = sk ? sk : &none};
+	r.diag = (struct kcve_diag){diag_to_warn, diag_to_note, (void *)r.sk};
 	int rc = gather_releases(&r, err);
 	if (rc == 0 && (rc = ck_triage_open(&r.tri, rq->set, rq->kev, rq->epss, err)) == 0)
 		r.have_tri = true;

@@ -10,6 +10,7 @@
 #include "check/stages/codestage.h"
 #include "codefix/match.h"
 #include "codefix/patch.h"
+#include "core/cveid.h"
 #include "core/diag.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
@@ -58,7 +59,7 @@ static const struct ck_set *sort_set;
 
 static int cmp_rec_id(const void *a, const void *b)
 {
-	return strcmp(sort_set->v[*(const size_t *)a].id, sort_set->v[*(const size_t *)b].id);
+	return cveid_cmp(sort_set->v[*(const size_t *)a].id, sort_set->v[*(const size_t *)b].id);
 }
 
 /* Entry index of each record id, sorted by id (records are in year/number order). */
@@ -79,7 +80,7 @@ static long find_rec(const struct ck_set *s, const size_t *ix, const char *id)
 	size_t lo = 0, hi = s->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->v[ix[mid]].id, id);
+		int c = cveid_cmp(s->v[ix[mid]].id, id);
 		if (!c)
 			return (long)ix[mid];
 		if (c < 0)

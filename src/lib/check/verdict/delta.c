@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/cveid.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -31,7 +32,7 @@ static const struct ck_set *sort_set;
 
 static int cmp_ix(const void *a, const void *b)
 {
-	return strcmp(sort_set->v[*(const size_t *)a].id, sort_set->v[*(const size_t *)b].id);
+	return cveid_cmp(sort_set->v[*(const size_t *)a].id, sort_set->v[*(const size_t *)b].id);
 }
 
 static void by_id_build(struct by_id *b, const struct ck_set *s)
@@ -51,7 +52,7 @@ static size_t by_id_find(const struct by_id *b, const char *id)
 	size_t lo = 0, hi = b->s->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(b->s->v[b->ix[mid]].id, id);
+		int c = cveid_cmp(b->s->v[b->ix[mid]].id, id);
 		if (c == 0)
 			return b->ix[mid];
 		if (c < 0)
@@ -121,7 +122,7 @@ static int cmp_entry(const void *a, const void *b)
 	const struct ck_delta_entry *x = a, *y = b;
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
-	return strcmp(x->id, y->id);
+	return cveid_cmp(x->id, y->id);
 }
 
 /* A record of the current set against the same CVE with OLD (oe NULL when OLD lacks it). */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cveid.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "core/kjson.h"
@@ -68,7 +69,7 @@ static int cmp_row(const void *a, const void *b)
 	const struct fixed_row *x = a, *y = b;
 	if (x->sev != y->sev)
 		return x->sev - y->sev;
-	return strcmp(x->r->id, y->r->id);
+	return cveid_cmp(x->r->id, y->r->id);
 }
 
 int ck_print_fixed_between(FILE *f, struct ck_set *s, const char *v1, const char *v2,

@@ -1,4 +1,4 @@
-/* libFuzzer target: the compact check database loader (check/db.c). Any byte string must give
+/* libFuzzer target: the compact check database loader (check/records/db.c). Any byte string must give
  * either a loaded set whose verdict functions run cleanly, or a KCVE_E_PARSE error.
  * First byte even: the whole file image (header, zlib, checksum); odd: bytes 1-2 are the
  * record count and flags and the rest is an inflated payload, so the fuzzer reaches the record
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/check.h"
-#include "check/recset.h"
-#include "check/verdict.h"
+#include "check/records/recset.h"
+#include "check/verdict/check.h"
+#include "check/verdict/verdict.h"
 #include "core/xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

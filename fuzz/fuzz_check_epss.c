@@ -1,4 +1,4 @@
-/* libFuzzer target: FIRST's EPSS CSV (check/epss.c) for kcve check --epss.  Input: the CSV
+/* libFuzzer target: FIRST's EPSS CSV (check/inputs/epss.c) for kcve check --epss.  Input: the CSV
  * text, or gzip data of it (every member read, core/gunzip.c, text capped at 1 MiB here).
  * Invariants: the text of a gzip accepted is within the cap; accepted scores are in [0, 1], ids valid and strictly increasing, the
  * model comment has no control character. */
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/epss.h"
-#include "check/kev.h"
+#include "check/inputs/epss.h"
+#include "check/inputs/kev.h"
 #include "core/cveid.h"
 #include "core/gunzip.h"
 #include "core/strbuf.h"
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!(x->epss >= 0 && x->epss <= 1 && x->percentile >= 0 && x->percentile <= 1))
 			abort();
 		if (!cveid_valid_n(x->id, strlen(x->id)) ||
-		    (i && ck_cve_id_cmp(p.v[i - 1].id, x->id) >= 0) || ck_epss_find(&p, x->id) != x)
+		    (i && cveid_cmp(p.v[i - 1].id, x->id) >= 0) || ck_epss_find(&p, x->id) != x)
 			abort();
 	}
 	ck_epss_release(&p);

@@ -1,11 +1,11 @@
-/* Fuzz the commit-message reference parser of `kcve check --git` (check/gitrefs.h): every id it
+/* Fuzz the commit-message reference parser of `kcve check --git` (check/inputs/gitrefs.h): every id it
  * returns is 20 bytes from a list without duplicates; a resolver that answers for every short id
  * exercises the abbreviated-id paths. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/gitrefs.h"
+#include "check/inputs/gitrefs.h"
 
 static bool resolve_any(void *ctx, const char *hex, size_t n, unsigned char out[20])
 {

@@ -1,4 +1,4 @@
-/* libFuzzer target: CISA's KEV catalogue (check/kev.c) for kcve check --kev.  Input: the JSON
+/* libFuzzer target: CISA's KEV catalogue (check/inputs/kev.c) for kcve check --kev.  Input: the JSON
  * text.  Invariants: an accepted catalogue holds valid, strictly increasing ids, and every id
  * is found again. */
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/kev.h"
+#include "check/inputs/kev.h"
 #include "core/cveid.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < k.n; i++) {
 		if (!cveid_valid_n(k.v[i].id, strlen(k.v[i].id)) || !k.v[i].name)
 			abort();
-		if (i && ck_cve_id_cmp(k.v[i - 1].id, k.v[i].id) >= 0)
+		if (i && cveid_cmp(k.v[i - 1].id, k.v[i].id) >= 0)
 			abort();
 		if (ck_kev_find(&k, k.v[i].id) != &k.v[i])
 			abort();

@@ -1,4 +1,4 @@
-/* libFuzzer target: modprobe.d rules (check/modprobe.c) for kcve check --running.  Input: the
+/* libFuzzer target: modprobe.d rules (check/inputs/modprobe.c) for kcve check --running.  Input: the
  * text of one configuration file (also read as a kernel command line and a modules.builtin
  * list).  Invariants: every module a rule names gets an answer whose
  * evidence is one printable line naming the file; a blocking answer comes from an install rule
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/modprobe.h"
+#include "check/inputs/modprobe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
 /* libFuzzer target: the previous OpenVEX document of a revision (check --since-vex FILE,
- * check/vex.c ck_openvex_parse) and the revision made from it (ck_openvex_document: statements
+ * check/emit/vex.c ck_openvex_parse) and the revision made from it (ck_openvex_document: statements
  * matched by key, timestamps kept or renewed, withdrawn statements carried). Input: the previous
  * document's text. Invariants: a refused document is KCVE_E_PARSE; an accepted one gives a
  * revision with its @id, its version + 1 and a timestamp on every statement. */
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/check.h"
-#include "check/vex.h"
+#include "check/emit/vex.h"
+#include "check/verdict/check.h"
 #include "core/xalloc.h"
 
 static const char *const REC[2] = {

@@ -1,4 +1,4 @@
-/* libFuzzer target: the check record reader (check/record.c: CVE JSON 5 -> products,
+/* libFuzzer target: the check record reader (check/records/record.c: CVE JSON 5 -> products,
  * programFiles, metrics) plus .dyad pairs, and both version readings on the result.
  * Input: JSON text, optionally followed by "\n@@DYAD\n" and .dyad text. */
 #include <stddef.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/record.h"
-#include "check/verdict.h"
+#include "check/records/record.h"
+#include "check/verdict/verdict.h"
 #include "core/xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,11 +1,11 @@
-/* libFuzzer target: finding the kernel component of an SBOM (check/sbom.c: CycloneDX JSON or
+/* libFuzzer target: finding the kernel component of an SBOM (check/inputs/sbom.c: CycloneDX JSON or
  * SPDX 2.3 JSON) for kcve check --sbom. Input: the SBOM text. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/vex.h"
+#include "check/inputs/sbom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-/* libFuzzer target: the git scan cache loader (check/scancache.c). Any byte string must load
+/* libFuzzer target: the git scan cache loader (check/inputs/scancache.c). Any byte string must load
  * as a valid cache or as an empty one with a reason; every entry of a loaded cache must be
  * readable, and a cache must serialise back to an image that loads with the same count.
  * First byte odd: the rest gets a correct checksum appended, so the fuzzer reaches the entry
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "check/scancache.h"
+#include "check/inputs/scancache.h"
 #include "core/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

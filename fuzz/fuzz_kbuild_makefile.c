@@ -1,5 +1,5 @@
 /* libFuzzer target: the Kbuild makefile reader (statements, conditionals, define, continuation
- * lines, variable expansion, make functions, rules with a recipe) followed by the list
+ * lines, variable expansion, make functions, rules with and without a recipe) followed by the list
  * expansions the tree evaluator does (obj-y, obj-m, lib-y, composite <name>-y/-objs).  The file
  * system is not touched (include and $(wildcard) are disabled with no_fs). */
 #include <stddef.h>
@@ -11,11 +11,11 @@
 
 static struct kb_config *cfg;
 
-/* rules with a recipe reach the tree evaluator's rule hook: expand both sides as it does */
-static void rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, const char *file,
-		      unsigned line)
+/* every rule reaches the tree evaluator's rule hook: expand both sides as it does */
+static void rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, bool recipe,
+		      const char *file, unsigned line)
 {
-	(void)file, (void)line;
+	(void)recipe, (void)file, (void)line;
 	struct strbuf sb = STRBUF_INIT;
 	mk_expand(c, targets, strlen(targets), &sb);
 	mk_expand(c, prereqs, strlen(prereqs), &sb);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/verdict.h"
+#include "check/verdict/verdict.h"
 #include "core/version.h"
 
 struct ref {

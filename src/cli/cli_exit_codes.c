@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "core/error.h"
+#include "core/kjson.h"
 
 static const struct {
 	int code;
@@ -47,7 +48,7 @@ json_t *cli_exit_codes_json(void)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", exit_codes[i].code,
+		json_array_append_new(a, kj_pack("{s:i, s:s, s:s}", "code", exit_codes[i].code,
 						   "name", exit_codes[i].name, "meaning",
 						   exit_codes[i].meaning));
 	return a;

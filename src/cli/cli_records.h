@@ -2,7 +2,7 @@
 #ifndef KCVE_CLI_RECORDS_H
 #define KCVE_CLI_RECORDS_H
 
-#include "check/recset.h"
+#include "check/records/recset.h"
 #include "cli.h"
 #include "core/error.h"
 

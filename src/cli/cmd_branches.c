@@ -4,12 +4,14 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "policy/branches.h"
 #include "store/ops.h"
+#include "core/kjson.h"
 
 struct branches_args {
 	bool json;
@@ -65,7 +67,7 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 				kcve_error("cannot write the branch list, %s, check permissions", p);
 				rc = KCVE_E_IO;
 			} else if (json) {
-				rc = cli_json_print(json_pack("{s:I, s:s}", "imported", (json_int_t)n,
+				rc = cli_json_print(kj_pack("{s:I, s:s}", "imported", (json_int_t)n,
 							      "file", BRANCHES_FILE));
 			} else {
 				printf("%zu branches imported into %s\n", n, BRANCHES_FILE);
@@ -86,12 +88,12 @@ int cmd_branches(int argc, char **argv, struct kcve_global *g)
 			time_t now = (time_t)clock_now();
 			json_t *a = json_array();
 			for (size_t i = 0; i < bp.n; i++)
-				json_array_append_new(a, json_pack(
+				json_array_append_new(a, kj_pack(
 					"{s:s, s:o, s:o, s:b}", "branch", bp.v[i].branch, "moniker",
 					cli_json_str_or_null(bp.v[i].moniker), "latest",
 					cli_json_str_or_null(bp.v[i].latest), "supported",
 					branch_policy_supported(&bp, bp.v[i].branch, now)));
-			rc = cli_json_print(json_pack("{s:b, s:o}", "has_data", bp.has_data, "branches", a));
+			rc = cli_json_print(kj_pack("{s:b, s:o}", "has_data", bp.has_data, "branches", a));
 		} else if (!bp.has_data) {
 			printf("no branch data (%s, %s): every branch counts as supported\n",
 			       BRANCHES_FILE, EOL_FILE);

@@ -1,14 +1,18 @@
 /* kcve create: assign a reserved CVE id to a fix commit (or many, with --batch). */
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "history/history.h"
 #include "record/identity.h"
 #include "store/create.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 enum { O_VULNERABLE = CLI_LONG };
 struct create_args {
@@ -59,13 +63,13 @@ static int create_one(struct cve_tree *t, struct history *h, struct store_create
 	if (rc) {
 		rc = cli_fail(&err);
 		if (js)
-			json_array_append_new(js->failed, json_pack("{s:o, s:i, s:o}", "sha",
+			json_array_append_new(js->failed, kj_pack("{s:o, s:i, s:o}", "sha",
 								    cli_json_text(o->sha), "exit", rc,
 								    "error", cli_json_text(err.msg)));
 		return rc;
 	}
 	if (js) {
-		json_array_append_new(js->created, json_pack("{s:s, s:s, s:o, s:b}", "cve", res.cve,
+		json_array_append_new(js->created, kj_pack("{s:s, s:s, s:o, s:b}", "cve", res.cve,
 							     "sha", res.sha, "subject",
 							     cli_json_text(res.subject), "held_id_bound",
 							     res.was_held));
@@ -76,7 +80,7 @@ static int create_one(struct cve_tree *t, struct history *h, struct store_create
 		fflush(stdout);
 	}
 	if (got)
-		snprintf(got, 32, "%s", res.cve);
+		text_snprintf(got, 32, "%s", res.cve);
 	return 0;
 }
 
@@ -88,8 +92,9 @@ static int create_batch(struct cve_tree *t, struct history *h, struct store_crea
 	int rc = 0;
 	struct strbuf in = STRBUF_INIT;
 	if (read_file(!strcmp(batch, "-") ? "/dev/stdin" : batch, &in) < 0) {
-		kcve_error("cannot read the batch file, %s, check the path", batch);
-		rc = KCVE_E_IO;
+		kcve_error("cannot read the batch file %s: %s", batch, read_file_reason(errno));
+		sb_release(&in);
+		return KCVE_E_IO; /* one line: no summary of nothing */
 	}
 	size_t ok = 0, failed = 0, ntaken = 0;
 	char **taken = NULL; /* a dry run's ids, each given out once */
@@ -116,8 +121,7 @@ static int create_batch(struct cve_tree *t, struct history *h, struct store_crea
 			ok++;
 		}
 	}
-	if (!in.buf || rc != KCVE_E_IO)
-		fprintf(stderr, "%zu %s, %zu failed\n", ok, o->dry_run ? "would be created" : "created",
+	fprintf(stderr, "%zu %s, %zu failed\n", ok, o->dry_run ? "would be created" : "created",
 			failed);
 	sb_release(&in);
 	for (size_t k = 0; k < ntaken; k++)
@@ -177,7 +181,7 @@ int cmd_create(int argc, char **argv, struct kcve_global *g)
 		rc = create_batch(t, h, &o, batch, js);
 	}
 	if (js) {
-		int jrc = cli_json_print(json_pack("{s:b, s:o, s:o}", "dry_run", o.dry_run, "created",
+		int jrc = cli_json_print(kj_pack("{s:b, s:o, s:o}", "dry_run", o.dry_run, "created",
 						   jsbuf.created, "failed", jsbuf.failed));
 		rc = rc ? rc : jrc;
 	} else {

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/cveid.h"
 #include "core/error.h"
@@ -24,6 +25,8 @@
 #include "record/render.h"
 #include "store/ops.h"
 #include "store/tree.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 struct cvss_args {
 	const char *vector_only, *rationale, *cna_id;
@@ -67,7 +70,7 @@ static void print_result(const char *cve, const struct cvss_vector *v, const cha
 	double s = cvss_score(v);
 	cvss_vector_format(v, vec);
 	if (!json) {
-		snprintf(score, sizeof(score), "%.1f", s);
+		text_snprintf(score, sizeof(score), "%.1f", s);
 		if (cve)
 			printf("%s  %s  %s  %s\n", cve, score, cvss_severity(s), vec);
 		else
@@ -185,7 +188,7 @@ static int write_cvss(const char *cve, const char *vector, const char *rationale
 	}
 	if (!rc && rat.kind != CVSS_RAT_NONE && cvss_rationale_check(&rat, &v, &err)) {
 		char msg[sizeof(err.msg)];
-		snprintf(msg, sizeof(msg), "%s", err.msg);
+		text_snprintf(msg, sizeof(msg), "%s", err.msg);
 		rc = kcve_err_set(&err, KCVE_E_PARSE, "the rationale does not describe this vector (%s); "
 				  "update it along with the score with --rationale", msg);
 	}
@@ -245,7 +248,7 @@ static void check_one(const char *path, struct check_state *st)
 	if (rc) {
 		st->bad++;
 		if (st->bad_files)
-			json_array_append_new(st->bad_files, json_pack("{s:o, s:o}", "file",
+			json_array_append_new(st->bad_files, kj_pack("{s:o, s:o}", "file",
 								       cli_json_text(path), "error",
 								       cli_json_text(err.msg)));
 		else
@@ -312,7 +315,7 @@ static int check(char **paths, size_t npaths, bool canonical, bool json, struct 
 	}
 	free(list);
 	tree_close(t);
-	if (json && cli_json_print(json_pack("{s:I, s:I, s:o}", "checked", (json_int_t)st.files,
+	if (json && cli_json_print(kj_pack("{s:I, s:I, s:o}", "checked", (json_int_t)st.files,
 					     "with_rationale", (json_int_t)st.with_rationale,
 					     "bad", st.bad_files)))
 		return KCVE_E_IO;

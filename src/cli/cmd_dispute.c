@@ -5,12 +5,15 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/xalloc.h"
 #include "history/history.h"
 #include "maintainers/dispute.h"
 #include "record/identity.h"
 #include "store/tree.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 enum { O_BY = CLI_LONG, O_REJECT, O_VULNERABLE, O_NOT_AFFECTED };
 struct dispute_args {
@@ -60,10 +63,10 @@ static void parse_sender(struct kcve_identity *id, const char *s)
 		size_t n = (size_t)(lt - s);
 		while (n && s[n - 1] == ' ')
 			n--;
-		snprintf(id->name, sizeof(id->name), "%.*s", (int)n, s);
-		snprintf(id->email, sizeof(id->email), "%.*s", (int)(gt - lt - 1), lt + 1);
+		text_snprintf(id->name, sizeof(id->name), "%.*s", (int)n, s);
+		text_snprintf(id->email, sizeof(id->email), "%.*s", (int)(gt - lt - 1), lt + 1);
 	} else {
-		snprintf(id->email, sizeof(id->email), "%s", s);
+		text_snprintf(id->email, sizeof(id->email), "%s", s);
 	}
 }
 
@@ -75,7 +78,7 @@ static int print_result(const struct dispute_request *rq, const struct dispute_r
 	int jrc = 0;
 	if (json && (rc == 0 || rc == KCVE_E_DENIED)) {
 		static const char *const actions[] = {"reject", "vulnerable", "not-affected"};
-		jrc = cli_json_print(json_pack(
+		jrc = cli_json_print(kj_pack(
 			"{s:s, s:s, s:b, s:o, s:o, s:b, s:o}", "cve", rq->cve, "action",
 			actions[rq->action], "allowed", res->allowed, "why",
 			cli_json_text(sb_str(&res->why)), "deciders", cli_json_text(sb_str(&res->deciders)),

@@ -1,17 +1,21 @@
 /* kcve dyad: vulnerable:fixed pairs of one CVE's fix commits (the anchor's .dyad output),
  * or of many CVEs in one process with --batch. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "history/dyad.h"
 #include "history/history.h"
 #include "store/tree.h"
+#include "core/fileio.h"
+#include "core/kjson.h"
 
 struct dyad_opts {
 	const char *batch;
@@ -52,7 +56,7 @@ static void args_add(const char ***v, size_t *n, size_t *alloc, const char *s)
 
 static json_t *zero_null(const char *s)
 {
-	return strcmp(s, "0") ? json_string(s) : json_null();
+	return strcmp(s, "0") ? kj_str(s) : json_null();
 }
 
 /* The pairs as JSON ("0" = unknown / not fixed becomes null). */
@@ -60,12 +64,12 @@ static json_t *pairs_json(const struct dyad_list *l)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < l->n; i++)
-		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}", "vulnerable_version",
+		json_array_append_new(a, kj_pack("{s:o, s:o, s:o, s:o}", "vulnerable_version",
 						   zero_null(l->v[i].vver), "vulnerable_commit",
 						   zero_null(l->v[i].vsha), "fixed_version",
 						   zero_null(l->v[i].fver), "fixed_commit",
 						   zero_null(l->v[i].fsha)));
-	return json_pack("{s:o}", "pairs", a);
+	return kj_pack("{s:o}", "pairs", a);
 }
 
 static int run_one(struct history *h, const struct args *a, struct strbuf *out, json_t **json,
@@ -95,15 +99,10 @@ static bool is_cve_id(const char *s)
 static int run_batch(struct history *h, const char *path)
 {
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	if (!f)
-		kcve_die(KCVE_E_IO, "cannot open batch file %s, check the path", path);
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(&in, buf, n);
-	if (f != stdin)
-		fclose(f);
+	/* the bounded reader: a regular file or standard input ("-"), at most 64 MiB */
+	if (read_file(strcmp(path, "-") == 0 ? "/dev/stdin" : path, &in) < 0)
+		kcve_die(errno == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO, "cannot read the batch file %s: %s",
+			 path, read_file_reason(errno));
 	int first_rc = 0;
 	size_t lineno = 0;
 	char *next = in.buf ? in.buf : (char[]){""};

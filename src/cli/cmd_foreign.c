@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fileio.h"
@@ -15,6 +16,8 @@
 #include "maintainers/foreign.h"
 #include "policy/branches.h"
 #include "store/tree.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 struct foreign_args {
 	const char *supported, *kernel_org;
@@ -51,7 +54,7 @@ static int prefix_cb(const struct cve_entry *e, const char *sha40, void *ctx)
 {
 	(void)sha40;
 	struct prefix_hit *h = ctx;
-	snprintf(h->cve, sizeof(h->cve), "%s", e->id);
+	text_snprintf(h->cve, sizeof(h->cve), "%s", e->id);
 	return 0;
 }
 
@@ -64,14 +67,14 @@ static int find_cve(void *vc, const char *sha, char cve[32])
 	if (strlen(sha) == 40) {
 		if (tree_find_sha(c->t, sha, &e) != 0)
 			return KCVE_E_NOTFOUND;
-		snprintf(cve, 32, "%s", e.id);
+		text_snprintf(cve, 32, "%s", e.id);
 		cve_entry_release(&e);
 		return 0;
 	}
 	/* a short id: only an unambiguous prefix counts */
 	struct prefix_hit hit = {0};
 	if (strlen(sha) >= 12 && tree_find_sha_prefix(c->t, sha, prefix_cb, &hit) == 1) {
-		snprintf(cve, 32, "%s", hit.cve);
+		text_snprintf(cve, 32, "%s", hit.cve);
 		return 0;
 	}
 	return KCVE_E_NOTFOUND;
@@ -94,7 +97,7 @@ static int one(const char *path, const struct foreign_oracle *o, const char *org
 		return rc;
 	}
 	if (out)
-		json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "file", path,
+		json_array_append_new(out, kj_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "file", path,
 						     "cve", r.cve, "class", foreign_kind_name(r.kind),
 						     "assigner", r.assigner, "duplicate_of",
 						     cli_json_str_or_null(r.duplicate_of), "sha",

@@ -4,8 +4,10 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "history/history.h"
+#include "core/kjson.h"
 
 int cmd_index(int argc, char **argv, struct kcve_global *g)
 {
@@ -37,13 +39,13 @@ int cmd_index(int argc, char **argv, struct kcve_global *g)
 	struct history *h;
 	struct history_index_stats st;
 	struct kcve_err err = {0};
-	if (history_open_ex(&h, g->repo, g->index, flags, &st, &err)) {
+	if (history_open_ex(&h, g->repo, g->index, flags, &st, NULL, &err)) {
 		kcve_error("%s", err.msg);
 		return err.code;
 	}
 	int rc = 0;
 	if (json)
-		rc = cli_json_print(json_pack("{s:s, s:I, s:I, s:I, s:f}", "index",
+		rc = cli_json_print(kj_pack("{s:s, s:I, s:I, s:I, s:f}", "index",
 					      history_index_path(h), "ranges",
 					      (json_int_t)st.ranges_total, "ranges_new",
 					      (json_int_t)st.ranges_new, "commits_added",

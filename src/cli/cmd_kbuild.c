@@ -1,5 +1,6 @@
 /* kcve kbuild: is a kernel source file compiled under a .config (Kbuild evaluator) or in a
  * build directory (.cmd files)?  One line per file: "path<TAB>verdict<TAB>reason". */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +8,14 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
+#include "core/fileio.h"
+#include "core/kjson.h"
 
 struct kbuild_args {
 	const char *config, *source, *arch, *build, *files_from;
@@ -57,30 +61,29 @@ static double now(void)
 
 static void read_list(const char *path, char ***files, size_t *n, size_t *alloc)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	if (!f)
-		kcve_die(KCVE_E_IO, "cannot read file list %s, give an existing file or '-'", path);
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+	struct strbuf sb = STRBUF_INIT; /* the bounded reader: a regular file or "-", 64 MiB */
+	if (read_file(strcmp(path, "-") == 0 ? "/dev/stdin" : path, &sb) < 0)
+		kcve_die(errno == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO, "cannot read the file list %s: %s; "
+			 "give an existing file or '-'", path, read_file_reason(errno));
+	char *save = NULL;
+	for (char *line = strtok_r(sb.buf ? sb.buf : (char *)"", "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t len = strlen(line);
+		while (len && line[len - 1] == '\r')
 			line[--len] = '\0';
 		if (!len)
 			continue;
 		XGROW(*files, *n + 1, *alloc);
 		(*files)[(*n)++] = xstrdup(line);
 	}
-	free(line);
-	if (f != stdin)
-		fclose(f);
+	sb_release(&sb);
 }
 
 /* One file's answer: a "path<TAB>verdict<TAB>reason" line, or an element of out. */
 static void answer(json_t *out, const char *file, enum kb_verdict v, const char *reason)
 {
 	if (out)
-		json_array_append_new(out, json_pack("{s:s, s:s, s:s}", "file", file, "verdict",
+		json_array_append_new(out, kj_pack("{s:s, s:s, s:s}", "file", file, "verdict",
 						     kb_verdict_name(v), "reason", reason));
 	else { /* reason quotes makefile text: no ESC or other control reaches the terminal */
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
@@ -126,7 +129,7 @@ int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 			kcve_die(KCVE_E_USAGE, "--build cannot be combined with --config/--source/--export-conditions");
 		double t0 = now();
 		struct kb_build *b;
-		if (kb_build_open(&b, build, &err) < 0)
+		if (kb_build_open(&b, build, NULL, &err) < 0)
 			kcve_die(err.code, "%s", err.msg);
 		if (stats)
 			fprintf(stderr, "kbuild: %zu compiled files (sources and headers) in %.3f s\n",

@@ -5,11 +5,13 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "maintainers/getmaint.h"
 #include "maintainers/maintainers.h"
+#include "core/kjson.h"
 
 struct maintainers_args {
 	const char *root, *mfile;
@@ -73,15 +75,15 @@ static json_t *sections_json(const struct maintainers *m, const char *file)
 		for (size_t k = s->start + 1; k < s->end; k++) {
 			const char *p = strchr("MRL", m->tv[k].tag);
 			if (m->tv[k].tag && p)
-				json_array_append_new(who[p - "MRL"], json_string(m->tv[k].value));
+				json_array_append_new(who[p - "MRL"], kj_str(m->tv[k].value));
 		}
-		json_array_append_new(secs, json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "name", s->name,
+		json_array_append_new(secs, kj_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "name", s->name,
 						      "depth", hits[i].depth, "status",
 						      cli_json_str_or_null(s->status), "maintainers",
 						      who[0], "reviewers", who[1], "lists", who[2]));
 	}
 	free(hits);
-	return json_pack("{s:s, s:o}", "file", file, "sections", secs);
+	return kj_pack("{s:s, s:o}", "file", file, "sections", secs);
 }
 
 int cmd_maintainers(int argc, char **argv, struct kcve_global *g)
@@ -123,12 +125,12 @@ int cmd_maintainers(int argc, char **argv, struct kcve_global *g)
 				printf("=== %s\n", files[k]);
 			for (size_t j = 0; j < r.n; j++)
 				if (out)
-					json_array_append_new(addrs, json_string(r.v[j].text));
+					json_array_append_new(addrs, kj_str(r.v[j].text));
 				else
 					printf("%s\n", r.v[j].text);
 			if (out)
-				json_array_append_new(out, json_pack("{s:o, s:o}", "file",
-								     each ? json_string(files[k])
+				json_array_append_new(out, kj_pack("{s:o, s:o}", "file",
+								     each ? kj_str(files[k])
 									  : json_null(),
 								     "addresses", addrs));
 			gm_result_release(&r);

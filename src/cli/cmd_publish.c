@@ -5,11 +5,13 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/xalloc.h"
 #include "publish/config.h"
 #include "publish/publish.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 struct publish_args {
 	const char *config;
@@ -70,7 +72,7 @@ int cmd_publish(int argc, char **argv, struct kcve_global *g)
 	struct kcve_err err = {0};
 	struct publish_config cfg;
 	struct cve_tree *t = NULL;
-	int rc = publish_config_load(&cfg, config, &err);
+	int rc = publish_config_load(&cfg, config, NULL, &err);
 	if (!rc)
 		rc = tree_open(&t, g->tree, &err);
 	if (!rc) {
@@ -78,7 +80,7 @@ int cmd_publish(int argc, char **argv, struct kcve_global *g)
 		rc = publish_run(t, &cfg, &o, &sum, &err);
 		fflush(stdout);
 		if (json) {
-			int jrc = cli_json_print(json_pack(
+			int jrc = cli_json_print(kj_pack(
 				"{s:b, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "dry_run", o.dry_run,
 				"baseline", o.baseline, "published", (int)sum.published, "updated",
 				(int)sum.updated, "rejected", (int)sum.rejected, "returned",

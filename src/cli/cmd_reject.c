@@ -7,6 +7,7 @@
 #include "cli_store.h"
 #include "record/identity.h"
 #include "store/ops.h"
+#include "core/kjson.h"
 
 struct reject_args {
 	const char *reason, *from;
@@ -68,8 +69,8 @@ int cmd_reject(int argc, char **argv, struct kcve_global *g)
 			json_t *cmds = json_array();
 			if (mbox)
 				json_array_append_new(cmds, cli_json_text(send.buf));
-			json_array_append_new(cmds, json_string(reject.buf));
-			rc = cli_json_print(json_pack("{s:s, s:s, s:o, s:o, s:o}", "cve", id, "state",
+			json_array_append_new(cmds, kj_str(reject.buf));
+			rc = cli_json_print(kj_pack("{s:s, s:s, s:o, s:o, s:o}", "cve", id, "state",
 						      "rejected", "reason", cli_json_text(reason), "mbox",
 						      cli_json_str_or_null(mbox), "commands", cmds));
 		} else {

@@ -7,12 +7,14 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "publish/config.h"
 #include "publish/cveapi.h"
 #include "store/ops.h"
 #include "store/tree.h"
+#include "core/kjson.h"
 
 /* What the command line says; --year and --count are checked after the subcommand. */
 struct remote_opts {
@@ -80,7 +82,7 @@ static int reserve(struct cveapi *api, const struct remote_args *a, struct kcve_
 			}
 		}
 		if (out)
-			json_array_append_new(out, json_string(ids.v[i].id));
+			json_array_append_new(out, kj_str(ids.v[i].id));
 		else
 			printf("%s\n", ids.v[i].id);
 	}
@@ -88,7 +90,7 @@ static int reserve(struct cveapi *api, const struct remote_args *a, struct kcve_
 		rc = err->code;
 	if (out) {
 		/* the ids reserved are printed even when filing some of them failed */
-		int jrc = cli_json_print(json_pack("{s:o, s:o}", "ids", out, "remaining",
+		int jrc = cli_json_print(kj_pack("{s:o, s:o}", "ids", out, "remaining",
 						   remaining >= 0 ? json_integer(remaining)
 								  : json_null()));
 		rc = rc ? rc : jrc;
@@ -140,7 +142,7 @@ int cmd_remote(int argc, char **argv, struct kcve_global *g)
 	struct kcve_err err = {0};
 	struct publish_config cfg;
 	struct cveapi *api = NULL;
-	int rc = publish_config_load(&cfg, config, &err);
+	int rc = publish_config_load(&cfg, config, NULL, &err);
 	if (!rc)
 		rc = cveapi_open(&api, &cfg, &err);
 	if (!rc && is_reserve)
@@ -148,7 +150,7 @@ int cmd_remote(int argc, char **argv, struct kcve_global *g)
 	else if (!rc && !strcmp(sub, "quota")) {
 		struct cveapi_quota q;
 		if (!(rc = cveapi_quota(api, &q, &err)) && json)
-			rc = cli_json_print(json_pack("{s:I, s:I, s:I}", "id_quota",
+			rc = cli_json_print(kj_pack("{s:I, s:I, s:I}", "id_quota",
 						      (json_int_t)q.id_quota, "total_reserved",
 						      (json_int_t)q.total_reserved, "available",
 						      (json_int_t)q.available));
@@ -161,7 +163,7 @@ int cmd_remote(int argc, char **argv, struct kcve_global *g)
 		if (!(rc = cveapi_list(api, (int)a.year, a.state, &ids, &err))) {
 			for (size_t k = 0; k < ids.n; k++) {
 				if (out)
-					json_array_append_new(out, json_pack(
+					json_array_append_new(out, kj_pack(
 						"{s:s, s:o}", "id", ids.v[k].id, "state",
 						cli_json_str_or_null(ids.v[k].state)));
 				else

@@ -4,14 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/gitdates.h"
-#include "check/recset.h"
-#include "check/report.h"
+#include "check/emit/report.h"
+#include "check/records/gitdates.h"
+#include "check/records/recset.h"
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_records.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/fileio.h"
+#include "core/kjson.h"
 
 struct report_args {
 	const char *html, *tree, *db, *check_json;
@@ -54,7 +56,8 @@ int cmd_report(int argc, char **argv, struct kcve_global *g)
 	struct strbuf cjs = STRBUF_INIT;
 	if (cj && read_file(cj, &cjs) < 0)
 		kcve_die(errno == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
-			 "cannot read %s (%s); pass the output of 'kcve check --json'", cj, strerror(errno));
+			 "cannot read %s (%s); pass the output of 'kcve check --json'", cj,
+			 read_file_reason(errno));
 	struct ck_set set;
 	int rc = cli_load_records(&set, db, tree, g, &err);
 	/* publication dates: the git history of the record tree when it is a checkout, else the
@@ -84,7 +87,7 @@ int cmd_report(int argc, char **argv, struct kcve_global *g)
 	if (rc)
 		kcve_die(err.code, "%s", err.msg);
 	if (json)
-		return cli_json_print(json_pack("{s:o, s:I, s:I, s:s, s:I}", "html", cli_json_text(html),
+		return cli_json_print(kj_pack("{s:o, s:I, s:I, s:s, s:I}", "html", cli_json_text(html),
 						"bytes", (json_int_t)bytes, "records",
 						(json_int_t)records, "dates",
 						git_dates ? "git" : "datePublished", "git_dated",

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fileio.h"
@@ -16,6 +17,8 @@
 #include "maintainers/request.h"
 #include "record/identity.h"
 #include "store/tree.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 struct request_args {
 	const char *output, *from;
@@ -81,7 +84,7 @@ static int o_find_cve(void *ctx, const char *sha, char cve[32])
 	struct cve_entry e;
 	if (tree_find_sha(c->t, sha, &e) != 0)
 		return KCVE_E_NOTFOUND;
-	snprintf(cve, 32, "%s", e.id);
+	text_snprintf(cve, 32, "%s", e.id);
 	cve_entry_release(&e);
 	return 0;
 }
@@ -186,12 +189,12 @@ int cmd_request(int argc, char **argv, struct kcve_global *g)
 		json_t *commits = json_array();
 		for (size_t i = 0; i < t.ncommits; i++) {
 			const struct request_commit *rc1 = &t.commits[i];
-			json_array_append_new(commits, json_pack(
+			json_array_append_new(commits, kj_pack(
 				"{s:s, s:o, s:o, s:o}", "text", rc1->text, "sha",
 				cli_json_str_or_null(rc1->sha), "release", cli_json_text(rc1->release),
 				"cve", cli_json_str_or_null(rc1->cve)));
 		}
-		rc = cli_json_print(json_pack("{s:s, s:o, s:b, s:o, s:o, s:o}", "kind",
+		rc = cli_json_print(kj_pack("{s:s, s:o, s:b, s:o, s:o, s:o}", "kind",
 					      request_kind_name(t.kind), "queued", cli_json_text(queued),
 					      "already_queued", already, "commits", commits,
 					      "reply_file", cli_json_text(outp), "reply",

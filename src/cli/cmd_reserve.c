@@ -10,6 +10,7 @@
 #include "core/safefs.h"
 #include "core/xalloc.h"
 #include "store/ops.h"
+#include "core/kjson.h"
 
 struct reserve_args {
 	const char *year, *count, *config; /* checked after the operands, or by 'kcve remote' */
@@ -60,13 +61,13 @@ static int list_cb(const struct cve_entry *e, void *vctx)
 	free(p);
 	if (!sb.len) {
 		if (c->out)
-			json_array_append_new(c->out, json_pack("{s:s, s:s, s:n}", "id", e->id,
+			json_array_append_new(c->out, kj_pack("{s:s, s:s, s:n}", "id", e->id,
 								"state", "free", "note"));
 		else
 			printf("%s free\n", e->id);
 		c->nfree++;
 	} else if (c->out) {
-		json_array_append_new(c->out, json_pack("{s:s, s:s, s:s%}", "id", e->id, "state",
+		json_array_append_new(c->out, kj_pack("{s:s, s:s, s:s%}", "id", e->id, "state",
 							"held", "note", sb.buf, sb.len));
 		c->nheld++;
 	} else {
@@ -166,7 +167,7 @@ int cmd_reserve(int argc, char **argv, struct kcve_global *g)
 				rc = rc ? rc : r;
 			}
 			if (out)
-				json_array_append_new(out, json_pack(
+				json_array_append_new(out, kj_pack(
 					"{s:s, s:s, s:o}", "id", ops[i], "result", result, "error",
 					strcmp(result, "failed") ? json_null() : cli_json_text(err.msg)));
 			else if (strcmp(result, "failed"))

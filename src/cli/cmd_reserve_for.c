@@ -10,6 +10,7 @@
 #include "core/clock.h"
 #include "policy/branches.h"
 #include "store/ops.h"
+#include "core/kjson.h"
 
 struct reserve_for_args {
 	const char *requester, *summary;
@@ -64,7 +65,7 @@ int cmd_reserve_for(int argc, char **argv, struct kcve_global *g)
 	if (rc)
 		cli_fail(&err);
 	else if (json)
-		rc = cli_json_print(json_pack("{s:s, s:s, s:o, s:o}", "cve", id, "state", "held",
+		rc = cli_json_print(kj_pack("{s:s, s:s, s:o, s:o}", "cve", id, "state", "held",
 					      "requester", cli_json_text(req), "summary",
 					      cli_json_text(summary)));
 	else

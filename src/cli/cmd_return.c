@@ -6,6 +6,7 @@
 #include "cli_store.h"
 #include "core/strbuf.h"
 #include "store/ops.h"
+#include "core/kjson.h"
 
 struct return_args {
 	bool json;
@@ -43,7 +44,7 @@ int cmd_return(int argc, char **argv, struct kcve_global *g)
 			"candidate was in a CNA pool that was not assigned to any issues during "
 			"%d.\"}]}'", id, cve_id_year(id));
 		if (json)
-			rc = cli_json_print(json_pack("{s:s, s:s, s:[s]}", "cve", id, "state",
+			rc = cli_json_print(kj_pack("{s:s, s:s, s:[s]}", "cve", id, "state",
 						      "returned", "commands", reject.buf));
 		else
 			printf("%s returned\n%s\n", id, reject.buf);

@@ -4,12 +4,14 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/sha.h"
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
+#include "core/kjson.h"
 
 struct search_args {
 	bool json;
@@ -54,9 +56,9 @@ static void hit(struct hit_ctx *c, const struct cve_entry *e, const char *sha, s
 			printf("%s is %s with no fix commit\n", e->id, cve_state_dir(e->state));
 		return;
 	}
-	json_array_append_new(c->out, json_pack("{s:s, s:s, s:s, s:o}", "query", c->query, "cve",
+	json_array_append_new(c->out, kj_pack("{s:s, s:s, s:s, s:o}", "query", c->query, "cve",
 						e->id, "state", cve_state_dir(e->state), "sha",
-						sha ? json_stringn(sha, len) : json_null()));
+						sha ? kj_strn(sha, len) : json_null()));
 }
 
 /* A record whose JSON names another CVE (or no CVE id) is refused as check refuses it. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
@@ -15,6 +16,8 @@
 #include "core/xalloc.h"
 #include "history/dyad_text.h"
 #include "store/tree_internal.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 struct stats_args {
 	long top;
@@ -165,7 +168,7 @@ static void branches_ttf(struct stats_ctx *s, const struct cve_entry *e)
 		if (!dyad_pair_unfixed(d) && !dyad_pair_same_version(d)) {
 			char major[32], key[40];
 			kver_str_major(d->fver, major, sizeof(major));
-			snprintf(key, sizeof(key), " %s ", major);
+			text_snprintf(key, sizeof(key), " %s ", major);
 			if (major[0]) {
 				if (!strstr(seen, key)) {
 					bump(&s->branch, major)->lines++;
@@ -268,7 +271,7 @@ static json_t *top_json(const struct counter *c, size_t top)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < c->n && i < top; i++)
-		json_array_append_new(a, json_pack("{s:s, s:I}", "name", c->v[i].key, "cves",
+		json_array_append_new(a, kj_pack("{s:s, s:I}", "name", c->v[i].key, "cves",
 						   (json_int_t)c->v[i].n));
 	return a;
 }
@@ -277,19 +280,19 @@ static int print_json(const struct stats_ctx *s, const struct ttf *t, size_t top
 {
 	json_t *br = json_array();
 	for (size_t i = 0; i < s->branch.n; i++)
-		json_array_append_new(br, json_pack("{s:s, s:I, s:I}", "branch", s->branch.v[i].key,
+		json_array_append_new(br, kj_pack("{s:s, s:I, s:I}", "branch", s->branch.v[i].key,
 						    "cves", (json_int_t)s->branch.v[i].n, "pairs",
 						    (json_int_t)s->branch.v[i].lines));
 	json_t *ttf = json_null();
 	if (s->ndays) {
 		json_t *b = json_array();
 		for (int k = 0; k < 5; k++)
-			json_array_append_new(b, json_pack("{s:s, s:I}", "days", ttf_label[k], "cves",
+			json_array_append_new(b, kj_pack("{s:s, s:I}", "days", ttf_label[k], "cves",
 							   (json_int_t)t->bucket[k]));
-		ttf = json_pack("{s:o, s:f, s:I, s:I}", "buckets", b, "mean", t->mean, "median",
+		ttf = kj_pack("{s:o, s:f, s:I, s:I}", "buckets", b, "mean", t->mean, "median",
 				(json_int_t)t->median, "cves", (json_int_t)s->ndays);
 	}
-	return cli_json_print(json_pack("{s:I, s:o, s:o, s:o, s:o}", "published",
+	return cli_json_print(kj_pack("{s:I, s:o, s:o, s:o, s:o}", "published",
 					(json_int_t)s->cves, "subsystems", top_json(&s->sub1, top),
 					"subsystems2", top_json(&s->sub2, top), "branches", br,
 					"time_to_fix", ttf));

@@ -6,6 +6,7 @@
 #include "cli_json.h"
 #include "cli_store.h"
 #include "store/summary.h"
+#include "core/kjson.h"
 
 static void sum_into(struct summary_row *tot, const struct summary_row *r)
 {
@@ -64,7 +65,7 @@ int cmd_summary(int argc, char **argv, struct kcve_global *g)
 		}
 		free(rows);
 		tree_close(t);
-		return cli_json_print(json_pack("{s:o, s:o}", "years", years, "total",
+		return cli_json_print(kj_pack("{s:o, s:o}", "years", years, "total",
 						counts_json(&tot, 0)));
 	}
 	printf("%-6s %9s %9s %9s %9s %9s %9s\n", "Year", "Reserved", "Assigned", "Rejected", "A+R",

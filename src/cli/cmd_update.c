@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/progress.h"
 #include "core/strmap.h"
@@ -18,6 +19,7 @@
 #include "record/identity.h"
 #include "store/ops.h"
 #include "store/tree_internal.h"
+#include "core/kjson.h"
 
 struct update_args {
 	long jobs;
@@ -180,16 +182,16 @@ static int print_json(const struct counters *c)
 			char *paren = strstr(w, "(new)");
 			if (paren)
 				*paren = '\0';
-			json_array_append_new(files, json_string(w));
+			json_array_append_new(files, kj_str(w));
 			if (paren)
-				json_array_append_new(fresh, json_string(w));
+				json_array_append_new(fresh, kj_str(w));
 		}
-		json_array_append_new(cves, json_pack("{s:s, s:o, s:o}", "cve", id ? id : "", "files",
+		json_array_append_new(cves, kj_pack("{s:s, s:o, s:o}", "cve", id ? id : "", "files",
 						      files, "new", fresh));
 		free(lines[i]);
 	}
 	free(lines);
-	return cli_json_print(json_pack("{s:I, s:I, s:I, s:o}", "checked", (json_int_t)c->checked,
+	return cli_json_print(kj_pack("{s:I, s:I, s:I, s:o}", "checked", (json_int_t)c->checked,
 					"updated", (json_int_t)c->changed, "failed",
 					(json_int_t)c->failed, "cves", cves));
 }

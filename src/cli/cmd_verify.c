@@ -5,9 +5,11 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/xalloc.h"
 #include "store/verify.h"
+#include "core/kjson.h"
 
 /* The problem lines "<subject>: <rule>: <evidence>" as JSON. */
 static int problems_json(const char *text, size_t checked)
@@ -19,16 +21,16 @@ static int problems_json(const char *text, size_t checked)
 		char *r = strstr(l, ": "), *ev = r ? strstr(r + 2, ": ") : NULL;
 		if (r && ev) {
 			*r = *ev = '\0';
-			json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "subject", l, "rule",
+			json_array_append_new(a, kj_pack("{s:s, s:s, s:s}", "subject", l, "rule",
 							   r + 2, "evidence", ev + 2));
 		} else {
-			json_array_append_new(a, json_pack("{s:n, s:n, s:s}", "subject", "rule",
+			json_array_append_new(a, kj_pack("{s:n, s:n, s:s}", "subject", "rule",
 							   "evidence", l));
 		}
 		free(l);
 		line += n + (line[n] == '\n');
 	}
-	return cli_json_print(json_pack("{s:I, s:o}", "checked", (json_int_t)checked, "problems", a));
+	return cli_json_print(kj_pack("{s:I, s:o}", "checked", (json_int_t)checked, "problems", a));
 }
 
 int cmd_verify(int argc, char **argv, struct kcve_global *g)

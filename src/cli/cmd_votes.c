@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
@@ -17,6 +18,8 @@
 #include "review/range.h"
 #include "review/tally.h"
 #include "store/tree.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 struct votes_args {
 	long min_agree;
@@ -45,7 +48,7 @@ static void names(const struct tally *t, unsigned long mask, char *out, size_t o
 	size_t len = 0;
 	for (size_t i = 0; i < t->nreviewers; i++)
 		if (mask & (1UL << i))
-			len += (size_t)snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s",
+			len += (size_t)text_snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s",
 						len ? " " : "", t->reviewers[i]);
 }
 
@@ -105,7 +108,7 @@ static int move_done(struct cve_tree *tree, struct tally *t, const char *tag)
 	if (sscanf(tag, "v%u.%u", &a, &b) != 2)
 		kcve_die(KCVE_E_USAGE, "cannot tell the branch of tag '%s'; expected vX.Y or vX.Y.Z", tag);
 	char sub[64];
-	snprintf(sub, sizeof sub, "cve/review/done/v%u.%u", a, b);
+	text_snprintf(sub, sizeof sub, "cve/review/done/v%u.%u", a, b);
 	char *dir = path_join(tree_root(tree), sub);
 	struct kcve_err err = {0};
 	if (tree_lock(tree, &err))
@@ -180,20 +183,20 @@ int cmd_votes(int argc, char **argv, struct kcve_global *g)
 	} else if (json) {
 		json_t *rv = json_array(), *cs = json_array();
 		for (size_t i = 0; i < t.nreviewers; i++)
-			json_array_append_new(rv, json_string(t.reviewers[i]));
+			json_array_append_new(rv, kj_str(t.reviewers[i]));
 		for (size_t i = 0; i < r.n; i++) {
 			if (!t.rows[i].nvoters)
 				continue;
 			json_t *who = json_array();
 			for (size_t k = 0; k < t.nreviewers; k++)
 				if (t.rows[i].voters & (1UL << k))
-					json_array_append_new(who, json_string(t.reviewers[k]));
-			json_array_append_new(cs, json_pack(
+					json_array_append_new(who, kj_str(t.reviewers[k]));
+			json_array_append_new(cs, kj_pack(
 				"{s:s, s:s, s:o, s:o, s:b}", "upstream", r.v[i].upstream, "subject",
 				r.v[i].subject ? r.v[i].subject : "", "cve", cli_json_str_or_null(t.rows[i].cve), "voters", who,
 				"agreed", t.rows[i].nvoters >= min_agree && !t.rows[i].cve[0]));
 		}
-		rc = cli_json_print(json_pack("{s:o, s:i, s:o}", "reviewers", rv, "min_agree",
+		rc = cli_json_print(kj_pack("{s:o, s:i, s:o}", "reviewers", rv, "min_agree",
 					      min_agree, "commits", cs));
 	} else {
 		report(&t, &r, min_agree);

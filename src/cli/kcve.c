@@ -7,8 +7,11 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 struct command {
 	const char *name;
@@ -25,7 +28,7 @@ static const struct command commands[] = {
 /* "reserve_for" -> "reserve-for" */
 static void cmd_display_name(const char *name, char out[64])
 {
-	snprintf(out, 64, "%s", name);
+	text_snprintf(out, 64, "%s", name);
 	for (char *p = out; *p; p++)
 		if (*p == '_')
 			*p = '-';
@@ -77,7 +80,7 @@ int cmd_version(int argc, char **argv, struct kcve_global *g)
 		json = true;
 	cli_done(&p, NULL, 0, 0, "");
 	if (json)
-		return cli_json_print(json_pack("{s:s}", "version", KCVE_VERSION));
+		return cli_json_print(kj_pack("{s:s}", "version", KCVE_VERSION));
 	printf("kcve %s\n", KCVE_VERSION);
 	return 0;
 }
@@ -108,7 +111,7 @@ int cmd_help(int argc, char **argv, struct kcve_global *g)
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 			char name[64];
 			cmd_display_name(commands[i].name, name);
-			json_array_append_new(a, json_pack("{s:s, s:s}", "name", name, "summary",
+			json_array_append_new(a, kj_pack("{s:s, s:s}", "name", name, "summary",
 							   commands[i].summary));
 		}
 		return cli_json_print(a);

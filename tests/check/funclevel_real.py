@@ -13,7 +13,7 @@ Checked here, independently of the C code:
   figure), none may be absent while one of its functions is in the image.
 The same checks on the --patches route (`check --source` with fingerprints that carry no
 function lists): every fix's functions read in Debian's 6.1.192 tree where the code stage
-finds its hunks (check/functree.h).
+finds its hunks (check/stages/functree.h).
 Skips (77) without ../shared, when Debian no longer serves the releases, or without apt-get.
 Caches: KCVE_CODEFIX_CACHE (else $XDG_CACHE_HOME/kcve, else /var/tmp/kcve-codefix-cache: the
 fingerprint test's rule, so both share one download) and KCVE_SYSMAP_CACHE (default /var/tmp/kcve-sysmap-cache), both outside the repo."""

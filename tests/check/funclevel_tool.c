@@ -1,20 +1,20 @@
-/* Test driver of the function-level stage (check/funclevel.h) on patches and trees without
+/* Test driver of the function-level stage (check/stages/funclevel.h) on patches and trees without
  * history: for each DIR/CVE-*.patch (a unified diff), the functions it changes are read from
  * the files of the tree before the fix (--old) and after (--new), and decided against an
  * image's symbols (--build DIR, --system-map FILE or --running ROOT RELEASE).
  * Output, one line per CVE: CVE <TAB> verdict <TAB> name:flags:added,... <TAB> reason.
  * A test tool only: the hunk positions come from the "@@ -a,b +c,d @@" headers.
  * With --source TREE instead of --old/--new: the --patches route of `kcve check --source`
- * (check/functree.h), every CVE's functions read in TREE where the code stage finds its hunks,
+ * (check/stages/functree.h), every CVE's functions read in TREE where the code stage finds its hunks,
  * whatever its code verdict (the check itself only asks for the CVEs the code leaves kept). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/check.h"
-#include "check/funclevel.h"
-#include "check/functree.h"
+#include "check/stages/funclevel.h"
+#include "check/stages/functree.h"
+#include "check/verdict/check.h"
 #include "codefix/match.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"

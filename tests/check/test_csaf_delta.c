@@ -11,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "check/check.h"
-#include "check/csaf.h"
-#include "check/delta.h"
-#include "check/recset.h"
+#include "check/emit/csaf.h"
+#include "check/records/recset.h"
+#include "check/verdict/check.h"
+#include "check/verdict/delta.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 

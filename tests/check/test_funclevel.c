@@ -1,4 +1,4 @@
-/* Unit tests of the function-level rule (check/funclevel.h): each rule on small files before
+/* Unit tests of the function-level rule (check/stages/funclevel.h): each rule on small files before
  * and after a fix, and the text form the fingerprints store. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "check/check.h"
-#include "check/funclevel.h"
-#include "check/functree.h"
-#include "check/recset.h"
+#include "check/records/recset.h"
+#include "check/stages/funclevel.h"
+#include "check/stages/functree.h"
+#include "check/verdict/check.h"
 #include "codefix/match.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
@@ -209,7 +209,7 @@ static void test_stage(void **state)
 	ksyms_free(&none);
 }
 
-/* ---- a --patches fingerprint's functions read in the tree (check/functree.h) ---- */
+/* ---- a --patches fingerprint's functions read in the tree (check/stages/functree.h) ---- */
 
 static const char tree_c[] = "int foo(int x)\n"        /* 1 */
 			     "{\n"                     /* 2 */

@@ -233,7 +233,7 @@ static enum cf_verdict verdict(const char *patch, const char *text, unsigned *fo
 	size_t at = 0;
 	for (uint32_t j = 0; j < fp->n; j++)
 		for (uint32_t k = 0; k < fp->f[j].n; k++)
-			cf_match_hunk(&s, &fp->f[j], &fp->f[j].h[k], &src, &hr[at++]);
+			cf_match_hunk(&s, &fp->f[j].h[k], &src, &hr[at++]);
 	struct cf_result r = {0};
 	cf_result_decide(&r, hr, n);
 	if (found)
@@ -252,7 +252,7 @@ static struct cf_hres first_hunk(const char *patch, const char *text)
 	struct cf_src src;
 	cf_src_build(&src, text, strlen(text));
 	struct cf_hres hr;
-	cf_match_hunk(&s, &s.v[0].f[0], &s.v[0].f[0].h[0], &src, &hr);
+	cf_match_hunk(&s, &s.v[0].f[0].h[0], &src, &hr);
 	cf_src_release(&src);
 	cf_set_release(&s);
 	return hr;
@@ -443,6 +443,179 @@ static void match_add_elsewhere(void **state)
 	sb_release(&sb);
 }
 
+/* ---- added lines in their place (issue 34) ------------------------------------------------ */
+
+/* A fix that only adds three statements before a `continue` inside a loop, while the same
+ * statements already stand elsewhere in the function: after the insertion point (the end of
+ * the loop) or before it (a drain loop above), with or without a comment between them, near
+ * or 30 lines away.  Found anywhere, they would read as the fix. */
+static const char *const slot_patch =
+	"--- a/drivers/ring.c\n+++ b/drivers/ring.c\n"
+	"@@ -26,6 +26,9 @@ static int ring_poll(struct ring *r, int budget)\n"
+	" \t\t\t\t */\n"
+	" \t\t\t\t\tring_free_buf(*bufp);\n"
+	" \t\t\t\t\tr->stats.hdr_errors++;\n"
+	"+\t\t\t\t\t(*bufp) = NULL;\n"
+	"+\t\t\t\t\tslot++;\n"
+	"+\t\t\t\t\tbufp++;\n"
+	" \t\t\t\t\tcontinue;\n"
+	" \t\t\t\t}\n"
+	" \t\t\t\tif (hdr > 0) {\n";
+
+/* The three statements, indented by `tabs`, with a comment after the first. */
+static void slot_copy(struct strbuf *sb, const char *tabs, bool comment)
+{
+	sb_addf(sb, "%s(*bufp) = NULL;\n", tabs);
+	if (comment)
+		sb_addf(sb, "%s/* on to the next slot */\n", tabs);
+	sb_addf(sb, "%sslot++;\n%sbufp++;\n", tabs, tabs);
+}
+
+/* ring_poll, with the fix or without; the copy of its statements before the insertion point
+ * (a drain loop above) or after it (the loop's end, followed by an "if (n > 0) {" that reads
+ * like the hunk's last context line once locals are set aside); pad lines of other
+ * statements between. */
+static char *ring_poll(bool fixed, bool before, bool comment, int pad)
+{
+	struct strbuf sb = STRBUF_INIT;
+	filler(&sb, 6, "ring");
+	sb_adds(&sb, "static int ring_poll(struct ring *r, int budget)\n{\n"
+		     "\tstruct ring_slot *slot = r->slots;\n\tvoid **bufp = r->bufs;\n"
+		     "\tint i, n, hdr;\n\n");
+	if (before) {
+		sb_adds(&sb, "\tfor (i = 0; i < r->stale; i++) {\n\t\tring_free_buf(*bufp);\n");
+		slot_copy(&sb, "\t\t", comment);
+		sb_adds(&sb, "\t}\n");
+		for (int i = 0; i < pad; i++)
+			sb_addf(&sb, "\tr->stats.drained_%d = 0;\n", i);
+	}
+	sb_adds(&sb, "\tn = ring_fetch(r, budget);\n\tif (n <= 0)\n\t\treturn n;\n"
+		     "\tfor (i = 0; i < n; i++) {\n"
+		     "\t\tif (slot->len > r->hdr_len) {\n"
+		     "\t\t\tif (r->hdr_len > 0) {\n"
+		     "\t\t\t\thdr = r->check_header(slot->data, *bufp);\n"
+		     "\t\t\t\tif (hdr < 0) {\n"
+		     "\t\t\t\t/* A bad header: drop the buffer, the next\n"
+		     "\t\t\t\t * refill replaces it.\n"
+		     "\t\t\t\t */\n"
+		     "\t\t\t\t\tring_free_buf(*bufp);\n"
+		     "\t\t\t\t\tr->stats.hdr_errors++;\n");
+	if (fixed)
+		slot_copy(&sb, "\t\t\t\t\t", false);
+	sb_adds(&sb, "\t\t\t\t\tcontinue;\n\t\t\t\t}\n\t\t\t\tif (hdr > 0) {\n"
+		     "\t\t\t\t\tr->stats.csum_good++;\n\t\t\t\t}\n\t\t\t}\n"
+		     "\t\t\tring_deliver(r, *bufp, slot->len);\n");
+	for (int i = 0; !before && i < pad; i++)
+		sb_addf(&sb, "\t\t\tr->stats.delivered_%d += slot->len;\n", i);
+	sb_adds(&sb, "\t\t} else {\n\t\t\t/* Too short: drop the buffer.\n\t\t\t */\n"
+		     "\t\t\tif (*bufp != NULL)\n\t\t\t\tring_free_buf(*bufp);\n\t\t}\n");
+	if (!before)
+		slot_copy(&sb, "\t\t", comment);
+	sb_adds(&sb, "\t}\n\tif (n > 0) {\n\t\tr->stats.polls++;\n\t}\n\treturn n;\n}\n");
+	filler(&sb, 6, "tail");
+	return sb_detach(&sb);
+}
+
+static void match_add_repeated(void **state)
+{
+	(void)state;
+	static const int pads[] = {0, 12, 30};
+	int bad = 0;
+	for (int v = 0; v < 12; v++) {
+		bool before = v & 1, comment = v & 2;
+		int pad = pads[v / 4];
+		char *pre = ring_poll(false, before, comment, pad);
+		char *post = ring_poll(true, before, comment, pad);
+		enum cf_verdict got_pre = verdict(slot_patch, pre, NULL);
+		enum cf_verdict got_post = verdict(slot_patch, post, NULL);
+		if (got_pre != CF_VULNERABLE || got_post != CF_FIXED) {
+			print_error("copy %s the insertion point, %s comment, %d lines apart: "
+				    "before the fix %s, after it %s\n",
+				    before ? "before" : "after", comment ? "with a" : "without",
+				    pad, cf_verdict_name(got_pre), cf_verdict_name(got_post));
+			bad++;
+		}
+		free(pre);
+		free(post);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* The hunk's context stands twice, in the two branches of an #if, and one branch already
+ * has the added lines: which branch the fix meant cannot be told, never "fixed". */
+static void match_add_if_twin(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/drivers/ring.c\n+++ b/drivers/ring.c\n"
+		"@@ -20,6 +20,9 @@ static int ring_poll(struct ring *r, int budget)\n"
+		" \t\t\tif (hdr < 0) {\n"
+		" \t\t\t\tring_free_buf(*bufp);\n"
+		" \t\t\t\tr->stats.hdr_errors++;\n"
+		"+\t\t\t\t(*bufp) = NULL;\n"
+		"+\t\t\t\tslot++;\n"
+		"+\t\t\t\tbufp++;\n"
+		" \t\t\t\tcontinue;\n"
+		" \t\t\t}\n"
+		" \t\t\tring_deliver(r, *bufp, slot->len);\n";
+	for (int fixed = 0; fixed < 2; fixed++) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_adds(&sb, "static int ring_poll(struct ring *r, int budget)\n{\n"
+			     "\tint i, n = ring_fetch(r, budget), hdr;\n"
+			     "\tfor (i = 0; i < n; i++) {\n"
+			     "\t\thdr = r->check_header(slot->data, *bufp);\n");
+		for (int branch = 0; branch < 2; branch++) {
+			sb_adds(&sb, branch ? "#else\n" : "#ifdef CONFIG_RING_FAST\n");
+			sb_adds(&sb, "\t\t\tif (hdr < 0) {\n\t\t\t\tring_free_buf(*bufp);\n"
+				     "\t\t\t\tr->stats.hdr_errors++;\n");
+			if (branch == 0 || fixed)
+				slot_copy(&sb, "\t\t\t\t", false);
+			sb_adds(&sb, "\t\t\t\tcontinue;\n\t\t\t}\n"
+				     "\t\t\tring_deliver(r, *bufp, slot->len);\n");
+		}
+		sb_adds(&sb, "#endif\n\t}\n\treturn n;\n}\n");
+		enum cf_verdict got = verdict(patch, sb.buf, NULL);
+		if (fixed)
+			assert_int_equal(got, CF_FIXED);
+		else if (got == CF_FIXED)
+			fail_msg("one #if branch without the added lines read as fixed");
+		sb_release(&sb);
+	}
+}
+
+/* Added lines held only by trivial context ("}" and "return 0;") are not placed: the same
+ * statements after another "}" in the function would read the same.  Never "fixed", before
+ * the fix or after it (undecided: the patch does not say where they go). */
+static void match_add_short_context(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/drivers/ring.c\n+++ b/drivers/ring.c\n"
+		"@@ -30,4 +30,6 @@ static int ring_stop(struct ring *r)\n"
+		" \t\t}\n"
+		" \t}\n"
+		"+\tring_quiesce_all(r->hw, RING_STOP_NOW);\n"
+		"+\tr->state = RING_STOPPED;\n"
+		" \treturn 0;\n"
+		" }\n";
+	for (int fixed = 0; fixed < 2; fixed++) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_adds(&sb, "static int ring_stop(struct ring *r)\n{\n"
+			     "\tif (r->state == RING_BUSY) {\n\t\tring_pause(r);\n"
+			     "\t\tif (r->hw_locked) {\n\t\t\tring_hw_unlock(r);\n\t\t}\n");
+		sb_adds(&sb, "\t\tring_quiesce_all(r->hw, RING_STOP_NOW);\n"
+			     "\t\tr->state = RING_STOPPED;\n\t\treturn 0;\n\t}\n");
+		sb_adds(&sb, "\tfor (int i = 0; i < r->n; i++) {\n"
+			     "\t\tif (r->slot[i].busy) {\n\t\t\tring_slot_stop(r, i);\n\t\t}\n\t}\n");
+		if (fixed)
+			sb_adds(&sb, "\tring_quiesce_all(r->hw, RING_STOP_NOW);\n"
+				     "\tr->state = RING_STOPPED;\n");
+		sb_adds(&sb, "\treturn 0;\n}\n");
+		assert_int_not_equal(verdict(patch, sb.buf, NULL), CF_FIXED);
+		sb_release(&sb);
+	}
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -562,6 +735,71 @@ static void whitespace_only_patch(void **state)
 	cf_set_release(&s);
 }
 
+/* A line removed in one hunk and added in another (code the fix moves) is marked once per
+ * file, when the fingerprint is built and again when it is loaded. */
+static void fprint_moved_marks(void **state)
+{
+	(void)state;
+	static const char *const mv =
+		"--- a/x.c\n+++ b/x.c\n"
+		"@@ -1,4 +1,3 @@ int a(void)\n a_begin();\n-\tshared_unlock(x);\n a_mid();\n a_end();\n"
+		"@@ -20,3 +19,5 @@ int b(void)\n b_begin();\n b_mid();\n+\tshared_unlock(x);\n"
+		"+\tb_extra();\n b_end();\n";
+	struct cf_set s;
+	patch_set(mv, &s);
+	struct strbuf sb = STRBUF_INIT;
+	cf_set_encode(&s, &sb);
+	struct cf_set d;
+	struct kcve_err e = {0};
+	assert_int_equal(cf_set_decode(&d, sb.buf, sb.len, "t", &e), 0);
+	const struct cf_set *sets[] = {&s, &d};
+	for (int k = 0; k < 2; k++) {
+		const struct cf_file *f = &sets[k]->v[0].f[0];
+		assert_int_equal(f->n, 2);
+		unsigned moved = 0, changed = 0;
+		for (uint32_t i = 0; i < f->n; i++)
+			for (uint32_t j = 0; j < f->h[i].n; j++) {
+				const struct cf_item *x = &f->h[i].it[j];
+				changed += x->type != CF_CTX;
+				moved += x->moved;
+				if (x->moved)
+					assert_string_equal(sets[k]->lines[x->line].text,
+							    "shared_unlock(x);");
+			}
+		assert_int_equal(changed, 3);
+		assert_int_equal(moved, 2); /* the removed and the added shared_unlock */
+	}
+	cf_set_release(&d);
+	cf_set_release(&s);
+	sb_release(&sb);
+}
+
+/* A hunk of 600 lines standing at 16 places reads at the places its work allows; the places
+ * left unread might read otherwise, so it is unknown even where every place read shows the
+ * fix. */
+static void match_work_bounded(void **state)
+{
+	(void)state;
+	struct strbuf patch = STRBUF_INIT, text = STRBUF_INIT;
+	sb_adds(&patch, "--- a/w.c\n+++ b/w.c\n@@ -1,600 +1,600 @@\n");
+	for (int i = 0; i < 600; i++) {
+		sb_addf(&patch, "%c\tx_%d = y_%d(z);\n", i == 299 ? '-' : ' ', i, i);
+		if (i == 299)
+			sb_adds(&patch, "+\tq = checked(z);\n");
+	}
+	for (int r = 0; r < 16; r++)
+		for (int i = 0; i < 600; i++)
+			sb_addf(&text, i == 299 ? "\tq = checked(z);\n" : "\tx_%d = y_%d(z);\n", i, i);
+	assert_int_equal(first_hunk(patch.buf, text.buf).state, CF_H_UNKNOWN);
+	/* the same hunk at one place: read */
+	sb_reset(&text);
+	for (int i = 0; i < 600; i++)
+		sb_addf(&text, i == 299 ? "\tq = checked(z);\n" : "\tx_%d = y_%d(z);\n", i, i);
+	assert_int_equal(first_hunk(patch.buf, text.buf).state, CF_H_FIXED);
+	sb_release(&patch);
+	sb_release(&text);
+}
+
 /* ---- renamed files: the tree's files by basename ------------------------------------------- */
 
 static void put(const char *root, const char *rel)
@@ -663,12 +901,17 @@ int main(void)
 		cmocka_unit_test(match_unrelated_change),
 		cmocka_unit_test(match_context_twice),
 		cmocka_unit_test(match_add_elsewhere),
+		cmocka_unit_test(match_add_repeated),
+		cmocka_unit_test(match_add_if_twin),
+		cmocka_unit_test(match_add_short_context),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),
 		cmocka_unit_test(match_partial),
 		cmocka_unit_test(match_rewritten),
 		cmocka_unit_test(fprint_roundtrip),
 		cmocka_unit_test(whitespace_only_patch),
+		cmocka_unit_test(fprint_moved_marks),
+		cmocka_unit_test(match_work_bounded),
 		cmocka_unit_test(names_index),
 		cmocka_unit_test(names_incomplete),
 	};

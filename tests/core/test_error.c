@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/diag.h"
 #include "core/error.h"
 #include "core/safefs.h"
 
@@ -42,7 +43,8 @@ static void test_err_set_one_line(void **state)
 			    "'\"c \\?0 {'?[2J)");
 }
 
-/* kcve_warn prints one line, also for a message longer than its stack buffer. */
+/* The default sink (core/diag.h) prints one line, also for a message longer than a stack
+ * buffer. */
 static void test_report_one_line(void **state)
 {
 	(void)state;
@@ -58,7 +60,7 @@ static void test_report_one_line(void **state)
 	memset(big, 'x', 4999);
 	big[4999] = '\0';
 	big[100] = '\n';
-	kcve_warn("name %s: %s", "a\nb", big);
+	diag_warn(NULL, "name %s: %s", "a\nb", big);
 	fflush(stderr);
 	assert_int_equal(dup2(saved, 2), 2);
 	close(saved);
@@ -78,12 +80,49 @@ static void test_report_one_line(void **state)
 	free(big);
 }
 
+struct seen {
+	char warn[2][64], note[64];
+	int nwarn, nnote;
+};
+
+static void on_warn(void *ctx, const char *msg)
+{
+	struct seen *s = ctx;
+	if (s->nwarn < 2)
+		snprintf(s->warn[s->nwarn], sizeof s->warn[0], "%s", msg);
+	s->nwarn++;
+}
+
+static void on_note(void *ctx, const char *msg)
+{
+	struct seen *s = ctx;
+	snprintf(s->note, sizeof s->note, "%s", msg);
+	s->nnote++;
+}
+
+/* A caller's sink gets each message once, formatted and neutralised, without a prefix. */
+static void test_caller_sink(void **state)
+{
+	(void)state;
+	struct seen s = {0};
+	struct kcve_diag d = {on_warn, on_note, &s};
+	diag_warn(&d, "skipping %s: %d", "x\x1b[2Jy", 7);
+	diag_warn(&d, "second");
+	diag_note(&d, "building the history index %s", "/i\n");
+	assert_int_equal(s.nwarn, 2);
+	assert_string_equal(s.warn[0], "skipping x?[2Jy: 7");
+	assert_string_equal(s.warn[1], "second");
+	assert_int_equal(s.nnote, 1);
+	assert_string_equal(s.note, "building the history index /i?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_neutralise),
 		cmocka_unit_test(test_err_set_one_line),
 		cmocka_unit_test(test_report_one_line),
+		cmocka_unit_test(test_caller_sink),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

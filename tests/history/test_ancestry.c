@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 	}
 	struct history *h;
 	struct kcve_err err = {0};
-	if (history_open_ex(&h, argv[1], argv[2], HISTORY_NO_UPDATE, NULL, &err)) {
+	if (history_open_ex(&h, argv[1], argv[2], HISTORY_NO_UPDATE, NULL, NULL, &err)) {
 		fprintf(stderr, "history_open: %s\n", err.msg);
 		return 1;
 	}

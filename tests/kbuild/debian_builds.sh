@@ -4,7 +4,7 @@
 # really compiled (a compile unit of vmlinux or a module, or of the vDSO) may be called "not
 # compiled" or "unknown" -- a false "not compiled" hides every CVE of the file.  The architecture
 # comes from the config (no --arch).  Then --arch that disagrees with such a config is an error
-# (exit 22, one line naming both) for kbuild and for check.
+# (exit 22, one line naming both) for kbuild and for check (--source and --db).
 # Skips (77) without the fixture or the linux-source-6.1 package.
 set -euo pipefail
 : "${KCVE:?}" "${KCVE_SRC:?}" "${KCVE_BUILD:?}"
@@ -67,4 +67,9 @@ printf '[{"id": "CVE-2099-0001", "title": "t", "files": ["init/main.c"], "pairs"
 /usr/bin/python3 "$KCVE_SRC/tests/check/mktree.py" "$tmp/records" "$tmp/spec.json"
 expect_arch_error "check arm64 config --arch x86" arm64 x86 \
 	"$KCVE" check --tree "$tmp/records" --config "$tmp/arm64.config" --source "$ksrc" --arch x86 --version 6.1.1
+# check --db (conditions kept by db build --source) --config: the same error
+"$KCVE" db build --tree "$tmp/records" -o "$tmp/k.db" --source "$ksrc" > /dev/null 2>&1 \
+	|| { echo "FAIL: db build --source"; fail=1; }
+expect_arch_error "check --db arm64 config --arch x86" arm64 x86 \
+	"$KCVE" check --db "$tmp/k.db" --config "$tmp/arm64.config" --arch x86 --version 6.1.1
 exit $fail

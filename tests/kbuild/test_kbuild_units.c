@@ -273,7 +273,26 @@ static void write_tree(void)
 	put("drivers/Makefile", "obj-y += base/\nobj-$(CONFIG_VIRTIO) += virtio/\n"
 				"include $(srctree)/drivers/Makefile.inc\n-include $(srctree)/drivers/absent.mk\n"
 				"obj-y += $(shell echo probed.o)\n");
-	put("drivers/Makefile.inc", "obj-y += included.o\n");
+	put("drivers/Makefile.inc", "obj-y += included.o\nobj-y += exact/\n");
+	/* idioms the condition export must express exactly (issue 34) */
+	put("drivers/exact/Makefile",
+	    "ptp_kvm-$(CONFIG_X86) := ptp_kvm_x86.o\n"
+	    "ptp_kvm-$(CONFIG_HAVE_ARM_SMCCC) := ptp_kvm_arm.o\n"
+	    "obj-$(CONFIG_PTP_KVM) += ptp_kvm.o\nptp_kvm-y += ptp_kvm_common.o\n"
+	    "ifneq ($(filter y,$(CONFIG_DWC_HOST) $(CONFIG_DWC_DUAL)),)\nobj-y += dwc_host.o\nendif\n"
+	    "ifneq ($(findstring y, $(CONFIG_FA) $(CONFIG_FB)),)\nobj-y += find.o\nendif\n"
+	    "musb-$(CONFIG_MUSB_HOST)$(CONFIG_MUSB_DUAL) += musb_host.o\n"
+	    "obj-$(CONFIG_MUSB) += musb.o\nmusb-y += musb_core.o\n"
+	    "fonts-$(CONFIG_FONT_A) += font_a.o\nobj-$(CONFIG_FONTS) += $(fonts-y)\n"
+	    "VDSO-$(CONFIG_V32) := y\nVDSO-$(CONFIG_V64) := y\nobj-$(VDSO-y) += vdso_setup.o\n"
+	    "ifeq ($(CONFIG_SHIFT),16)\nobj-y += shift16.o\nendif\n");
+	const char *exact[] = {"ptp_kvm_x86", "ptp_kvm_arm", "ptp_kvm_common", "dwc_host", "find",
+			       "musb_host", "musb_core", "font_a", "vdso_setup", "shift16"};
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+		char p[64];
+		snprintf(p, sizeof(p), "drivers/exact/%s.c", exact[i]);
+		put(p, "");
+	}
 	put("drivers/included.c", "");
 	put("drivers/probed.c", "");
 	put("drivers/unlisted.c", "");
@@ -478,8 +497,8 @@ static void test_export_conditions(void **state)
 		"fs/ext2/balloc.c\tCONFIG_EXT2_FS\n",
 		"fs/buffer.c\tCONFIG_BLOCK\n",
 		"fs/no-block.c\t!CONFIG_BLOCK\n",   /* else branch of ifdef */
-		"fs/sysfs.c\t!CONFIG_PROC_FS && CONFIG_SYSFS\n",
-		"fs/hz.c\ty\n",                      /* not a presence test: over-approximated */
+		"fs/sysfs.c\t!CONFIG_PROC_FS=y && CONFIG_SYSFS=y\n", /* =m takes the else branch too */
+		"fs/hz.c\tunknown\n",                /* compares with a number: not expressible */
 		"arch/x86/kernel/process_64.c\ty\n",
 		"fs/ext4/inline.c\tCONFIG_EXT4_FS\n", /* unconditional #include */
 		"fs/ext4/debug.c\tunknown\n",         /* #include under #ifdef */
@@ -493,6 +512,23 @@ static void test_export_conditions(void **state)
 		"arch/x86/realmode/rm/wakemain.c\tCONFIG_ACPI_SLEEP\n",
 		"arch/x86/cleanonly/gone.c\tunknown\n",
 		"arch/x86/tools/relocs.c\tn\n",
+		/* a second `:=` to a computed name keeps the first where its own condition fails */
+		"drivers/exact/ptp_kvm_x86.c\tCONFIG_PTP_KVM && CONFIG_X86 && !CONFIG_HAVE_ARM_SMCCC\n",
+		"drivers/exact/ptp_kvm_arm.c\tCONFIG_PTP_KVM && CONFIG_HAVE_ARM_SMCCC\n",
+		"drivers/exact/ptp_kvm_common.c\tCONFIG_PTP_KVM\n",
+		/* $(filter y,A B) and $(findstring y,A B) in ifneq: either */
+		"drivers/exact/dwc_host.c\t(CONFIG_DWC_DUAL=y) || (CONFIG_DWC_HOST=y)\n",
+		"drivers/exact/find.c\t(CONFIG_FB=y) || (CONFIG_FA=y)\n",
+		/* a name built from two symbols: exactly one of them y */
+		"drivers/exact/musb_host.c\tCONFIG_MUSB && ((!CONFIG_MUSB_HOST && CONFIG_MUSB_DUAL=y) || "
+		"(CONFIG_MUSB_HOST=y && !CONFIG_MUSB_DUAL))\n",
+		"drivers/exact/musb_core.c\tCONFIG_MUSB\n",
+		/* words copied from another list keep that list's condition */
+		"drivers/exact/font_a.c\tCONFIG_FONTS && CONFIG_FONT_A\n",
+		/* a name computed from a variable set under conditions */
+		"drivers/exact/vdso_setup.c\t(CONFIG_V32 && !CONFIG_V64) || (CONFIG_V64)\n",
+		/* a comparison with a number: not expressible, never "n" */
+		"drivers/exact/shift16.c\tunknown\n",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!strstr(buf, want[i]))
@@ -534,7 +570,7 @@ static void test_hostile_makefiles(void **state)
 {
 	(void)state;
 	put("hostile/Makefile", "");
-	put("hostile/Kbuild", "obj-y += a/ b/ c/ d/ e/ f/\n");
+	put("hostile/Kbuild", "obj-y += a/ b/ c/ d/ e/ f/ g/\n");
 	put("hostile/arch/x86/Makefile", "core-y += $(core-y)\n");
 	put("hostile/a/Makefile", "x = $(x) more\nobj-y += $(x)\nobj-y += ok.o\n");
 	put("hostile/b/Makefile", "obj-y += $(unterminated\nobj-y += ok.o\nendif\nelse\nifeq (a,a)\n");
@@ -555,6 +591,20 @@ static void test_hostile_makefiles(void **state)
 	fclose(f);
 	put("hostile/a/ok.c", "");
 	put("hostile/d/d.c", "");
+	/* rules: cycles, a self-dependency, every object depending on every other through a
+	 * pattern rule, a chain of 5,000 rules (more than a makefile's cap): bounded, no crash */
+	struct strbuf g = STRBUF_INIT;
+	sb_adds(&g, "obj-y :=");
+	for (int i = 0; i < 2000; i++)
+		sb_addf(&g, " o%d.o", i);
+	sb_adds(&g, "\nALL := $(addprefix $(obj)/,$(obj-y))\n$(obj)/%.o: $(ALL) $(obj)/%.o FORCE\n\t$(cc)\n"
+		    "$(obj)/o1.o: $(obj)/o2.o\n$(obj)/o2.o: $(obj)/o1.o $(obj)/../g/o2.o\n\t$(x)\n"
+		    "$(obj)/o3.o: $(obj)/c0.so\n");
+	for (int i = 0; i < 5000; i++)
+		sb_addf(&g, "$(obj)/c%d.so: $(obj)/c%d.so\n\t$(y)\n", i, i + 1);
+	put("hostile/g/Makefile", sb_str(&g));
+	sb_release(&g);
+	put("hostile/g/o1.c", "");
 	struct kcve_err err = {0};
 	struct kb_config *c = parse("CONFIG_X86=y\n", &err);
 	struct kb_tree *t = NULL;
@@ -574,6 +624,8 @@ static void test_hostile_makefiles(void **state)
 	v = kb_file_verdict(t, "e/never.c", &reason); /* swallowed by an unterminated define */
 	assert_int_equal(v, KB_NOT_COMPILED);
 	v = kb_file_verdict(t, "f/f.c", &reason);
+	assert_int_equal(v, KB_COMPILED);
+	v = kb_file_verdict(t, "g/o1.c", &reason);
 	assert_int_equal(v, KB_COMPILED);
 	kb_tree_close(t);
 	kb_config_free(c);
@@ -610,7 +662,7 @@ static void test_build_dir(void **state)
 				      "  include/linux/sched.h \\\n\n");
 	struct kcve_err err = {0};
 	struct kb_build *b = NULL;
-	assert_int_equal(kb_build_open(&b, tpath("obj"), &err), 0);
+	assert_int_equal(kb_build_open(&b, tpath("obj"), NULL, &err), 0);
 	assert_string_equal(kb_build_srctree(b), src);
 	assert_int_equal(kb_build_verdict(b, "fs/ext4/inode.c"), KB_COMPILED);
 	assert_int_equal(kb_build_verdict(b, "fs/ext4/ext4.h"), KB_COMPILED);
@@ -629,9 +681,9 @@ static void test_build_dir(void **state)
 	kb_build_close(b);
 	/* no .cmd at all, and a missing directory */
 	put("empty/readme", "x");
-	assert_int_equal(kb_build_open(&b, tpath("empty"), &err), -1);
+	assert_int_equal(kb_build_open(&b, tpath("empty"), NULL, &err), -1);
 	assert_int_equal(err.code, KCVE_E_NOTFOUND);
-	assert_int_equal(kb_build_open(&b, tpath("nowhere"), &err), -1);
+	assert_int_equal(kb_build_open(&b, tpath("nowhere"), NULL, &err), -1);
 	assert_int_equal(err.code, KCVE_E_NOTFOUND);
 }
 
@@ -728,7 +780,17 @@ static void write_chain_tree(void)
 {
 	put("ct/Makefile", "# top-level\n");
 	put("ct/Kbuild", "obj-y += arch/$(SRCARCH)/\n");
-	put("ct/arch/arm64/Makefile", "");
+	/* the default image's rules build the decompressor (arm's zImage, s390's bzImage) */
+	put("ct/arch/arm64/Makefile", "boot := arch/arm64/boot\nKBUILD_IMAGE := $(boot)/zImage\n"
+				      "all: $(notdir $(KBUILD_IMAGE))\n"
+				      "zImage: vmlinux\n\t$(Q)$(MAKE) $(build)=$(boot) $(boot)/$@\n");
+	put("ct/arch/arm64/boot/Makefile", "$(obj)/zImage: $(obj)/compressed/vmlinux FORCE\n\t$(call objcopy)\n"
+					   "$(obj)/compressed/vmlinux: $(obj)/Image FORCE\n"
+					   "\t$(Q)$(MAKE) $(build)=$(obj)/compressed $@\n"
+					   "$(obj)/Image: vmlinux FORCE\n\t$(call objcopy)\n");
+	put("ct/arch/arm64/boot/compressed/Makefile",
+	    "OBJS := misc.o\nOBJS-$(CONFIG_FDT) += fdt.o\nOBJS += $(OBJS-y)\n"
+	    "$(obj)/vmlinux: $(obj)/vmlinux.lds $(addprefix $(obj)/, $(OBJS)) FORCE\n\t$(call ld)\n");
 	put("ct/arch/arm64/Kbuild", "obj-y += crypto/ kvm/ kernel/ vdso/\n");
 	put("ct/arch/arm64/crypto/Makefile",
 	    "obj-$(CONFIG_CE) += aes-ce-blk.o\naes-ce-blk-y := aes-glue-ce.o aes-ce-core.o\n"
@@ -782,7 +844,9 @@ static void write_chain_tree(void)
 		"arch/arm64/kvm/hyp/nvhe/unused.c", "arch/arm64/lib/clear_page.S",
 		"arch/arm64/kernel/vdso-wrap.S", "arch/arm64/kernel/vdso32-wrap.S",
 		"arch/arm64/kernel/vdso/vgettimeofday.c", "arch/arm64/kernel/vdso/note.S",
-		"arch/arm64/kernel/vdso32/note.c", "arch/arm64/vdso/vg.c", "arch/arm64/vdso/vdso.S"};
+		"arch/arm64/kernel/vdso32/note.c", "arch/arm64/vdso/vg.c", "arch/arm64/vdso/vdso.S",
+		"arch/arm64/boot/compressed/misc.c", "arch/arm64/boot/compressed/fdt.c",
+		"arch/arm64/boot/compressed/other.c"};
 	char rel[128];
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(rel, sizeof(rel), "ct/%s", files[i]);
@@ -825,6 +889,10 @@ static void test_rule_chains(void **state)
 		{"arch/arm64/kernel/vdso32/note.c", KB_COMPILED,
 		 "as arch/arm64/kernel/vdso32/note.o by the rule at arch/arm64/kernel/vdso32/Makefile:7"},
 		{"arch/arm64/vdso/vg.c", KB_COMPILED, "build into arch/arm64/vdso/vdso.o"},
+		{"arch/arm64/boot/compressed/misc.c", KB_COMPILED,
+		 "build into arch/arm64/boot/zImage (built for the kernel image arch/arm64/boot/zImage, the default target"},
+		{"arch/arm64/boot/compressed/fdt.c", KB_UNKNOWN, "$(build)="},
+		{"arch/arm64/boot/compressed/other.c", KB_UNKNOWN, "$(build)="},
 	};
 	check_verdicts(t, on, sizeof(on) / sizeof(on[0]));
 	/* obj-vdso is the vDSO makefile's own variable, never a Kconfig object list */
@@ -853,6 +921,7 @@ static void test_rule_chains(void **state)
 		"\narch/arm64/kvm/hyp/nvhe/switch.c\tCONFIG_KVM\n",
 		"\narch/arm64/kernel/vdso/vgettimeofday.c\ty\n",
 		"\narch/arm64/kernel/vdso32/note.c\tCONFIG_COMPAT_VDSO\n",
+		"\narch/arm64/boot/compressed/misc.c\ty\n",
 	};
 	expect_lines(buf, lines, sizeof(lines) / sizeof(lines[0]));
 	kb_tree_close(t);

@@ -1,4 +1,5 @@
-/* Unit tests of the review module: vote-file names and lines, classifier rules, tags. */
+/* Unit tests of the review module: vote-file names and lines, the learned classifier (features,
+ * model file), tags. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,50 +70,144 @@ static void test_lines(void **state)
 	votefile_release(&vf);
 }
 
-static int score_of(const char *msg, const char *const *paths, size_t npaths, int nparents,
-		    char *reasons, size_t rsz)
+extern const char review_model_builtin_text[];
+extern const size_t review_model_builtin_len;
+
+static bool has_feature(const struct review_features *f, const char *name)
 {
-	struct classify_input in = {msg, paths, npaths, nparents};
-	struct classify_result r;
-	classify_commit(&in, &r);
-	snprintf(reasons, rsz, "%s", sb_str(&r.reasons));
-	int s = r.candidate ? r.score : -100 + r.score;
-	classify_result_release(&r);
-	return s;
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->v[i], name) == 0)
+			return true;
+	return false;
 }
 
-static void test_classifier(void **state)
+static void test_features(void **state)
 {
 	(void)state;
-	char why[512];
-	assert_true(score_of("net: fix use-after-free in foo_release()\n\nBody.\n", NULL, 0, 1,
-			     why, sizeof why) >= CLASSIFY_THRESHOLD);
-	assert_non_null(strstr(why, "use-after-free"));
-	assert_true(score_of("foo: handle bar\n\nFixes: 0123456789ab (\"x\")\nCc: stable@vger.kernel.org\n",
-			     NULL, 0, 1, why, sizeof why) >= CLASSIFY_THRESHOLD);
-	assert_non_null(strstr(why, "Fixes: tag"));
-	assert_non_null(strstr(why, "Cc: stable"));
-	/* indented, odd-case trailers count too */
-	assert_true(score_of("foo: something\n\n    FIXES: 0123456789ab\n", NULL, 0, 1, why, sizeof why) >= 0);
-	assert_non_null(strstr(why, "Fixes: tag"));
-	/* merges never are candidates */
-	assert_true(score_of("Merge tag 'fix-uaf'\n", NULL, 0, 2, why, sizeof why) < 0);
-	/* documentation-only change with a risky word is demoted by its paths */
-	const char *docs[] = {"Documentation/foo.rst"};
-	assert_true(score_of("docs: explain the race in foo\n", docs, 1, 1, why, sizeof why) < 0);
-	assert_non_null(strstr(why, "only documentation"));
-	/* a feature is not a candidate */
-	assert_true(score_of("net: ethtool: add support for reporting the PHY firmware version\n",
-			     NULL, 0, 1, why, sizeof why) < 0);
-	/* "Fix ... cleanup" is still a fix */
-	assert_true(score_of("nfsd: Fix error cleanup path in nfsd_rename()\n", NULL, 0, 1, why,
-			     sizeof why) >= CLASSIFY_THRESHOLD);
-	/* word boundaries: "debug" is not "bug", "prefix" is not "fix" */
-	assert_true(score_of("foo: add debug prefix option\n", NULL, 0, 1, why, sizeof why) < 0);
-	/* reported by syzbot */
-	assert_true(score_of("foo: adjust bar\n\nReported-by: syzbot+123@syzkaller.appspotmail.com\n",
-			     NULL, 0, 1, why, sizeof why) >= CLASSIFY_THRESHOLD);
-	assert_non_null(strstr(why, "fuzzer"));
+	struct review_features f;
+	static const char msg[] = "  \nX86/MM: Fix UAF in foo_bar()\r\n\nBUG: KASAN: slab-use-after-free"
+				  " at 0xffff deadbeef12\nFixes: 0123456789ab (\"x\")\n"
+				  "Signed-off-by: A <a@b>\n";
+	const char *paths[] = {"Documentation/devicetree/bindings/x.yaml", "include/linux/foo.h", "Makefile"};
+	review_features_extract(msg, sizeof msg - 1, paths, 3, &f);
+	static const char *const want[] = {
+		"p:x86", "pp:x86/mm", "f:fix", "w:fix", "w:uaf", "w:foo_bar", "ww:fix+uaf",
+		"ww:in+foo_bar", "b:bug", "b:kasan", "b:slab", "b:free", "d:documentation",
+		"dd:documentation/devicetree", "k:dt-bindings", "k:header", "d:include", "d:/",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		assert_true(has_feature(&f, want[i]));
+	/* trailers, hex ids and 0x... are no features; the list is sorted and distinct */
+	assert_false(has_feature(&f, "b:fixes"));
+	assert_false(has_feature(&f, "b:signed"));
+	assert_false(has_feature(&f, "b:0xffff"));
+	assert_false(has_feature(&f, "b:deadbeef12"));
+	assert_false(has_feature(&f, "k:only-doc-tools"));
+	for (size_t i = 1; i < f.n; i++)
+		assert_true(strcmp(f.v[i - 1], f.v[i]) < 0);
+	review_features_release(&f);
+	/* trailers added to a message change no feature */
+	static const char a[] = "foo: rework bar\n\nMove bar into baz.\n";
+	static const char b[] = "foo: rework bar\n\ncommit 0123456789abcdef0123456789abcdef01234567 upstream.\n\n"
+				"Move bar into baz.\n\nFixes: 0123456789ab (\"x\")\nCc: stable@vger.kernel.org\n"
+				"Link: https://x\nReported-by: syzbot+1@x\nSigned-off-by: A <a@b>\n";
+	struct review_features fa, fb;
+	review_features_extract(a, sizeof a - 1, NULL, 0, &fa);
+	review_features_extract(b, sizeof b - 1, NULL, 0, &fb);
+	assert_int_equal(fa.n, fb.n);
+	for (size_t i = 0; i < fa.n; i++)
+		assert_string_equal(fa.v[i], fb.v[i]);
+	review_features_release(&fa);
+	review_features_release(&fb);
+}
+
+static int parse(const char *text, struct kcve_err *err)
+{
+	struct review_model m;
+	int rc = review_model_parse(text, strlen(text), "t", &m, err);
+	if (!rc)
+		review_model_release(&m);
+	return rc;
+}
+
+static void test_model_file(void **state)
+{
+	(void)state;
+	struct kcve_err err = {0};
+	struct review_model m;
+	/* the built-in model loads and has a real vocabulary */
+	assert_int_equal(review_model_builtin(&m, &err), 0);
+	assert_true(m.n > 1000);
+	assert_true(m.threshold > 0 && m.threshold < 1);
+	review_model_release(&m);
+	/* a small model: the score is sigmoid(bias + the matched weights) */
+	static const char small[] = "# c\nversion\t1\nfeatures-version\t1\nmeta\tk\tv w\nbias\t-1.5\n"
+				    "threshold\t0.4\nweights\t3\nf:fix\t0.25\nw:fix\t1.0\nw:uaf\t2.5\nend\n";
+	assert_int_equal(review_model_parse(small, sizeof small - 1, "small", &m, &err), 0);
+	struct classify_input in = {"foo: Fix UAF\n", NULL, 0, 1, 0};
+	struct classify_result r;
+	classify_commit(&m, 0, &in, &r);
+	assert_true(r.candidate);
+	assert_true(r.score == review_sigmoid(-1.5 + 0.25 + 1.0 + 2.5));
+	assert_int_equal(r.nhits, 3);
+	assert_string_equal(r.hits[0].feature, "w:uaf");
+	assert_non_null(strstr(sb_str(&r.reasons), "+2.50 subject word 'uaf'"));
+	classify_result_release(&r);
+	/* --threshold moves the decision; merges are never candidates */
+	classify_commit(&m, 0.99, &in, &r);
+	assert_false(r.candidate);
+	classify_result_release(&r);
+	struct classify_input merge = {"Merge tag 'fix-uaf'\n", NULL, 0, 2, 0};
+	classify_commit(&m, 0, &merge, &r);
+	assert_false(r.candidate);
+	classify_result_release(&r);
+	int sign = 0;
+	const char *line = "a fix for the uaf";
+	assert_int_equal(classify_weighty_word_at(&m, line + 2, line, 0.5, &sign), 3);
+	assert_int_equal(sign, 1);
+	assert_int_equal(classify_weighty_word_at(&m, line + 3, line, 0.5, &sign), 0);
+	review_model_release(&m);
+
+	/* malformed: one-line KCVE_E_PARSE errors */
+	static const char *const bad[] = {
+		"",
+		"hello\n",
+		"version\t2\nend\n",
+		"version\t1\nweights\t0\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\tnan\nthreshold\t0.5\nweights\t0\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t1e3\nthreshold\t0.5\nweights\t0\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t1.5\nweights\t0\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nweights\t99999999\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nweights\t2\nw:b\t1\nw:a\t1\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nweights\t2\nw:a\t1\nw:a\t1\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nweights\t1\nnocolon\t1\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nweights\t1\nw:a b\t1\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nweights\t1\nw:a\t 1\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nweights\t1\nw:a\t1\nend\nmore\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nweights\t1\nw:a\t1\r\nend\n",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nweights\t1\nw:a\t1\nend",
+		"version\t1\nfeatures-version\t1\nbias\t0\nthreshold\t0.5\nunknown\t1\nweights\t0\nend\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(&err, 0, sizeof err);
+		assert_int_equal(parse(bad[i], &err), KCVE_E_PARSE);
+		assert_non_null(strstr(err.msg, "review model t"));
+		assert_null(strchr(err.msg, '\n'));
+	}
+	/* every truncation of the built-in model is an error, the whole file is not */
+	size_t len = review_model_builtin_len;
+	for (size_t k = 1; k <= 64; k++) {
+		size_t cut = k < 32 ? len * k / 32 : len - (k - 31);
+		memset(&err, 0, sizeof err);
+		assert_int_equal(review_model_parse(review_model_builtin_text, cut, "cut", &m, &err),
+				 KCVE_E_PARSE);
+		assert_null(strchr(err.msg, '\n'));
+	}
+	assert_int_equal(review_model_parse(review_model_builtin_text, len, "whole", &m, &err), 0);
+	review_model_release(&m);
+	/* an unreadable path is a one-line I/O error */
+	assert_int_equal(review_model_load("/nonexistent/model.tsv", &m, &err), KCVE_E_IO);
+	assert_null(strchr(err.msg, '\n'));
 }
 
 static void test_previous_tag(void **state)
@@ -127,21 +222,12 @@ static void test_previous_tag(void **state)
 	assert_false(review_previous_tag("gsd-request", out, sizeof out));
 }
 
-static void test_highlight(void **state)
-{
-	(void)state;
-	const char *line = "fix a use-after-free and a debug race";
-	assert_int_equal(classify_risk_word_at(line + 6, line), strlen("use-after-free"));
-	assert_int_equal(classify_risk_word_at(line + 29, line), 0); /* "bug" inside "debug" */
-	assert_int_equal(classify_risk_word_at(line + 33, line), 4);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),     cmocka_unit_test(test_lines),
-		cmocka_unit_test(test_classifier), cmocka_unit_test(test_previous_tag),
-		cmocka_unit_test(test_highlight),
+		cmocka_unit_test(test_features), cmocka_unit_test(test_model_file),
+		cmocka_unit_test(test_previous_tag),
 	};
 	return cmocka_run_group_tests_name("review", tests, NULL, NULL);
 }

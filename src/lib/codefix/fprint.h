@@ -7,7 +7,7 @@
  * so a line common to many fixes is stored once.  Blank lines are dropped, and a line that a
  * hunk removes and adds again (a reindent) becomes context.
  *
- * Serialised form (inside the compact database, see check/recset.h), LEB128 integers and
+ * Serialised form (inside the compact database, see check/records/recset.h), LEB128 integers and
  * strings as LEB128 length + bytes + NUL:
  *   uleb nlines, str line...;
  *   uleb nfp, (str cve, str label, uleb nfiles, (str path, uleb nhunks, (str func, str funcs,
@@ -30,12 +30,14 @@ enum cf_type { CF_CTX = 0, CF_DEL = 1, CF_ADD = 2 };
 struct cf_item {
 	uint32_t line; /* index into the line table */
 	uint8_t type;  /* enum cf_type */
+	uint8_t moved; /* a changed line that a hunk of the same file changes the other way (a
+			* block of code the fix moves); derived, not stored */
 };
 
 struct cf_hunk {
 	char *func;  /* the hunk header's function text ("" when none) */
 	char *funcs; /* functions the hunk changes, from scans of the file before and after the fix
-		      * (the text form of check/funclevel.h: fl_hunk_funcs); "" when the files were
+		      * (the text form of check/stages/funclevel.h: fl_hunk_funcs); "" when the files were
 		      * not available (--patches) */
 	struct cf_item *it;
 	uint32_t n;

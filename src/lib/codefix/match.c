@@ -16,6 +16,10 @@
 #define MAX_CAND 24 /* places tried per hunk */
 #define FULL 0.9f /* a side this well explained is there: the other side cannot be read */
 #define EXPLAINED 0.75f /* share of a side's lines found for the tree to read as that side */
+/* Alignment cells one hunk may use (about 0.1 s): a hunk of 600 lines is aligned at its 7 best
+ * supported places, a hunk of 12 lines at all 24.  A hunk whose other places were left unread
+ * is unknown (one of them might read otherwise). */
+#define HUNK_CELLS_MAX ((size_t)48 << 20)
 
 const char *cf_verdict_name(enum cf_verdict v)
 {
@@ -184,6 +188,9 @@ struct item {
 	uint8_t type;
 	bool trivial;
 	bool moved; /* removed in one place of the hunk and added in another */
+	bool twin;  /* an added line the same as one of the hunk's context lines */
+	bool infile; /* the line is in the file (strictly for a changed line, loosely for context) */
+	bool off;    /* left out of an alignment: an added line found out of its place */
 };
 
 struct cand {
@@ -201,7 +208,7 @@ struct cand {
 #define ALL_SIDES 0xff
 static bool item_matches(const struct item *it, const struct cf_src *f, size_t j, uint8_t skip)
 {
-	if (it->type == skip || (skip == ALL_SIDES && it->moved))
+	if (it->type == skip || (skip == ALL_SIDES && it->moved) || it->off)
 		return false; /* a moved line is there either way: it does not place the hunk */
 	return it->type == CF_CTX ? it->hl == f->hl[j] : it->hs == f->hs[j];
 }
@@ -213,23 +220,31 @@ static bool item_matches(const struct item *it, const struct cf_src *f, size_t j
  * -1. */
 #define GAP 0.15f
 static float align(const struct item *it, size_t m, const struct cf_src *f, size_t a, size_t b,
-		   long *pos, uint8_t skip)
+		   long *pos, uint8_t skip, float *dp)
 {
 	size_t w = b - a, cols = w + 1;
-	float *dp = xcalloc((m + 1) * cols, sizeof *dp);
-	for (size_t i = 1; i <= m; i++)
+	memset(dp, 0, cols * sizeof *dp); /* row 0; column 0 is set per row */
+	for (size_t i = 1; i <= m; i++) {
+		const struct item *x = &it[i - 1];
+		bool on = x->type != skip && !(skip == ALL_SIDES && x->moved) && !x->off;
+		const uint64_t *hv = (x->type == CF_CTX ? f->hl : f->hs) + a;
+		uint64_t key = x->type == CF_CTX ? x->hl : x->hs;
+		const float *prev = dp + (i - 1) * cols;
+		float *cur = dp + i * cols;
+		cur[0] = 0;
 		for (size_t j = 1; j <= w; j++) {
-			float best = dp[(i - 1) * cols + j];
-			float gap = dp[i * cols + j - 1] - GAP;
+			float best = prev[j];
+			float gap = cur[j - 1] - GAP;
 			if (gap > best)
 				best = gap;
-			if (item_matches(&it[i - 1], f, a + j - 1, skip)) {
-				float d = dp[(i - 1) * cols + j - 1] + it[i - 1].w;
+			if (on && hv[j - 1] == key) {
+				float d = prev[j - 1] + x->w;
 				if (d > best)
 					best = d;
 			}
-			dp[i * cols + j] = best;
+			cur[j] = best;
 		}
+	}
 	size_t endj = 0;
 	for (size_t j = 1; j <= w; j++)
 		if (dp[m * cols + j] > dp[m * cols + endj])
@@ -250,7 +265,6 @@ static float align(const struct item *it, size_t m, const struct cf_src *f, size
 			j--;
 		}
 	}
-	free(dp);
 	return total;
 }
 
@@ -297,6 +311,192 @@ static bool blocks_tight(const struct item *it, size_t m, const long *pos, bool 
 	return true;
 }
 
+enum anchor { ANCHORED, SHORT, ASTRAY };
+
+/* One side of a block's new side in alignment pos, walking from item k by step (+1 or -1)
+ * from the file line want: every context or added line matched on the next line (removed
+ * lines are not on the new side), until a distinctive (non-trivial) context line (ANCHORED);
+ * the hunk's edge, a context line the file lacks (changed since) or another block's added
+ * lines not there end the walk SHORT (nothing distinctive holds the block on this side); a
+ * line found on another line, or a context line the file has but not here, is ASTRAY (the
+ * block stands where its context is not).  `free` lines may be skipped first
+ * (added lines of the block not found, which a backport may lack or have changed), and
+ * *slack more on the way (lines a later release put between). */
+static enum anchor anchor_side(const struct item *it, size_t m, const long *pos, long k,
+			       int step, long want, long free, long *slack)
+{
+	for (; k >= 0 && k < (long)m; k += step) {
+		if (it[k].type == CF_DEL)
+			continue;
+		if (pos[k] < 0) /* elsewhere in the file: not here; nowhere: changed since */
+			return it[k].infile && it[k].type == CF_CTX ? ASTRAY : SHORT;
+		long d = (pos[k] - want) * step;
+		if (d < 0 || d > free + *slack)
+			return it[k].type == CF_ADD ? SHORT : ASTRAY;
+		*slack -= d > free ? d - free : 0;
+		free = 0;
+		if (it[k].type == CF_CTX && !it[k].trivial)
+			return ANCHORED;
+		want = pos[k] + step;
+	}
+	return SHORT;
+}
+
+/* Is the new side of change block [b, e) in its place in alignment pos: its added lines
+ * (moved ones too) on consecutive file lines — one not found may take its one line, as a
+ * line a backport changed, or none — and the hunk's lines next to them following on without
+ * a gap, outwards on both sides (anchor_side), but for `slack` lines more between them all
+ * (see unanchor)?  ANCHORED needs one side to reach a
+ * distinctive line and neither astray: added lines next to nothing but "}" or "return 0;"
+ * are SHORT, not placed; added lines that stand elsewhere (the same statements further down
+ * the function, a copy in the other branch of an #if) are ASTRAY, not the fix.  A block
+ * without added lines found is ANCHORED (nothing of it is out of place). */
+static enum anchor block_anchored(const struct item *it, size_t m, const long *pos, size_t b,
+				  size_t e, long slack)
+{
+	long first = -1, next = -1, lead = 0, miss = 0;
+	for (size_t k = b; k < e; k++) {
+		if (it[k].type != CF_ADD)
+			continue;
+		if (pos[k] < 0) {
+			miss++;
+			continue;
+		}
+		if (first < 0) {
+			first = pos[k];
+			lead = miss;
+		} else {
+			long d = pos[k] - next;
+			if (d < 0 || d > miss + slack)
+				return ASTRAY;
+			slack -= d > miss ? d - miss : 0;
+		}
+		next = pos[k] + 1;
+		miss = 0;
+	}
+	if (first < 0)
+		return ANCHORED;
+	enum anchor before = anchor_side(it, m, pos, (long)b - 1, -1, first - 1, lead, &slack);
+	enum anchor after = anchor_side(it, m, pos, (long)e, 1, next, miss, &slack);
+	if (before == ASTRAY || after == ASTRAY)
+		return ASTRAY;
+	return before == ANCHORED || after == ANCHORED ? ANCHORED : SHORT;
+}
+
+/* Forget the added lines of every block astray in pos (block_anchored), and mark them `off`:
+ * they are somewhere, not in their place.  In a hunk that also removes lines (whose absence is evidence too) a
+ * block may have grown by 3 lines and half its added ones since (a later release's lines
+ * between); in a hunk that only adds, not by one.  Returns their matched weight; *short_ is set when a block is SHORT.
+ * Blocks with moved lines count only with `moved` (an alignment that leaves moved lines out
+ * cannot place them). */
+static float unanchor(struct item *it, size_t m, long *pos, bool moved, bool *short_)
+{
+	float lost = 0;
+	bool removes = false;
+	for (size_t k = 0; k < m; k++)
+		removes |= it[k].type == CF_DEL && !it[k].moved;
+	for (size_t b = 0, e; (e = next_block(it, m, &b)) > b; b = e) {
+		bool has_moved = false;
+		long nadd = 0;
+		for (size_t k = b; k < e; k++) {
+			has_moved |= it[k].moved;
+			nadd += it[k].type == CF_ADD;
+		}
+		if (has_moved && !moved)
+			continue;
+		enum anchor a = block_anchored(it, m, pos, b, e, removes ? 3 + nadd / 2 : 0);
+		if (a == SHORT && short_)
+			*short_ = true;
+		if (a != ASTRAY)
+			continue;
+		for (size_t k = b; k < e; k++)
+			if (it[k].type == CF_ADD && pos[k] >= 0) {
+				lost += it[k].w;
+				pos[k] = -1;
+				it[k].off = true;
+			}
+	}
+	return lost;
+}
+
+/* align(), then — when some added lines were found out of their place (unanchor) — again
+ * without them, so that lines not in their place neither choose the hunk's place nor hide
+ * its context: the alignment's total; *lost = the weight of the added lines left out,
+ * *short_ set as by unanchor; the first alignment into `first` when not NULL.  dp: scratch of
+ * (m + 1) * (b - a + 1) floats. */
+static float align_placed(struct item *it, size_t m, const struct cf_src *f, size_t a, size_t b,
+			  long *pos, uint8_t skip, float *lost, bool *short_, float *dp, long *first)
+{
+	float total = align(it, m, f, a, b, pos, skip, dp);
+	if (first)
+		memcpy(first, pos, m * sizeof *pos);
+	*lost = unanchor(it, m, pos, skip != ALL_SIDES, short_);
+	if (*lost > 0) {
+		if (short_)
+			*short_ = false;
+		total = align(it, m, f, a, b, pos, skip, dp);
+		unanchor(it, m, pos, skip != ALL_SIDES, short_);
+	}
+	for (size_t k = 0; k < m; k++)
+		it[k].off = false;
+	return total;
+}
+
+/* Does alignment po take for a context line a file line that alignment pn takes for an added
+ * line (the fix's own line read as its context)?  Both increase along the items: one merge
+ * walk. */
+static bool shares_added(const struct item *it, size_t m, const long *po, const long *pn)
+{
+	size_t i = 0, j = 0;
+	while (i < m && j < m) {
+		if (po[i] < 0 || it[i].type != CF_CTX) {
+			i++;
+		} else if (pn[j] < 0 || it[j].type != CF_ADD) {
+			j++;
+		} else if (po[i] == pn[j]) {
+			return true;
+		} else if (po[i] < pn[j]) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	return false;
+}
+
+/* Keep in pos only the added lines of blocks that were found: most of their weight, and some
+ * distinctive line among them (not trivial, not the same as a context line of the hunk) —
+ * a block "found" by its "if (err)" and "goto out;" alone, or by the tail of a similar check
+ * next to it, is context read twice, not the fix. */
+static void keep_distinctive(const struct item *it, size_t m, long *pos)
+{
+	for (size_t b = 0, e; (e = next_block(it, m, &b)) > b; b = e) {
+		bool distinct = false;
+		float tot = 0, got = 0;
+		for (size_t k = b; k < e; k++) {
+			if (it[k].type != CF_ADD)
+				continue;
+			tot += it[k].w;
+			got += pos[k] >= 0 ? it[k].w : 0;
+			distinct |= pos[k] >= 0 && !it[k].trivial && !it[k].twin;
+		}
+		for (size_t k = b; k < e && !(distinct && got >= 0.7f * tot); k++)
+			if (it[k].type == CF_ADD)
+				pos[k] = -1;
+	}
+}
+
+/* Weight of the context lines an alignment matched in their strict form (not only with other
+ * names for the locals). */
+static float strict_ctx(const struct item *it, size_t m, const struct cf_src *f, const long *pos)
+{
+	float w = 0;
+	for (size_t k = 0; k < m; k++)
+		if (it[k].type == CF_CTX && pos[k] >= 0 && it[k].hs == f->hs[pos[k]])
+			w += it[k].w;
+	return w;
+}
+
 /* Matched weight of the items of one type in an alignment, and their total; moved lines only
  * with `moved` (they are there before and after the fix: only their place tells). */
 static void side(const struct item *it, size_t m, const long *pos, uint8_t type, bool moved,
@@ -314,8 +514,8 @@ static void side(const struct item *it, size_t m, const long *pos, uint8_t type,
  * new side (context and added lines) are aligned separately; a side is read when it explains
  * most of its lines, its own changed lines are there, the other side's are not, and — for a
  * fix that only adds or only removes — the place of the change is tight on the read side. */
-static uint8_t read_state(const struct item *it, size_t m, const struct cf_src *f, size_t a,
-			  size_t b, const long *pos, long *po, long *pn)
+static uint8_t read_state(struct item *it, size_t m, const struct cf_src *f, size_t a,
+			  size_t b, const long *pos, long *po, long *pn, long *praw, float *dp)
 {
 	int sig = 0, msig = 0;
 	for (size_t k = 0; k < m; k++) {
@@ -324,8 +524,13 @@ static uint8_t read_state(const struct item *it, size_t m, const struct cf_src *
 	}
 	if (msig < (sig < 2 ? sig : 2) || msig == 0)
 		return CF_H_UNKNOWN;
-	align(it, m, f, a, b, po, CF_ADD);
-	align(it, m, f, a, b, pn, CF_DEL);
+	align(it, m, f, a, b, po, CF_ADD, dp);
+	/* added lines count only in their place: a fix's statements that already stand elsewhere
+	 * in the function are not the fix (praw keeps where they were found, pn forgets them) */
+	bool short_ = false;
+	float astray;
+	align_placed(it, m, f, a, b, pn, CF_DEL, &astray, &short_, dp, praw);
+	bool anchored = astray == 0 && !short_;
 	float c, mco, mcn, r, mr, ad, ma, ro, mro, an, man;
 	side(it, m, po, CF_CTX, false, &c, &mco);
 	side(it, m, pn, CF_CTX, false, &c, &mcn);
@@ -333,21 +538,36 @@ static uint8_t read_state(const struct item *it, size_t m, const struct cf_src *
 	side(it, m, pn, CF_ADD, true, &an, &man);
 	side(it, m, po, CF_DEL, false, &r, &mr);
 	side(it, m, pn, CF_ADD, false, &ad, &ma);
-	float xo = (mco + mro) / (c + ro), xn = (mcn + man) / (c + an);
+	float xo = (mco + mro) / (c + ro), xn = (mcn + man) / (c + an), maraw;
+	side(it, m, praw, CF_ADD, false, &ad, &maraw); /* before keep_distinctive */
+	/* the old side read on the fix's own lines (a declaration matching another loosely, or
+	 * the fix a few lines off its place in a later release) is not the old side */
+	keep_distinctive(it, m, praw);
+	bool own = shares_added(it, m, po, praw);
 	if (ad == 0 && r == 0) { /* only moves: the side whose order the file follows */
 		if (xn >= FULL && xo < xn)
 			return CF_H_FIXED;
-		if (xo >= FULL && xn < xo)
+		if (xo >= FULL && xn < xo && !own)
 			return CF_H_VULN;
 	} else if (ad > 0 && r > 0) {
 		if (ma >= 0.7f * ad && mr <= 0.3f * r && xn >= EXPLAINED)
 			return CF_H_FIXED;
-		if (mr >= 0.7f * r && ma <= 0.3f * ad && xo >= EXPLAINED)
+		if (mr >= 0.7f * r && maraw <= 0.3f * ad && xo >= EXPLAINED)
 			return CF_H_VULN;
 	} else if (ad > 0) {
-		if (ma >= 0.7f * ad && xn >= EXPLAINED && blocks_tight(it, m, pn, false, 3))
+		/* a fix that only adds lines: every block of them in its place, and the old side's
+		 * shape (the context closed up where the lines go) not also there, on other lines
+		 * than the added ones and as exactly as the new side's (not only with other names
+		 * for the locals) — a copy of the context elsewhere, in an #if branch say, leaves
+		 * the hunk unknown */
+		if (anchored && ma >= 0.7f * ad && xn >= EXPLAINED &&
+		    blocks_tight(it, m, pn, false, 3) &&
+		    !(c > 0 && xo >= EXPLAINED && blocks_tight(it, m, po, true, 0) &&
+		      !shares_added(it, m, po, pn) &&
+		      strict_ctx(it, m, f, po) >= strict_ctx(it, m, f, pn)))
 			return CF_H_FIXED;
-		if (c > 0 && xo >= EXPLAINED && xn < FULL && blocks_tight(it, m, po, true, 0))
+		if (c > 0 && xo >= EXPLAINED && xn < FULL && blocks_tight(it, m, po, true, 0) &&
+		    !own)
 			return CF_H_VULN;
 	} else if (r > 0) {
 		if (mr >= 0.7f * r && xo >= EXPLAINED)
@@ -451,8 +671,8 @@ static void change_span(const struct item *it, size_t m, const struct cf_src *f,
 	}
 }
 
-static void eval_candidate(const struct item *it, size_t m, const struct cf_src *f,
-			   const char *hraw, const char *hfunc, struct cand *c, long *pos)
+static void eval_candidate(struct item *it, size_t m, const struct cf_src *f,
+			   const char *hraw, const char *hfunc, struct cand *c, long *pos, float *dp)
 {
 	long slack = m > 16 ? (long)m : 16;
 	long a = c->start - slack, b = c->start + (long)m + slack;
@@ -460,8 +680,12 @@ static void eval_candidate(const struct item *it, size_t m, const struct cf_src 
 		a = 0;
 	if (b > (long)f->n)
 		b = (long)f->n;
-	c->score = align(it, m, f, (size_t)a, (size_t)b, pos, ALL_SIDES);
-	c->state = read_state(it, m, f, (size_t)a, (size_t)b, pos, pos + m, pos + 2 * m);
+	/* added lines found out of their place do not make this place the hunk's */
+	float lost;
+	c->score = align_placed(it, m, f, (size_t)a, (size_t)b, pos, ALL_SIDES, &lost, NULL, dp,
+				NULL);
+	c->state = read_state(it, m, f, (size_t)a, (size_t)b, pos, pos + m, pos + 2 * m,
+			      pos + 3 * m, dp);
 	c->first = c->last = 0;
 	c->ins = false;
 	if (c->state == CF_H_FIXED || c->state == CF_H_VULN)
@@ -508,41 +732,64 @@ static void choose(struct cand *c, size_t nc, struct cf_hres *out)
 		out->first = out->last = 0;
 }
 
-/* Is the changed line x also changed the other way in a hunk of the same file (a block of
- * code the fix moves)? */
-static bool moved_line(const struct cf_file *file, const struct cf_item *x)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint8_t other = x->type == CF_ADD ? CF_DEL : CF_ADD;
-	for (uint32_t i = 0; i < file->n; i++)
-		for (uint32_t k = 0; k < file->h[i].n; k++)
-			if (file->h[i].it[k].type == other && file->h[i].it[k].line == x->line)
-				return true;
-	return false;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
 }
 
-void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const struct cf_hunk *h,
-		   const struct cf_src *f, struct cf_hres *out)
+/* Mark the added lines that are the same (strictly) as some context line of the hunk. */
+static void mark_twins(struct item *it, size_t m)
+{
+	uint64_t *ctx = xcalloc(m + 1, sizeof *ctx);
+	size_t n = 0;
+	for (size_t k = 0; k < m; k++)
+		if (it[k].type == CF_CTX)
+			ctx[n++] = it[k].hs;
+	if (n)
+		qsort(ctx, n, sizeof *ctx, cmp_u64);
+	for (size_t k = 0; k < m; k++)
+		it[k].twin = it[k].type == CF_ADD && n &&
+			     bsearch(&it[k].hs, ctx, n, sizeof *ctx, cmp_u64) != NULL;
+	free(ctx);
+}
+
+void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct cf_src *f,
+		   struct cf_hres *out)
 {
 	size_t m = h->n;
 	struct item *it = xcalloc(m + 1, sizeof *it);
 	*out = (struct cf_hres){.state = CF_H_UNKNOWN};
 	for (size_t k = 0; k < m; k++) {
 		const struct cf_line *l = &s->lines[h->it[k].line];
-		it[k] = (struct item){l->hs, l->hl, l->trivial ? W_TRIVIAL : 1.0f, h->it[k].type,
-				      l->trivial != 0, false};
+		it[k] = (struct item){.hs = l->hs, .hl = l->hl, .w = l->trivial ? W_TRIVIAL : 1.0f,
+				      .type = h->it[k].type, .trivial = l->trivial != 0};
 		if (it[k].type != CF_CTX)
 			out->weight += it[k].w;
 	}
 	for (size_t k = 0; k < m; k++)
-		it[k].moved = it[k].type != CF_CTX && moved_line(file, &h->it[k]);
+		it[k].moved = h->it[k].moved != 0; /* marked once per file (codefix/fprint.c) */
+	mark_twins(it, m);
+	for (size_t k = 0; k < m; k++) {
+		long at;
+		it[k].infile = lookup(f, it[k].type == CF_CTX,
+				      it[k].type == CF_CTX ? it[k].hl : it[k].hs, &at, 0) > 0;
+	}
 	char hfunc[CF_NORM_MAX + 1];
 	cf_norm(h->func, strlen(h->func), hfunc);
 	struct cand c[MAX_CAND];
 	size_t nc = find_candidates(it, m, f, c);
-	long *pos = xcalloc(3 * m + 1, sizeof *pos);
-	for (size_t i = 0; i < nc; i++)
-		eval_candidate(it, m, f, nc > 1 ? h->func : NULL, hfunc, &c[i], pos);
-	choose(c, nc, out);
+	long *pos = xcalloc(4 * m + 1, sizeof *pos);
+	/* the alignments' scratch, for the widest window (eval_candidate) */
+	size_t cols = m + 2 * (m > 16 ? m : 16) + 1, per = 6 * m * cols, used = 0, i;
+	float *dp = xmalloc((m + 1) * cols * sizeof *dp);
+	for (i = 0; i < nc && (i == 0 || used + per <= HUNK_CELLS_MAX); i++, used += per)
+		eval_candidate(it, m, f, nc > 1 ? h->func : NULL, hfunc, &c[i], pos, dp);
+	choose(c, i, out);
+	if (i < nc) /* places left unread might read otherwise: no verdict from the others */
+		*out = (struct cf_hres){.state = CF_H_UNKNOWN, .line = out->line,
+					.weight = out->weight};
+	free(dp);
 	free(pos);
 	free(it);
 }

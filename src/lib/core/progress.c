@@ -1,6 +1,7 @@
 /* Terminal progress lines (see progress.h). */
 #include "core/progress.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +45,21 @@ void progress_update(struct progress *p, size_t done)
 		return;
 	p->last = t;
 	draw(p, done, t);
+}
+
+void progress_draw(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputc('\r', stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+}
+
+void progress_newline(void)
+{
+	fputc('\n', stderr);
 }
 
 void progress_end(struct progress *p, size_t done)

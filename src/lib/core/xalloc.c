@@ -1,4 +1,5 @@
 #include "core/assert.h"
+#include "core/diag.h"
 #include "core/xalloc.h"
 
 #include <stdint.h>
@@ -8,7 +9,7 @@
 
 _Noreturn void xalloc_oom(size_t n)
 {
-	fprintf(stderr, "kcve: error: out of memory allocating %zu bytes\n", n);
+	diag_fatal("error: out of memory allocating %zu bytes", n);
 	abort();
 }
 

@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include "core/assert.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/sha.h"
 #include "core/xalloc.h"
 #include "history/gitguard.h"
 #include "history/history_internal.h"
+#include "core/text.h"
 
 git_repository *history_git(struct history *h)
 {
@@ -128,9 +130,11 @@ static int prepare(struct history *h, struct kcve_err *err)
 }
 
 int history_open_ex(struct history **out, const char *repo_path, const char *index_path,
-		    unsigned flags, struct history_index_stats *st, struct kcve_err *err)
+		    unsigned flags, struct history_index_stats *st, const struct kcve_diag *diag,
+		    struct kcve_err *err)
 {
 	struct history *h = xcalloc(1, sizeof(*h));
+	h->diag = diag;
 	struct range_list ranges = {0};
 	int rc;
 	*out = NULL;
@@ -156,8 +160,8 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 		goto fail;
 	unsigned rewrites = gitguard_ancestry(h->repo);
 	if (rewrites)
-		kcve_warn("%s has %s: the index misses commits or follows rewritten parents, so "
-			  "fixes and introductions can be missed; use a full clone", repo_path,
+		diag_warn(diag, "%s has %s: the index misses commits or follows rewritten parents, "
+			  "so fixes and introductions can be missed; use a full clone", repo_path,
 			  gitguard_ancestry_text(rewrites));
 	if (index_path && *index_path) {
 		h->index_path = xstrdup(index_path);
@@ -195,14 +199,14 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 	}
 	if ((rc = ranges_discover(h->repo, &ranges, err))) {
 		if (rc == KCVE_E_NOTAGS)
-			snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
+			text_snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
 				 ", %s, fetch the tags (git fetch --tags) or point --repo at a linux-stable clone",
 				 repo_path);
 		goto fail;
 	}
 	if (!h->db) {
 		if (!(flags & HISTORY_QUIET) && !exists)
-			fprintf(stderr, "kcve: building the history index %s\n", h->index_path);
+			diag_note(diag, "building the history index %s", h->index_path);
 		if ((rc = build_fresh(h, &ranges, fp, flags, st, err)))
 			goto fail;
 		if ((rc = index_db_open(h->index_path, false, &h->db, err)))
@@ -217,7 +221,7 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 			goto fail;
 		if (!current) {
 			if (!(flags & HISTORY_QUIET))
-				fprintf(stderr, "kcve: updating the history index %s\n", h->index_path);
+				diag_note(diag, "updating the history index %s", h->index_path);
 			if ((rc = index_update(h, &ranges, fp, flags, st, err)))
 				goto fail;
 		} else {
@@ -242,7 +246,7 @@ fail:
 int history_open(struct history **out, const char *repo_path, const char *index_path,
 		 struct kcve_err *err)
 {
-	return history_open_ex(out, repo_path, index_path, 0, NULL, err);
+	return history_open_ex(out, repo_path, index_path, 0, NULL, NULL, err);
 }
 
 static void free_list(char **v, size_t n)
@@ -325,7 +329,7 @@ static char *col_dup(sqlite3_stmt *s, int i)
 static void col_sha(sqlite3_stmt *s, int i, char out[41])
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
-	snprintf(out, 41, "%s", t ? (const char *)t : "");
+	text_snprintf(out, 41, "%s", t ? (const char *)t : "");
 }
 
 static void lookup_failed(struct history *h, const char *what)
@@ -397,7 +401,7 @@ void history_shas_release(struct history_shas *l)
 void history_shas_push(struct history_shas *l, const char *sha40)
 {
 	XGROW(l->v, l->n + 1, l->alloc);
-	snprintf(l->v[l->n++], 41, "%s", sha40);
+	text_snprintf(l->v[l->n++], 41, "%s", sha40);
 }
 
 bool history_shas_contains(const struct history_shas *l, const char *sha40)
@@ -534,7 +538,7 @@ bool history_descendant_of(struct history *h, const char *a40, const char *b40)
 	    git_oid_fromstr(&b, b40) < 0)
 		return false;
 	char key[82];
-	snprintf(key, sizeof(key), "%s:%s", a40, b40);
+	text_snprintf(key, sizeof(key), "%s:%s", a40, b40);
 	void *known = strmap_get(&h->anc, key);
 	if (!known) {
 		int r = gen_descendant(h, &a, &b);

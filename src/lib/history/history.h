@@ -12,13 +12,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/diag.h"
 #include "core/error.h"
 
 struct history; /* one libgit2 repo + one SQLite index */
 
 /* Open the kernel repo (bare mirror or normal clone; stable branches may be remote-tracking
  * refs) and its index (index_path NULL = default inside the git dir). If the index is missing
- * or older than the repo's release tags it is built/updated first (diagnostics on stderr). */
+ * or older than the repo's release tags it is built/updated first (its notes and warnings to
+ * the default sink, core/diag.h; history_open_ex takes another). */
 int history_open(struct history **out, const char *repo_path, const char *index_path,
 		 struct kcve_err *err);
 void history_close(struct history *h);
@@ -38,7 +40,7 @@ int history_load_exclusions(struct history *h, const char *vulns_tree_root, stru
 enum history_open_flags {
 	HISTORY_NO_UPDATE = 1 << 0, /* use the index as it is (error if missing) */
 	HISTORY_REBUILD = 1 << 1,   /* discard the index and build it from scratch */
-	HISTORY_PROGRESS = 1 << 2,  /* progress line on stderr when it is a terminal */
+	HISTORY_PROGRESS = 1 << 2,  /* progress line on stderr when it is a terminal (core/progress.h) */
 	HISTORY_QUIET = 1 << 3,     /* no "updating index" diagnostics */
 };
 
@@ -50,8 +52,12 @@ struct history_index_stats {
 	double seconds;
 };
 
+/* diag receives the warnings (a shallow clone, an index without generations) and the notes
+ * ("building the history index X") of the open and of later calls on h; NULL: the default
+ * sink. It must outlive h. */
 int history_open_ex(struct history **out, const char *repo_path, const char *index_path,
-		    unsigned flags, struct history_index_stats *stats, struct kcve_err *err);
+		    unsigned flags, struct history_index_stats *stats,
+		    const struct kcve_diag *diag, struct kcve_err *err);
 /* Path of the index file in use. */
 const char *history_index_path(const struct history *h);
 

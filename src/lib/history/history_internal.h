@@ -50,6 +50,7 @@ struct history {
 	size_t n_not_fixes, n_not_reverts;
 	/* sticky failure of a lookup (corrupt index); reported by dyad_compute */
 	struct kcve_err failure;
+	const struct kcve_diag *diag; /* warnings and notes (NULL: the default sink) */
 };
 
 /* index_ranges.c: the tag ranges the repository defines, in processing order (mainline

@@ -15,13 +15,16 @@
 #include <unistd.h>
 
 #include "core/assert.h"
+#include "core/diag.h"
 #include "core/sha.h"
 #include "core/strbuf.h"
+#include "core/progress.h"
 #include "core/testhooks.h"
 #include "core/xalloc.h"
 #include "history/gitguard.h"
 #include "history/history_internal.h"
 #include "history/trailers.h"
+#include "core/text.h"
 
 /* ---- a set of object ids (dedup across ranges within one run) ------------------------- */
 
@@ -184,9 +187,10 @@ static void show_progress(struct builder *b, bool final)
 	size_t done = b->qu.committed;
 	pthread_mutex_unlock(&b->qu.mu);
 	double el = t - b->t0;
-	fprintf(stderr, "\rindexing: %zu/%zu ranges, %zu commits, %.0f commits/s%s", b->ranges_done,
-		b->ranges_todo, done, el > 0 ? (double)done / el : 0.0, final ? "\n" : "");
-	fflush(stderr);
+	progress_draw("indexing: %zu/%zu ranges, %zu commits, %.0f commits/s", b->ranges_done,
+		      b->ranges_todo, done, el > 0 ? (double)done / el : 0.0);
+	if (final)
+		progress_newline();
 }
 
 static int sql_fail(struct builder *b, const char *what, struct kcve_err *err)
@@ -616,8 +620,8 @@ static bool in_sorted(const struct stored_range *s, size_t n, const char *from, 
 {
 	KCVE_ASSERT(kcve_is_sorted(s, n, sizeof(*s), stored_cmp));
 	struct stored_range key;
-	snprintf(key.from, sizeof(key.from), "%s", from);
-	snprintf(key.to, sizeof(key.to), "%s", to);
+	text_snprintf(key.from, sizeof(key.from), "%s", from);
+	text_snprintf(key.to, sizeof(key.to), "%s", to);
 	return n && bsearch(&key, s, n, sizeof(*s), stored_cmp) != NULL;
 }
 
@@ -631,8 +635,8 @@ static struct stored_range *sorted_copy(const struct range_list *l)
 {
 	struct stored_range *v = xcalloc(l->n + 1, sizeof(*v));
 	for (size_t i = 0; i < l->n; i++) {
-		snprintf(v[i].from, sizeof(v[i].from), "%s", l->v[i].from);
-		snprintf(v[i].to, sizeof(v[i].to), "%s", l->v[i].to);
+		text_snprintf(v[i].from, sizeof(v[i].from), "%s", l->v[i].from);
+		text_snprintf(v[i].to, sizeof(v[i].to), "%s", l->v[i].to);
 		v[i].mainline = l->v[i].mainline;
 	}
 	qsort(v, l->n, sizeof(*v), stored_cmp);
@@ -654,8 +658,8 @@ static int load_stored(sqlite3 *db, struct stored_range **out, size_t *n, struct
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		XGROW(*out, *n + 1, alloc);
 		struct stored_range *r = &(*out)[(*n)++];
-		snprintf(r->from, sizeof(r->from), "%s", (const char *)sqlite3_column_text(s, 0));
-		snprintf(r->to, sizeof(r->to), "%s", (const char *)sqlite3_column_text(s, 1));
+		text_snprintf(r->from, sizeof(r->from), "%s", (const char *)sqlite3_column_text(s, 0));
+		text_snprintf(r->to, sizeof(r->to), "%s", (const char *)sqlite3_column_text(s, 1));
 		r->mainline = sqlite3_column_int(s, 2);
 	}
 	sqlite3_finalize(s);
@@ -771,9 +775,9 @@ int index_update(struct history *h, const struct range_list *ranges, const char 
 		sqlite3_finalize(b.gget);
 		sqlite3_finalize(b.gins);
 		b.gget = b.gins = NULL;
-		kcve_warn("history index %s predates generation numbers: ancestry questions (dyad, "
-			  "update) go through git and are much slower; 'kcve index --rebuild' adds "
-			  "them", h->index_path);
+		diag_warn(h->diag, "history index %s predates generation numbers: ancestry "
+			  "questions (dyad, update) go through git and are much slower; 'kcve index "
+			  "--rebuild' adds them", h->index_path);
 	}
 	struct stored_range *want = sorted_copy(ranges);
 	for (size_t i = 0; i < nstored && !rc; i++)
@@ -825,7 +829,7 @@ rollback:
 out:
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 1);
 	if (b.progress && rc)
-		fputc('\n', stderr);
+		progress_newline();
 	sqlite3_finalize(b.ins);
 	sqlite3_finalize(b.rins);
 	sqlite3_finalize(b.gget);

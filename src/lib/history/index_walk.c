@@ -29,9 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/progress.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
 #include "history/trailers.h"
+#include "core/text.h"
 
 #define NIL UINT32_MAX
 
@@ -796,9 +798,8 @@ static int write_ranges(struct onepass *op, const struct range_list *rl, sqlite3
 		double t = now_s();
 		if (progress && (t - last >= 0.25 || r + 1 == rl->n)) {
 			last = t;
-			fprintf(stderr, "\rindexing: %zu/%zu ranges, %zu commits, %.0f commits/s", r + 1,
-				rl->n, op->commits, t > t0 ? (double)op->commits / (t - t0) : 0.0);
-			fflush(stderr);
+			progress_draw("indexing: %zu/%zu ranges, %zu commits, %.0f commits/s", r + 1,
+				      rl->n, op->commits, t > t0 ? (double)op->commits / (t - t0) : 0.0);
 		}
 	}
 	return 0;
@@ -827,7 +828,7 @@ static struct gen_row *collect_generations(const struct graph *g, size_t *n)
 static void set_cache_size(sqlite3 *db, long long kib)
 {
 	char sql[64];
-	snprintf(sql, sizeof(sql), "PRAGMA cache_size=%lld", kib);
+	text_snprintf(sql, sizeof(sql), "PRAGMA cache_size=%lld", kib);
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
@@ -885,7 +886,7 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 		pthread_join(rd[t].th, NULL);
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
 	if (progress)
-		fputc('\n', stderr);
+		progress_newline();
 	*commits = op.commits;
 	free(op.w.cell);
 	free(op.w.stack);

@@ -85,6 +85,7 @@ struct kb_tree {
 	bool evaluated;
 	struct mk_vars globals;
 	char *arch_core, *arch_lib, *arch_drivers, *arch_why;
+	char *image;              /* the arch Makefile's KBUILD_IMAGE ("arch/s390/boot/bzImage"), or NULL */
 	bool arch_uncertain;
 	struct strmap objs;       /* "fs/ext4/inode.o" -> struct kb_obj */
 	struct strmap composites; /* composite objects -> struct kb_obj (reason only) */
@@ -101,6 +102,7 @@ struct kb_tree {
 	struct strmap rule_srcs;  /* source compiled by another directory's rule -> struct kb_rule_src */
 	struct strmap rules;      /* dir -> struct kb_rules of its makefile (rulesrc.c) */
 	struct strset rules_read; /* directories whose makefile's rules are recorded */
+	size_t rule_steps;        /* work of rulechain.c's walk, bounded */
 	char **queue;
 	size_t nqueue, queue_alloc;
 	char **reasons;           /* strings handed out by kb_file_verdict */
@@ -172,5 +174,7 @@ void kbt_symbolic_collect(struct kb_tree *t, struct mk_ctx *c, const char *dir, 
 
 /* export.c: the condition of a file whose directory no list reaches */
 const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char *dir);
+/* All .c files under root/rel, relative to root, appended to *v (unsorted). */
+void kbt_list_c_files(const char *root, const char *rel, char ***v, size_t *n, size_t *alloc);
 
 #endif

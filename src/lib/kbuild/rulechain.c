@@ -20,7 +20,10 @@
  *   vDSO image that vdso-wrap.S includes, and the vDSO's makefile links `$(obj-vdso)` into it;
  * - a prerequisite in another directory that the current makefile has no rule for is built by
  *   that directory's makefile (arch/arm64/Makefile builds the vDSO with `$(build)=`): its rules
- *   are read (once) and followed.
+ *   are read (once) and followed; also when it has a rule for it whose recipe runs `$(build)=`
+ *   there (arch/arm/boot's `$(obj)/compressed/vmlinux`).
+ * The walk starts from every object the lists collect and from the arch Makefile's default image
+ * (KBUILD_IMAGE: bzImage, zImage, Image.gz), whose rules build the boot code and decompressor.
  * A source found this way is compiled exactly when, and as, the listed object the walk started
  * from is (built-in, module; in symbolic mode under its condition).  Only existing sources count:
  * a generated source (`vdso-image-64.c`) is followed to what it is made from. */
@@ -46,6 +49,11 @@ struct follow {
 	struct found *v;
 	size_t n, alloc;
 };
+
+/* Work bound of the whole walk (rules looked at plus files followed): the real 6.1 tree needs
+ * about 25,000 (amd64, arm64, symbolic export included); a hostile makefile (every object
+ * depending on every other, thousands of rules) stops here instead of running for hours. */
+#define RULE_STEPS 2000000
 
 static bool in_tree(struct kb_tree *t, const char *norm)
 {
@@ -121,16 +129,18 @@ static void use_rule(struct follow *f, const char *dir, const char *norm, const 
 	}
 }
 
-/* Files whose rules are followed: what make builds and links (objects, shared objects, images)
- * and generated sources; not headers, linker scripts or host programs. */
+/* Files whose rules are followed: whatever make builds and links (objects, shared objects,
+ * images such as bzImage or zImage.pseries, generated sources); not headers, linker scripts or
+ * the scripts and tables that generators read. */
 static bool built_word(const char *norm)
 {
-	static const char *const ext[] = {".o", ".so", ".dbg", ".raw", ".elf", ".bin", ".a", ".c", ".S"};
+	static const char *const ext[] = {".h", ".lds", ".ld", ".sh", ".pl", ".py", ".awk", ".tbl",
+					  ".txt", ".dts", ".dtsi", ".in"};
 	size_t n = strlen(norm);
 	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
 		if (kbt_ends_with(norm, n, ext[i]))
-			return true;
-	return false;
+			return false;
+	return true;
 }
 
 static const struct kb_rules *rules_of(struct kb_tree *t, const char *dir)
@@ -147,9 +157,10 @@ static const struct kb_rules *rules_of(struct kb_tree *t, const char *dir)
 }
 
 static bool explicit_rules(struct follow *f, const char *dir, const struct kb_rules *rs, const char *norm,
-			   int depth, bool *any)
+			   int depth)
 {
 	bool recipe = false;
+	f->t->rule_steps += rs ? rs->n : 0;
 	for (size_t i = 0; rs && i < rs->n; i++) {
 		const struct kb_rule *r = &rs->v[i];
 		if (r->pattern)
@@ -157,7 +168,6 @@ static bool explicit_rules(struct follow *f, const char *dir, const struct kb_ru
 		for (size_t k = 0; k < r->ntargets; k++) {
 			if (!r->tnorm[k] || strcmp(r->tnorm[k], norm))
 				continue;
-			*any = true;
 			recipe = recipe || r->recipe;
 			if (!r->tpat) {
 				use_rule(f, dir, norm, r, r->prereqs, r->nprereqs, depth);
@@ -184,11 +194,12 @@ static bool explicit_rules(struct follow *f, const char *dir, const struct kb_ru
  * prerequisite exists (a source) or can be made (anything else); Kbuild's own
  * `$(obj)/%.o: $(src)/%.c` (and .S) competes with the stem of the file name. */
 static void pattern_rules(struct follow *f, const char *dir, const struct kb_rules *rs, const char *word,
-			  const char *norm, int depth, bool start, bool *any)
+			  const char *norm, int depth, bool start)
 {
 	const struct kb_rule *best = NULL;
 	size_t best_len = (size_t)-1, best_dl = 0;
 	const char *best_stem = NULL;
+	f->t->rule_steps += rs ? rs->n : 0;
 	for (size_t i = 0; rs && i < rs->n; i++) {
 		const struct kb_rule *r = &rs->v[i];
 		if (!r->pattern || !r->recipe)
@@ -241,7 +252,6 @@ static void pattern_rules(struct follow *f, const char *dir, const struct kb_rul
 		free(d);
 	}
 	if (own) {
-		*any = true;
 		if (!start)
 			add_found(f, own, norm, NULL);
 		free(own);
@@ -249,7 +259,6 @@ static void pattern_rules(struct follow *f, const char *dir, const struct kb_rul
 	}
 	if (!best)
 		return;
-	*any = true;
 	char **pre = xcalloc(best->nprereqs + 1, sizeof(*pre));
 	for (size_t j = 0; j < best->nprereqs; j++)
 		pre[j] = subst(best->prereqs[j], word, best_dl, best_stem, best_len);
@@ -262,8 +271,9 @@ static void pattern_rules(struct follow *f, const char *dir, const struct kb_rul
 /* Follow the rules of dir's makefile that build `word` (a word of that makefile, from the root). */
 static void resolve(struct follow *f, const char *dir, const char *word, int depth, bool start)
 {
-	if (depth > 16 || strchr(word, '%'))
+	if (depth > 16 || strchr(word, '%') || f->t->rule_steps > RULE_STEPS)
 		return;
+	f->t->rule_steps++;
 	char *norm = kbt_rule_path(word);
 	if (!norm || !*norm || !built_word(norm)) {
 		free(norm);
@@ -277,19 +287,20 @@ static void resolve(struct follow *f, const char *dir, const char *word, int dep
 		return;
 	}
 	const struct kb_rules *rs = rules_of(f->t, dir);
-	bool any = false;
-	if (!explicit_rules(f, dir, rs, norm, depth, &any))
-		pattern_rules(f, dir, rs, word, norm, depth, start, &any);
+	if (!explicit_rules(f, dir, rs, norm, depth))
+		pattern_rules(f, dir, rs, word, norm, depth, start);
+	/* a file of another directory is built by that directory's makefile, also when this one
+	 * has a rule for it (whose recipe runs `$(build)=` there: arm's boot/compressed/vmlinux) */
 	char *nd = kbt_dirname(norm);
-	if (!any && strcmp(nd, dir) && !kbt_host_tool(norm))
-		resolve(f, nd, norm, depth + 1, false); /* built by its own directory's makefile */
+	if (strcmp(nd, dir) && !kbt_host_tool(norm))
+		resolve(f, nd, norm, depth + 1, false);
 	free(nd);
 	free(norm);
 }
 
-void kbt_apply_rule_sources(struct kb_tree *t)
+/* The explicit rules' sources of listed objects (t->rule_srcs), first: their reason names the rule. */
+static void apply_explicit(struct kb_tree *t)
 {
-	/* the explicit rules' sources of listed objects first (their reason names the rule) */
 	for (size_t i = 0; i < t->rule_srcs.count; i++) {
 		const struct strmap_ent *e = strmap_at(&t->rule_srcs, i);
 		const struct kb_rule_src *r = e->val;
@@ -310,11 +321,62 @@ void kbt_apply_rule_sources(struct kb_tree *t)
 			strmap_put(&t->notes, srcobj, kbt_note_dup(note));
 		free(srcobj);
 	}
-	/* then every listed object of a directory with rules, through the rules */
+}
+
+/* What the walk starts from: a listed object (with its kind, reason or condition) or the image. */
+struct start {
+	const char *path;
+	bool listed;
+	int kind;
+	const char *reason; /* normal mode */
+	const char *cond;   /* symbolic mode */
+};
+
+/* Follow the rules from s; every source found is compiled as s is.  In symbolic mode a source
+ * that the lists or the arch recipes gave a condition keeps it (theirs is exact, a rule chain's
+ * is its start's); the chains' conditions of one source are or-ed (aes-glue.c: CE or NEON). */
+static void follow_from(struct kb_tree *t, const struct start *s, struct strset *rule_added)
+{
+	struct follow f = {.t = t};
+	char *d = kbt_dirname(s->path);
+	resolve(&f, d, s->path, 0, s->listed);
+	free(d);
+	for (size_t k = 0; k < f.n; k++) {
+		char *srcobj = kbt_object_of(f.v[k].src);
+		if (srcobj && strcmp(srcobj, s->path)) {
+			if (t->symbolic) {
+				if (!strmap_get(&t->objconds, srcobj) || strset_contains(rule_added, srcobj)) {
+					strset_add(rule_added, srcobj);
+					kbt_add_objcond(t, srcobj, s->cond);
+				}
+			} else {
+				struct strbuf reason = STRBUF_INIT;
+				sb_addf(&reason, "compiled from this file as %s by %s%s", f.v[k].as,
+					f.v[k].rule ? "the rule at " : "Kbuild's rule `$(obj)/%.o: $(src)/%.c`",
+					f.v[k].rule ? f.v[k].rule : "");
+				if (strcmp(f.v[k].as, s->path))
+					sb_addf(&reason, ", which the makefiles' rules build into %s", s->path);
+				sb_addf(&reason, " (%s)", s->reason);
+				kbt_add_object(t, srcobj, sb_str(&reason), s->kind);
+				sb_release(&reason);
+			}
+		}
+		free(srcobj);
+		free(f.v[k].src);
+		free(f.v[k].as);
+		free(f.v[k].rule);
+	}
+	free(f.v);
+	strset_clear(&f.seen);
+}
+
+void kbt_apply_rule_sources(struct kb_tree *t)
+{
+	apply_explicit(t);
+	/* every listed object of a directory with rules (copied: the walk adds objects) */
 	struct strmap *objs = t->symbolic ? &t->objconds : &t->objs;
-	size_t nstart = objs->count;
+	size_t nstart = objs->count, ns = 0;
 	char **starts = xcalloc(nstart + 1, sizeof(*starts));
-	size_t ns = 0;
 	for (size_t i = 0; i < nstart; i++) {
 		const char *p = strmap_at(objs, i)->key;
 		char *d = kbt_dirname(p);
@@ -322,40 +384,23 @@ void kbt_apply_rule_sources(struct kb_tree *t)
 			starts[ns++] = xstrdup(p);
 		free(d);
 	}
+	struct strset rule_added = STRSET_INIT;
 	for (size_t i = 0; i < ns; i++) {
-		struct follow f = {.t = t};
-		char *d = kbt_dirname(starts[i]);
-		resolve(&f, d, starts[i], 0, true);
-		free(d);
-		for (size_t k = 0; k < f.n; k++) {
-			char *srcobj = kbt_object_of(f.v[k].src);
-			if (srcobj && strcmp(srcobj, starts[i])) {
-				if (t->symbolic) {
-					char *oc = xstrdup(strmap_get(&t->objconds, starts[i]));
-					kbt_add_objcond(t, srcobj, oc);
-					free(oc);
-				} else {
-					const struct kb_obj *o = strmap_get(&t->objs, starts[i]);
-					struct strbuf reason = STRBUF_INIT;
-					sb_addf(&reason, "compiled from this file as %s by %s%s", f.v[k].as,
-						f.v[k].rule ? "the rule at " : "Kbuild's rule `$(obj)/%.o: $(src)/%.c`",
-						f.v[k].rule ? f.v[k].rule : "");
-					if (strcmp(f.v[k].as, starts[i]))
-						sb_addf(&reason, ", which the makefiles' rules build into %s", starts[i]);
-					sb_addf(&reason, " (%s)", o->reason);
-					int kind = o->kind;
-					kbt_add_object(t, srcobj, sb_str(&reason), kind);
-					sb_release(&reason);
-				}
-			}
-			free(srcobj);
-			free(f.v[k].src);
-			free(f.v[k].as);
-			free(f.v[k].rule);
-		}
-		free(f.v);
-		strset_clear(&f.seen);
+		const struct kb_obj *o = t->symbolic ? NULL : strmap_get(&t->objs, starts[i]);
+		char *cond = t->symbolic ? xstrdup(strmap_get(&t->objconds, starts[i])) : NULL;
+		struct start s = {starts[i], true, o ? o->kind : KBT_EXTRA, o ? o->reason : "", cond};
+		follow_from(t, &s, &rule_added);
+		free(cond);
 		free(starts[i]);
 	}
 	free(starts);
+	/* the default image of the arch Makefile (KBUILD_IMAGE): its boot code, decompressor */
+	if (t->image) {
+		char *why = mk_strf("built for the kernel image %s, the default target (KBUILD_IMAGE of arch/%s/Makefile)",
+				    t->image, t->arch);
+		struct start s = {t->image, false, KBT_EXTRA, why, "y"};
+		follow_from(t, &s, &rule_added);
+		free(why);
+	}
+	strset_clear(&rule_added);
 }

@@ -18,6 +18,9 @@
 #include "kbuild/kbuild_tree.h"
 #include "kbuild/paths.h"
 
+/* Rules recorded per makefile (the real 6.1 tree's largest, the top-level Makefile, has ~130). */
+#define MAX_RULES 4096
+
 static char *expand_words(struct mk_ctx *c, const char *text)
 {
 	bool saved = c->uncertain;
@@ -145,6 +148,10 @@ void kbt_rule_hook(struct mk_ctx *c, const char *targets, const char *prereqs, b
 	r.makefile = xstrdup(rel ? rel : "?");
 	r.line = line;
 	struct kb_rules *rs = strmap_get(&t->rules, hd->dir);
+	if (rs && rs->n >= MAX_RULES) { /* a real makefile has at most ~130 */
+		kbt_free_rule_fields(&r);
+		return;
+	}
 	if (!rs) {
 		rs = xcalloc(1, sizeof(*rs));
 		strmap_put(&t->rules, hd->dir, rs);

@@ -325,6 +325,7 @@ static void eval_arch(struct kb_tree *t)
 	struct mk_ctx c;
 	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
 	c.symbolic = t->symbolic;
+	c.keep_name = t->symbolic ? kbt_list_name : NULL;
 	struct kbt_hookdata hd = {t, "", false};
 	c.hook = kbt_list_hook;
 	c.hook_data = &hd;
@@ -339,6 +340,16 @@ static void eval_arch(struct kb_tree *t)
 	free(mf_rel);
 	bool unc = false;
 	struct strbuf why = STRBUF_INIT;
+	/* the default image (bzImage, zImage, Image.gz): rulechain.c follows its rules */
+	bool img_unc = false;
+	struct strbuf img_why = STRBUF_INIT;
+	char *img = expand_list(&c, "KBUILD_IMAGE", &img_unc, &img_why);
+	size_t iwn;
+	const char *iw = mk_next_word(img, &iwn);
+	if (iw && !img_unc)
+		t->image = kbt_normalize("", iw, iwn);
+	free(img);
+	sb_release(&img_why);
 	t->arch_core = expand_list(&c, "core-y", &unc, &why);
 	char *libs = expand_list(&c, "libs-y", &unc, &why);
 	char *dy = expand_list(&c, "drivers-y", &unc, &why);
@@ -540,6 +551,7 @@ void kb_tree_close(struct kb_tree *t)
 	free(t->arch_lib);
 	free(t->arch_drivers);
 	free(t->arch_why);
+	free(t->image);
 	free(t->arch);
 	free(t->ksrc);
 	free(t);

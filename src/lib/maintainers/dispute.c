@@ -22,6 +22,8 @@
 #include "record/identity.h"
 #include "store/ops.h"
 #include "store/tree.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 void dispute_result_release(struct dispute_result *r)
 {
@@ -131,28 +133,28 @@ static int audit_append(struct cve_tree *t, const struct dispute_request *rq,
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_t *o = json_object();
-	json_object_set_new(o, "time", json_string(when));
-	json_object_set_new(o, "cve", json_string(rq->cve));
+	json_object_set_new(o, "time", kj_str(when));
+	json_object_set_new(o, "cve", kj_str(rq->cve));
 	json_t *by = json_array();
 	for (size_t i = 0; i < rq->nby; i++)
-		json_array_append_new(by, json_string(rq->by[i]));
+		json_array_append_new(by, kj_str(rq->by[i]));
 	json_object_set_new(o, "by", by);
-	json_object_set_new(o, "action", json_string(action_name(rq->action)));
+	json_object_set_new(o, "action", kj_str(action_name(rq->action)));
 	json_t *args = json_array();
 	for (size_t i = 0; i < rq->nargs; i++)
-		json_array_append_new(args, json_string(rq->args[i]));
+		json_array_append_new(args, kj_str(rq->args[i]));
 	json_object_set_new(o, "args", args);
-	json_object_set_new(o, "reason", json_string(rq->reason ? rq->reason : ""));
-	json_object_set_new(o, "decision", json_string(res->allowed ? "allowed" : "refused"));
-	json_object_set_new(o, "why", json_string(sb_str(&res->why)));
-	json_object_set_new(o, "deciders", json_string(sb_str(&res->deciders)));
+	json_object_set_new(o, "reason", kj_str(rq->reason ? rq->reason : ""));
+	json_object_set_new(o, "decision", kj_str(res->allowed ? "allowed" : "refused"));
+	json_object_set_new(o, "why", kj_str(sb_str(&res->why)));
+	json_object_set_new(o, "deciders", kj_str(sb_str(&res->deciders)));
 	json_t *fv = json_array();
 	for (size_t i = 0; i < nfiles; i++)
-		json_array_append_new(fv, json_string(files[i]));
+		json_array_append_new(fv, kj_str(files[i]));
 	json_object_set_new(o, "files", fv);
-	json_object_set_new(o, "outcome", json_string(outcome));
+	json_object_set_new(o, "outcome", kj_str(outcome));
 	if (rq->sender && rq->sender->email[0])
-		json_object_set_new(o, "recorded_by", json_string(rq->sender->email));
+		json_object_set_new(o, "recorded_by", kj_str(rq->sender->email));
 	char *line = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 	json_decref(o);
 	if (!line)
@@ -211,7 +213,7 @@ static int validate_args(const struct dispute_request *rq, struct strbuf *data,
 			if (n < 12 || n > 40 || !is_hex_n(a, n))
 				return kcve_err_set(err, KCVE_E_USAGE, "not a commit id (12 to 40 hex "
 				                    "digits): %s", a);
-			snprintf(full, sizeof(full), "%s", a);
+			text_snprintf(full, sizeof(full), "%s", a);
 			if (rq->history) {
 				struct kcve_err e2 = {0};
 				if (history_resolve(rq->history, a, full, &e2))
@@ -314,7 +316,7 @@ int dispute_run(struct cve_tree *t, const struct maintainers *m, const struct di
 	if (!rc && (rc = cve_json_program_files(js.buf, js.len, &files, &nfiles, err)) &&
 	    rc == KCVE_E_PARSE) {
 		char msg[sizeof(err->msg)];
-		snprintf(msg, sizeof(msg), "%s", err->msg);
+		text_snprintf(msg, sizeof(msg), "%s", err->msg);
 		kcve_err_set(err, rc, "%s (%s)", msg, jpath);
 	}
 	sb_release(&js);

@@ -11,6 +11,8 @@
 #include "core/sha.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 const char *request_kind_name(enum request_kind k)
 {
@@ -251,9 +253,14 @@ static char *sender_address(const char *v)
 
 static void clean_line(const char *v, struct strbuf *out, size_t max)
 {
-	for (size_t i = 0; v && v[i] && out->len < max; i++) {
+	size_t i = 0;
+	for (; v && v[i] && out->len < max; i++) {
 		unsigned char c = (unsigned char)v[i];
 		sb_addc(out, c < 32 || c == 127 ? ' ' : (char)c);
+	}
+	if (v && v[i]) { /* cut: between characters only (core/text.h) */
+		text_cut_partial(out->buf, out->len);
+		sb_setlen(out, strlen(out->buf));
 	}
 }
 
@@ -350,27 +357,24 @@ void request_reply(const struct mail *m, const struct request_triage *t, const c
 char *request_queue_json(const struct mail *m, const struct request_triage *t, const char *now)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "received", json_string(now));
+	json_object_set_new(o, "received", kj_str(now));
 	char *from = sender_address(mail_get(m, "From"));
-	json_object_set_new(o, "from", from ? json_string(from) : json_null());
+	json_object_set_new(o, "from", from ? kj_str(from) : json_null());
 	free(from);
 	struct strbuf s = STRBUF_INIT, id = STRBUF_INIT;
 	clean_line(mail_get(m, "Subject"), &s, 200);
 	msgids(mail_get(m, "Message-Id"), &id, 1);
-	/* json_string needs UTF-8; fall back to an escaped form for other bytes */
-	json_t *js = json_string(s.buf ? s.buf : "");
-	if (!js)
-		js = json_string("(subject not UTF-8)");
-	json_object_set_new(o, "subject", js);
-	json_object_set_new(o, "message_id", id.len ? json_string(id.buf) : json_null());
+	/* bytes that are not UTF-8 are escaped (core/kjson.h) */
+	json_object_set_new(o, "subject", kj_str(s.buf ? s.buf : ""));
+	json_object_set_new(o, "message_id", id.len ? kj_str(id.buf) : json_null());
 	json_t *cv = json_array();
 	for (size_t i = 0; i < t->ncommits; i++) {
 		const struct request_commit *c = &t->commits[i];
 		if (!c->sha[0] || !c->release || c->cve[0])
 			continue;
 		json_t *e = json_object();
-		json_object_set_new(e, "sha", json_string(c->sha));
-		json_object_set_new(e, "release", json_string(c->release));
+		json_object_set_new(e, "sha", kj_str(c->sha));
+		json_object_set_new(e, "release", kj_str(c->release));
 		json_array_append_new(cv, e);
 	}
 	json_object_set_new(o, "commits", cv);

@@ -12,6 +12,7 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 static void set_str(char **dst, const char *v)
 {
@@ -106,14 +107,14 @@ static char *trim(char *s)
 
 /* Like ssh with a private key: a credentials file others can read (or write) is named, with
  * its mode and the fix; kcve still uses it, the secret is already out. */
-static void warn_if_exposed(const char *path, const char *secret)
+static void warn_if_exposed(const struct publish_config *c, const char *path, const char *secret)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && (st.st_mode & 077))
-		fprintf(stderr, "kcve: warning: %s holds %s but is %s by group/others (mode %04o); "
-			"run chmod 600 %s and consider the secret exposed\n", path, secret,
-			(st.st_mode & 044) ? "readable" : "writable", (unsigned)(st.st_mode & 07777),
-			path);
+		diag_warn(c->diag, "%s holds %s but is %s by group/others (mode %04o); run chmod "
+			  "600 %s and consider the secret exposed", path, secret,
+			  (st.st_mode & 044) ? "readable" : "writable",
+			  (unsigned)(st.st_mode & 07777), path);
 }
 
 static int load_file(struct publish_config *c, const char *path, struct kcve_err *err)
@@ -147,13 +148,13 @@ static int load_file(struct publish_config *c, const char *path, struct kcve_err
 		rc = apply(c, key, trim(eq + 1), err);
 		if (rc) {
 			char m[sizeof(err->msg)];
-			snprintf(m, sizeof(m), "%s", err->msg);
+			text_snprintf(m, sizeof(m), "%s", err->msg);
 			kcve_err_set(err, rc, "%s in %s", m, path);
 		}
 	}
 	sb_release(&sb);
 	if (!rc && secret)
-		warn_if_exposed(path, secret);
+		warn_if_exposed(c, path, secret);
 	return rc;
 }
 
@@ -181,9 +182,11 @@ static const struct { const char *env, *key; } env_map[] = {
 	{"KCVE_SMTP_ARCHIVE_SETTLE_MS", "smtp.archive_settle_ms"},
 };
 
-int publish_config_load(struct publish_config *c, const char *path, struct kcve_err *err)
+int publish_config_load(struct publish_config *c, const char *path, const struct kcve_diag *diag,
+			struct kcve_err *err)
 {
 	memset(c, 0, sizeof(*c));
+	c->diag = diag;
 	c->api_timeout_s = 60;
 	c->api_attempts = 6;
 	c->backoff_ms = 500;
@@ -198,7 +201,7 @@ int publish_config_load(struct publish_config *c, const char *path, struct kcve_
 		const char *v = getenv(env_map[i].env);
 		if (v && *v && (rc = apply(c, env_map[i].key, v, err))) {
 			char m[sizeof(err->msg)];
-			snprintf(m, sizeof(m), "%s", err->msg);
+			text_snprintf(m, sizeof(m), "%s", err->msg);
 			return kcve_err_set(err, rc, "%s (from $%s)", m, env_map[i].env);
 		}
 	}

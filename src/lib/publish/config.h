@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/diag.h"
 #include "core/error.h"
 
 enum smtp_tls { SMTP_TLS_NONE, SMTP_TLS_TRY, SMTP_TLS_REQUIRED };
@@ -40,11 +41,17 @@ struct publish_config {
 	/* How long after such an attempt the archive is given to show the message
 	 * (smtp.archive_settle_ms, KCVE_SMTP_ARCHIVE_SETTLE_MS), default 120000. */
 	long archive_settle_ms;
+	/* Where publishing's warnings and notes go (a credentials file others can read, a
+	 * rejection that goes out unthreaded, a wait for the archive); NULL: the default sink
+	 * (core/diag.h). Set by publish_config_load; it must outlive the config. */
+	const struct kcve_diag *diag;
 };
 
 /* Load path (may be NULL) then the environment. KCVE_E_USAGE for a malformed file or value,
- * KCVE_E_IO if path is unreadable. */
-int publish_config_load(struct publish_config *c, const char *path, struct kcve_err *err);
+ * KCVE_E_IO if path is unreadable. diag (NULL: the default sink) receives the warnings of
+ * the load and of every later use of c. */
+int publish_config_load(struct publish_config *c, const char *path, const struct kcve_diag *diag,
+			struct kcve_err *err);
 void publish_config_release(struct publish_config *c);
 /* Check that the CVE Services part is complete and safe: https, or http only to a loopback
  * host (tests). KCVE_E_USAGE naming the missing setting. */

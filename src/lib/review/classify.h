@@ -1,9 +1,11 @@
-/* Rule-based triage of stable commits: is this a bug fix the CVE team should look at?
+/* Triage of stable commits: how likely is it that the CNA gives this commit a CVE?
  *
- * The kernel CNA is "overly cautious" and assigns an id to any bug fix it identifies, so the
- * classifier is tuned for recall: it flags anything that looks like a fix and only demotes
- * changes that are clearly not one (documentation, selftests, cleanups, features, merges).
- * Every point it adds or removes is reported as a reason, so a reviewer can see why. */
+ * The score is the probability of the learned model (review/model.h): a logistic regression
+ * trained on the CNA's published decisions. A commit is a candidate when the score reaches the
+ * threshold, by default the model's own, chosen for recall on held-out releases (the CNA must
+ * not miss fixes). Trailers every stable commit carries (Fixes:, Cc: stable, Signed-off-by,
+ * upstream-commit lines) are no features, so they never move a score. The features that
+ * weighed most are reported as reasons, so a reviewer can see why. */
 #ifndef KCVE_REVIEW_CLASSIFY_H
 #define KCVE_REVIEW_CLASSIFY_H
 
@@ -11,29 +13,41 @@
 #include <stddef.h>
 
 #include "core/strbuf.h"
-
-/* Score at or above which a commit is a candidate. */
-#define CLASSIFY_THRESHOLD 2
+#include "review/model.h"
 
 struct classify_input {
 	const char *message;        /* full commit message: subject line, blank line, body */
 	const char *const *paths;   /* files touched (may be NULL when unknown) */
 	size_t npaths;
 	int nparents;               /* 2+ = merge commit; 0 when unknown */
+	size_t message_len;         /* 0: strlen(message) */
+};
+
+struct classify_hit {
+	char *feature;              /* model feature name, e.g. "w:use" */
+	double weight;
 };
 
 struct classify_result {
-	int score;
+	double score;               /* probability in [0,1] */
+	double logit;
 	bool candidate;
-	struct strbuf reasons;      /* "; "-separated, e.g. "+3 risk word 'use-after-free' in subject" */
+	struct strbuf reasons;      /* "; "-separated, e.g. "+1.92 subject word 'use-after-free'" */
+	struct classify_hit *hits;  /* every matched feature, largest |weight| first */
+	size_t nhits;
 };
 
-void classify_commit(const struct classify_input *in, struct classify_result *out);
+/* threshold: a probability in (0,1); the model's own when <= 0. */
+void classify_commit(const struct review_model *m, double threshold,
+		     const struct classify_input *in, struct classify_result *out);
 void classify_result_release(struct classify_result *r);
 
-/* Risk / benign vocabulary used for terminal highlighting by the interactive review.
- * Returns the length of the match at s (case-insensitive, word-bounded) or 0. */
-size_t classify_risk_word_at(const char *s, const char *line_start);
-size_t classify_benign_word_at(const char *s, const char *line_start);
+/* "w:use" -> "subject word 'use'" and the like, for reasons. */
+void classify_describe(const char *feature, struct strbuf *out);
+
+/* For terminal highlighting: length of the word at s (a word start) whose subject-word weight
+ * is at least +min (sign 1) or at most -min (sign -1); 0 when it weighs less. */
+size_t classify_weighty_word_at(const struct review_model *m, const char *s,
+				const char *line_start, double min, int *sign);
 
 #endif

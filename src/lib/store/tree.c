@@ -1,4 +1,5 @@
-/* Reading the CVE record tree: discovery, directory walks, id and sha lookups, the lock.
+/* Reading the CVE record tree: discovery, directory walks, id and sha lookups (the writer lock
+ * is lock.c, which replays journals, txn.c: this file calls neither).
  *
  * The tree is the only database: every query walks cve/<state>/<year>/ directories. A CVE is
  * identified by any file named CVE-YYYY-N or CVE-YYYY-N.<ext> in such a directory; files of
@@ -12,14 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "core/assert.h"
-#include "core/clock.h"
 #include "core/cveid.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
@@ -28,6 +27,7 @@
 #include "core/testhooks.h"
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
+#include "core/text.h"
 
 static const enum cve_state all_states[] = {CVE_PUBLISHED, CVE_REJECTED, CVE_RESERVED,
 					    CVE_RETURNED};
@@ -403,7 +403,7 @@ int tree_find_cve(struct cve_tree *t, const char *id, struct cve_entry *out)
 		}
 		sb_release(&p);
 		if (found) {
-			snprintf(out->id, sizeof(out->id), "%s", id);
+			text_snprintf(out->id, sizeof(out->id), "%s", id);
 			out->year = year;
 			out->state = all_states[i];
 			out->dir = dir;
@@ -459,7 +459,7 @@ static void idx_line(const char *line, size_t len, void *vctx)
 	memcpy(r->sha, line, n);
 	r->sha[n] = '\0';
 	sha_lower(r->sha);
-	snprintf(r->id, sizeof(r->id), "%s", c->e->id);
+	text_snprintf(r->id, sizeof(r->id), "%s", c->e->id);
 	r->year = c->e->year;
 	r->state = c->e->state;
 	r->line = c->line++;
@@ -487,7 +487,7 @@ static int cmp_sharef(const void *a, const void *b)
 	int c = strcmp(x->sha, y->sha);
 	if (c)
 		return c;
-	return strcmp(x->id, y->id);
+	return cveid_cmp(x->id, y->id);
 }
 
 void tree_build_sha_index(struct cve_tree *t)
@@ -519,7 +519,7 @@ static size_t lower_bound(const struct cve_tree *t, const char *key)
 static void fill_entry(const struct sha_ref *r, struct cve_entry *out)
 {
 	memset(out, 0, sizeof(*out));
-	snprintf(out->id, sizeof(out->id), "%s", r->id);
+	text_snprintf(out->id, sizeof(out->id), "%s", r->id);
 	out->year = r->year;
 	out->state = r->state;
 	out->dir = xstrdup(r->dir);
@@ -529,7 +529,7 @@ int tree_find_sha(struct cve_tree *t, const char *sha40, struct cve_entry *out)
 {
 	memset(out, 0, sizeof(*out));
 	char key[41];
-	snprintf(key, sizeof(key), "%s", sha40);
+	text_snprintf(key, sizeof(key), "%s", sha40);
 	sha_lower(key);
 	tree_build_sha_index(t);
 	size_t i = lower_bound(t, key);
@@ -545,7 +545,7 @@ int tree_find_sha_prefix(struct cve_tree *t, const char *prefix,
 			 void *ctx)
 {
 	char key[41];
-	snprintf(key, sizeof(key), "%s", prefix);
+	text_snprintf(key, sizeof(key), "%s", prefix);
 	sha_lower(key);
 	size_t kl = strlen(key);
 	tree_build_sha_index(t);
@@ -564,7 +564,7 @@ int tree_find_sha_prefix(struct cve_tree *t, const char *prefix,
 	return n;
 }
 
-/* ---- lock ------------------------------------------------------------------------------ */
+/* ---- the tree's state directory (the writer lock is lock.c) -------------------------- */
 
 char *tree_meta_path(const struct cve_tree *t, const char *name)
 {
@@ -573,106 +573,9 @@ char *tree_meta_path(const struct cve_tree *t, const char *name)
 	return sb_detach(&sb);
 }
 
-int tree_lock(struct cve_tree *t, struct kcve_err *err)
+void tree_set_diag(struct cve_tree *t, const struct kcve_diag *diag)
 {
-	if (t->lockdepth > 0) {
-		t->lockdepth++;
-		return 0;
-	}
-	char *meta = tree_meta_path(t, NULL);
-	int mfd = safe_open_dir(t->rootfd, ".kcve", true, 0755);
-	if (mfd < 0) {
-		int e = errno;
-		kcve_err_set(err, KCVE_E_IO, "cannot open the tree's state directory: %s, %s, it "
-			     "must be a directory (not a link); check permissions", safefs_reason(e),
-			     meta);
-		free(meta);
-		return KCVE_E_IO;
-	}
-	free(meta);
-	/* the record tree is a git repository (vulns.git): keep the lock, journals and staging
-	 * files out of `git status` without touching the tree's own .gitignore */
-	char *gi = tree_meta_path(t, ".gitignore");
-	if (!path_exists(gi) && atomic_write_file(gi, "*\n", 2, 0644) < 0)
-		kcve_warn("cannot write %s (%s): kcve's state files may show in git status", gi,
-			  strerror(errno));
-	free(gi);
-	char *lp = tree_meta_path(t, "lock");
-	int fd = openat(mfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-	int oe = errno;
-	close(mfd);
-	struct stat lst;
-	if (fd >= 0 && (fstat(fd, &lst) < 0 || !S_ISREG(lst.st_mode))) {
-		close(fd);
-		fd = -1;
-		oe = ENODEV;
-	}
-	if (fd < 0) {
-		kcve_err_set(err, KCVE_E_IO, "cannot open the tree lock: %s, %s, check permissions",
-			     safefs_reason(oe), lp);
-		free(lp);
-		return KCVE_E_IO;
-	}
-	/* Writers queue for a while (two creates in a row are normal), then give up cleanly. */
-	const char *ts = getenv(KCVE_HOOK_LOCK_TIMEOUT);
-	long timeout_ms = ts && *ts ? atol(ts) * 1000 : 60000;
-	if (t->lock_wait)
-		timeout_ms = -1;
-	int lrc;
-	long waited = 0;
-	while ((lrc = flock(fd, LOCK_EX | LOCK_NB)) < 0 && errno == EWOULDBLOCK &&
-	       (timeout_ms < 0 || waited < timeout_ms)) {
-		clock_sleep_ms(20);
-		waited += 20;
-	}
-	if (lrc < 0) {
-		int e = errno;
-		close(fd);
-		if (e == EWOULDBLOCK)
-			kcve_err_set(err, KCVE_E_LOCK, "the record tree is locked by another kcve "
-				     "process, %s, retry when it has finished (KCVE_LOCK_TIMEOUT "
-				     "sets the wait in seconds)", lp);
-		else
-			kcve_err_set(err, KCVE_E_LOCK, "cannot lock the record tree: %s, %s, retry",
-				     strerror(e), lp);
-		free(lp);
-		return KCVE_E_LOCK;
-	}
-	free(lp);
-	KCVE_ASSERT(t->lockfd < 0); /* not locked: no descriptor to leak */
-	t->lockfd = fd;
-	t->lockdepth = 1;
-	/* A previous writer may have died mid-operation: finish (or drop) its work first. A
-	 * reader (verify) takes the lock only to wait for a running writer and never replays. */
-	int rc = t->no_replay ? 0 : txn_recover(t, err);
-	if (rc) {
-		tree_unlock(t);
-		return rc;
-	}
-	tree_invalidate(t);
-	return 0;
-}
-
-void tree_unlock(struct cve_tree *t)
-{
-	if (t->lockdepth <= 0)
-		return;
-	if (--t->lockdepth > 0)
-		return;
-	KCVE_ASSERT(t->lockfd >= 0); /* depth 1 -> 0: this call owns the descriptor */
-	flock(t->lockfd, LOCK_UN);
-	close(t->lockfd);
-	t->lockfd = -1;
-}
-
-void tree_set_replay(struct cve_tree *t, bool replay)
-{
-	t->no_replay = !replay;
-}
-
-void tree_set_lock_wait(struct cve_tree *t, bool wait)
-{
-	t->lock_wait = wait;
+	t->diag = diag;
 }
 
 int tree_file_mode(const struct cve_tree *t)

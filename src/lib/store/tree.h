@@ -1,6 +1,6 @@
 /* The vulns-compatible CVE record tree (docs/spec/tree.md): cve/{reserved,published,rejected,
- * returned}/YEAR/CVE-YYYY-NNNNN[.ext]. This is the read side plus the per-tree writer lock;
- * every mutation of the tree goes through ops.h.
+ * returned}/YEAR/CVE-YYYY-NNNNN[.ext]. This is the read side (with the per-tree writer lock
+ * of lock.h, included here); every mutation of the tree goes through ops.h.
  *
  * The layout is exactly the one the real kernel CNA keeps in its git repository, so kcve can
  * run on that tree unchanged: a reserved id is an empty placeholder file named after the id,
@@ -12,12 +12,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/diag.h"
 #include "core/error.h"
 
 enum cve_state { CVE_RESERVED = 1, CVE_PUBLISHED = 2, CVE_REJECTED = 4, CVE_RETURNED = 8 };
 #define CVE_ALL_STATES (CVE_RESERVED | CVE_PUBLISHED | CVE_REJECTED | CVE_RETURNED)
 
 struct cve_tree;
+
+#include "store/lock.h"
 
 /* path NULL: $KCVE_TREE, else walk up from the cwd to a directory holding cve/published or
  * cve/reserved. KCVE_E_TREE when none is found. Opening replays an interrupted multi-file
@@ -57,14 +60,9 @@ int tree_record_id_check(const struct cve_entry *e, struct kcve_err *err);
 /* Path of one file of a CVE, e.g. ".json"; "" = base file (placeholder). Caller frees. */
 char *tree_cve_path(const struct cve_entry *e, const char *ext);
 
-/* One writer per tree (flock on <root>/.kcve/lock; waits up to $KCVE_LOCK_TIMEOUT seconds,
- * default 60, then KCVE_E_LOCK). Taking the lock replays/rolls back an
- * interrupted operation's journal. Nested calls are counted. */
-int tree_lock(struct cve_tree *t, struct kcve_err *err);
-void tree_unlock(struct cve_tree *t);
-/* Read-only commands: tree_lock() then only waits for a running writer and never replays a
- * journal (the journal is reported by verify; the next writer completes it). */
-void tree_set_replay(struct cve_tree *t, bool replay);
+/* Where the tree's warnings go (a state file it cannot write, ...); NULL, the default: the
+ * default sink (core/diag.h). diag must outlive t. */
+void tree_set_diag(struct cve_tree *t, const struct kcve_diag *diag);
 
 /* Helpers on ids. */
 bool cve_id_valid(const char *id);            /* CVE-YYYY-NNNN+: core/cveid.h's rule */

@@ -29,6 +29,7 @@ struct cve_tree {
 	size_t nshas, ashas;
 	bool sha_index_valid;
 	int txn_slot; /* journal/staging name suffix of this process (parallel update workers) */
+	const struct kcve_diag *diag; /* warnings (NULL: the default sink) */
 };
 
 size_t cve_id_prefix_len(const char *name);
@@ -46,14 +47,11 @@ void tree_build_sha_index(struct cve_tree *t);
 void tree_invalidate(struct cve_tree *t);
 /* <root>/.kcve[/name]; caller frees. */
 char *tree_meta_path(const struct cve_tree *t, const char *name);
-void tree_set_lock_wait(struct cve_tree *t, bool wait);
 /* Trimmed non-empty lines of a text. */
 void text_foreach_line(const char *text, void (*fn)(const char *line, size_t len, void *ctx),
 		       void *ctx);
 /* A journal or staging entry owned by uid may be used (the tree's owner or the running user). */
 bool tree_trusted_owner(const struct cve_tree *t, uid_t uid);
-/* Finish or drop an interrupted operation (called with the lock held). */
-int txn_recover(struct cve_tree *t, struct kcve_err *err);
 
 /* The mode of a new record file: the tree's top directory's permission bits without execute
  * (a 0755 tree gives 0644, a group-shared 2775 tree 0664), whatever the umask, as git gives

@@ -45,5 +45,7 @@ void txn_abort(struct txn *x);
 /* True when a committed journal waits to be replayed (read-only commands report it; only a
  * writer, under the lock, replays). */
 bool txn_pending(struct cve_tree *t);
+/* Finish or drop an interrupted operation (tree_lock calls it with the lock held). */
+int txn_recover(struct cve_tree *t, struct kcve_err *err);
 
 #endif

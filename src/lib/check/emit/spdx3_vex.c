@@ -37,13 +37,13 @@ static const char *justification(const char *j)
 /* The id namespace: from the OpenVEX document's id (kept by its revisions). */
 static void namespace_of(const json_t *ov, char *out, size_t n)
 {
-	const char *id = str_of(ov, "@id");
+	const char *docid = str_of(ov, "@id");
 	char h[65];
-	if (id && !strncmp(id, "urn:uuid:", 9) && strlen(id) == 45) {
-		snprintf(out, n, "https://spdx.org/spdxdocs/kcve-%s/", id + 9);
+	if (docid && !strncmp(docid, "urn:uuid:", 9) && strlen(docid) == 45) {
+		snprintf(out, n, "https://spdx.org/spdxdocs/kcve-%s/", docid + 9);
 		return;
 	}
-	sha256_hex(id ? id : "", id ? strlen(id) : 0, h);
+	sha256_hex(docid ? docid : "", docid ? strlen(docid) : 0, h);
 	snprintf(out, n, "https://spdx.org/spdxdocs/kcve-%.32s/", h);
 }
 

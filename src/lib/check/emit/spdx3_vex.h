@@ -24,7 +24,7 @@
 
 #include <jansson.h>
 
-#include "check/vex.h"
+#include "check/emit/vex.h"
 
 #define CK_SPDX3_CONTEXT "https://spdx.org/rdf/3.0.1/spdx-context.jsonld"
 

@@ -1,0 +1,33 @@
+/* Rendering check results: terminal table, JSON, OpenVEX and CycloneDX VEX.
+ *
+ * VEX mapping (one statement per record that was looked at):
+ *   affected              -> OpenVEX "affected"            / CycloneDX "exploitable"
+ *   unknown, no_data      -> "under_investigation"         / "in_triage"
+ *   not_compiled          -> "not_affected" + vulnerable_code_not_present / "not_affected" +
+ *                            code_not_present, with the file-stage reason
+ *   not_introduced        -> "not_affected" + vulnerable_code_not_present / code_not_present
+ *   fixed                 -> "fixed"                       / "resolved"
+ * Timestamps come from $SOURCE_DATE_EPOCH when set (reproducible documents), else the clock. */
+#ifndef KCVE_CHECK_OUTPUT_H
+#define KCVE_CHECK_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "check/verdict/check.h"
+#include "check/verdict/delta.h"
+
+struct ck_out_opts {
+	bool all;       /* also list records not affected by version (JSON/VEX) */
+	bool fixed_in;  /* print the --fixed-in line(s) */
+	bool color;     /* terminal colours */
+	const struct ck_delta *deltas; /* check --since: one per result (shown first), or NULL */
+	const char *since;             /* OLD as given */
+};
+
+void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
+		    const struct ck_out_opts *o);
+/* One line per result: "<release>: CVE-A CVE-B ..." (kept CVEs). */
+void ck_print_ids(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres);
+
+#endif

@@ -800,6 +800,30 @@ static void match_work_bounded(void **state)
 	sb_release(&text);
 }
 
+/* Two versions of one fix: one read fixed, the other left unread when the run's time ran out.
+ * The unread version might have read vulnerable (the versions would then disagree: undecided),
+ * so the combined verdict is never "fixed" (match.h: unread hunks never make a fix). */
+static void combine_unread_version(void **state)
+{
+	(void)state;
+	struct cf_hres fixed = {.state = CF_H_FIXED, .line = 10, .weight = 2.0f};
+	struct cf_hres unread = {.state = CF_H_UNKNOWN, .weight = 1.0f, .unread = true};
+	struct cf_result r[2] = {{0}, {0}}, comb;
+	cf_result_decide(&r[0], &fixed, 1);
+	cf_result_decide(&r[1], &unread, 1);
+	assert_int_equal(r[0].verdict, CF_FIXED);
+	assert_int_equal(r[1].verdict, CF_UNDECIDED);
+	for (int order = 0; order < 2; order++) {
+		struct cf_result v[2] = {r[order], r[1 - order]};
+		cf_combine(v, 2, &comb);
+		assert_int_not_equal(comb.verdict, CF_FIXED);
+	}
+	/* both versions read: the one that decides gives the verdict, as before */
+	cf_result_decide(&r[1], &fixed, 1);
+	cf_combine(r, 2, &comb);
+	assert_int_equal(comb.verdict, CF_FIXED);
+}
+
 /* ---- renamed files: the tree's files by basename ------------------------------------------- */
 
 static void put(const char *root, const char *rel)
@@ -912,6 +936,7 @@ int main(void)
 		cmocka_unit_test(whitespace_only_patch),
 		cmocka_unit_test(fprint_moved_marks),
 		cmocka_unit_test(match_work_bounded),
+		cmocka_unit_test(combine_unread_version),
 		cmocka_unit_test(names_index),
 		cmocka_unit_test(names_incomplete),
 	};

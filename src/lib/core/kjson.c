@@ -3,6 +3,7 @@
 #include "core/kjson.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -113,8 +114,10 @@ static json_t *pack_value(struct packer *p, bool *omit)
 		return must(json_integer(va_arg(p->ap, int)));
 	case 'I':
 		return must(json_integer(va_arg(p->ap, json_int_t)));
-	case 'f':
-		return must(json_real(va_arg(p->ap, double)));
+	case 'f': { /* jansson has no NaN or infinity: JSON null */
+		double d = va_arg(p->ap, double);
+		return isfinite(d) ? must(json_real(d)) : json_null();
+	}
 	case 'o':
 	case 'O': {
 		json_t *v = va_arg(p->ap, json_t *);

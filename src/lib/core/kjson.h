@@ -23,7 +23,8 @@ json_t *kj_str(const char *s);
 json_t *kj_strn(const char *s, size_t n);
 /* json_pack's format ("{s:s, s:o, s:[...]}", s s# s% n b i I f o O, '?' and '*' after s/o/O)
  * with every string through kj_str and every key escaped the same way. Never NULL: a NULL
- * "s" or "o" is JSON null (and "s*"/"o*" in an object leaves the member out), every "o"
+ * "s" or "o" is JSON null (and "s*"/"o*" in an object leaves the member out), so is an "f"
+ * that is NaN or infinite (jansson refuses them), every "o"
  * reference is taken. A malformed format is a programming error (KCVE_ASSERT). */
 json_t *kj_pack(const char *fmt, ...);
 

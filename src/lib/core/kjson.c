@@ -164,6 +164,19 @@ size_t kj_count_values(const char *text, size_t len)
 	return n;
 }
 
+json_t *kj_loadb(const char *text, size_t len, size_t flags, json_error_t *je)
+{
+	size_t n = kj_count_values(text, len);
+	if (n > KJ_VALUES_MAX) {
+		if (je) {
+			memset(je, 0, sizeof *je);
+			text_snprintf(je->text, sizeof je->text, "more than %zu JSON values", KJ_VALUES_MAX);
+		}
+		return NULL;
+	}
+	return json_loadb(text, len, flags, je);
+}
+
 int kj_parse(const char *text, size_t len, const struct kj_limits *lim, const char *what,
 	     const char *hint, json_t **out, struct kcve_err *err)
 {

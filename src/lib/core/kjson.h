@@ -28,6 +28,15 @@ json_t *kj_strn(const char *s, size_t n);
  * reference is taken. A malformed format is a programming error (KCVE_ASSERT). */
 json_t *kj_pack(const char *fmt, ...);
 
+/* The values one JSON text may hold unless its kind says otherwise: 2,097,152 (2 M empty
+ * objects cost jansson 470 MB; a real record, catalogue, VEX or check document holds far
+ * fewer). */
+#define KJ_VALUES_MAX ((size_t)2 << 20)
+/* json_loadb within KJ_VALUES_MAX: NULL with je filled ("more than N JSON values") when the
+ * text holds more, else what json_loadb gives. Every JSON text is parsed through it (or
+ * kj_parse). */
+json_t *kj_loadb(const char *text, size_t len, size_t flags, json_error_t *je);
+
 /* Limits of one kind of JSON input. */
 struct kj_limits {
 	size_t bytes;  /* the file */

@@ -616,6 +616,36 @@ static void match_add_short_context(void **state)
 	}
 }
 
+/* A fix that moves a line (the unlock after the accounting) where an error branch of the same
+ * function already has the new order, with the same return: the branch is not the fix. */
+static void match_moved_repeated(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/d/foo.c\n+++ b/d/foo.c\n"
+		"@@ -20,7 +20,7 @@ static int foo_read(struct foo *f, size_t len)\n"
+		" \t\treturn ret;\n \t}\n \tret = foo_copy(f->buf, len);\n-\tfoo_unlock(f);\n"
+		" \tfoo_account(f, ret);\n+\tfoo_unlock(f);\n \treturn ret;\n }\n";
+	static const int pads[] = {0, 5, 25};
+	for (int v = 0; v < 6; v++) {
+		bool fixed = v & 1;
+		struct strbuf sb = STRBUF_INIT;
+		filler(&sb, 5, "pad");
+		sb_adds(&sb, "static int foo_read(struct foo *f, size_t len)\n{\n\tint ret, err;\n\n"
+			     "\tfoo_lock(f);\n\terr = foo_check(f, len);\n\tif (err) {\n"
+			     "\t\tret = foo_copy(f->buf, len);\n\t\tfoo_account(f, ret);\n"
+			     "\t\tfoo_unlock(f);\n");
+		for (int i = 0; i < pads[v / 2]; i++) /* the new order that far from the fix */
+			sb_addf(&sb, "\t\tfoo_pad_%d(f);\n", i);
+		sb_adds(&sb, "\t\treturn ret;\n\t}\n\tret = foo_copy(f->buf, len);\n");
+		sb_adds(&sb, fixed ? "\tfoo_account(f, ret);\n\tfoo_unlock(f);\n"
+				   : "\tfoo_unlock(f);\n\tfoo_account(f, ret);\n");
+		sb_adds(&sb, "\treturn ret;\n}\n");
+		assert_int_equal(verdict(patch, sb.buf, NULL), fixed ? CF_FIXED : CF_VULNERABLE);
+		sb_release(&sb);
+	}
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -928,6 +958,7 @@ int main(void)
 		cmocka_unit_test(match_add_repeated),
 		cmocka_unit_test(match_add_if_twin),
 		cmocka_unit_test(match_add_short_context),
+		cmocka_unit_test(match_moved_repeated),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),
 		cmocka_unit_test(match_partial),

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!(x->epss >= 0 && x->epss <= 1 && x->percentile >= 0 && x->percentile <= 1))
 			abort();
 		if (!cveid_valid_n(x->id, strlen(x->id)) ||
-		    (i && ck_cve_id_cmp(p.v[i - 1].id, x->id) >= 0) || ck_epss_find(&p, x->id) != x)
+		    (i && cveid_cmp(p.v[i - 1].id, x->id) >= 0) || ck_epss_find(&p, x->id) != x)
 			abort();
 	}
 	ck_epss_release(&p);

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < k.n; i++) {
 		if (!cveid_valid_n(k.v[i].id, strlen(k.v[i].id)) || !k.v[i].name)
 			abort();
-		if (i && ck_cve_id_cmp(k.v[i - 1].id, k.v[i].id) >= 0)
+		if (i && cveid_cmp(k.v[i - 1].id, k.v[i].id) >= 0)
 			abort();
 		if (ck_kev_find(&k, k.v[i].id) != &k.v[i])
 			abort();

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t at = 0;
 		for (uint32_t j = 0; j < fp->n; j++)
 			for (uint32_t k = 0; k < fp->f[j].n; k++)
-				cf_match_hunk(&s, &fp->f[j], &fp->f[j].h[k], &src, &hr[at++]);
+				cf_match_hunk(&s, &fp->f[j].h[k], &src, &hr[at++]);
 		struct cf_result r = {0};
 		cf_result_decide(&r, hr, n);
 		if (r.verdict > CF_PARTIAL || r.found > r.hunks)

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (uint32_t j = 0; j < fp->n; j++)
 		for (uint32_t k = 0; k < fp->f[j].n; k++) {
 			struct cf_hres r;
-			cf_match_hunk(&d, &fp->f[j], &fp->f[j].h[k], &src, &r);
+			cf_match_hunk(&d, &fp->f[j].h[k], &src, &r);
 			if (r.state > CF_H_MISSING)
 				abort();
 		}

@@ -1,5 +1,6 @@
 /* The --json output of the commands (shapes in docs/cli.md). */
 #include "cli_json.h"
+#include "cli_report.h"
 
 #include <stdlib.h>
 #include <string.h>

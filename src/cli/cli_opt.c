@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_report.h"
 #include "core/assert.h"
 #include "core/error.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 enum cli_color cli_color_mode = CLI_COLOR_AUTO;
 
@@ -30,8 +32,8 @@ static void print_option(const struct cli_option *o, FILE *out)
 {
 	char left[96], letter[8] = "";
 	if (o->key > 0 && o->key < 128 && isalnum(o->key))
-		snprintf(letter, sizeof letter, "-%c, ", o->key);
-	snprintf(left, sizeof left, "  %s--%s%s%s", letter, o->name, o->arg ? " " : "",
+		text_snprintf(letter, sizeof letter, "-%c, ", o->key);
+	text_snprintf(left, sizeof left, "  %s--%s%s%s", letter, o->name, o->arg ? " " : "",
 		 o->arg ? (o->meta ? o->meta : "VALUE") : "");
 	const char *h = o->help;
 	size_t n = strcspn(h, "\n");
@@ -137,9 +139,9 @@ static void store_option(const struct cli_parser *p, const struct cli_option *o,
 	case CLI_STRING: *(const char **)at = v; break;
 	case CLI_NUMBER:
 		if (o->key > 0 && o->key < 128 && isalnum(o->key))
-			snprintf(name, sizeof name, "-%c/--%s", o->key, o->name);
+			text_snprintf(name, sizeof name, "-%c/--%s", o->key, o->name);
 		else
-			snprintf(name, sizeof name, "--%s", o->name);
+			text_snprintf(name, sizeof name, "--%s", o->name);
 		*(long *)at = cli_num(p, name, v, o->min, o->max);
 		break;
 	default: break;
@@ -169,7 +171,7 @@ void cli_begin(struct cli_parser *p, const struct cli_command *cmd, int argc, ch
 	for (const struct cli_option *o = cmd->opts; o && o->name; o++)
 		n++;
 	p->lopts = xcalloc(n + sizeof(global_opts) / sizeof(global_opts[0]) + 1, sizeof(*p->lopts));
-	snprintf(p->shorts, sizeof(p->shorts), "%s:", cmd->stop_at_operand ? "+" : "");
+	text_snprintf(p->shorts, sizeof(p->shorts), "%s:", cmd->stop_at_operand ? "+" : "");
 	size_t k = 0;
 	for (const struct cli_option *o = cmd->opts; o && o->name; o++) {
 		if (o->type == CLI_HEADING)
@@ -242,7 +244,7 @@ int cli_next(struct cli_parser *p)
 		case ':': {
 			const char *o = bad_option(p, buf);
 			char name[128];
-			snprintf(name, sizeof(name), "%.*s", (int)strcspn(o, "="), o);
+			text_snprintf(name, sizeof(name), "%.*s", (int)strcspn(o, "="), o);
 			cli_end(p);
 			cli_usage_error(p, "option '%s' needs a value", name);
 		}

@@ -1,6 +1,7 @@
 /* One way for the record-set commands to pick --db or a tree, so that they accept the same
  * options and fail with the same message (see cli_records.h). */
 #include "cli_records.h"
+#include "cli_report.h"
 
 #include <stdlib.h>
 

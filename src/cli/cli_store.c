@@ -1,5 +1,6 @@
 /* Shared helpers of the store commands (see cli_store.h). */
 #include "cli_store.h"
+#include "cli_report.h"
 
 #include <stdio.h>
 

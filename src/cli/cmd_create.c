@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
@@ -11,6 +12,7 @@
 #include "record/identity.h"
 #include "store/create.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 enum { O_VULNERABLE = CLI_LONG };
 struct create_args {
@@ -78,7 +80,7 @@ static int create_one(struct cve_tree *t, struct history *h, struct store_create
 		fflush(stdout);
 	}
 	if (got)
-		snprintf(got, 32, "%s", res.cve);
+		text_snprintf(got, 32, "%s", res.cve);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/cveid.h"
 #include "core/error.h"
@@ -25,6 +26,7 @@
 #include "store/ops.h"
 #include "store/tree.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct cvss_args {
 	const char *vector_only, *rationale, *cna_id;
@@ -68,7 +70,7 @@ static void print_result(const char *cve, const struct cvss_vector *v, const cha
 	double s = cvss_score(v);
 	cvss_vector_format(v, vec);
 	if (!json) {
-		snprintf(score, sizeof(score), "%.1f", s);
+		text_snprintf(score, sizeof(score), "%.1f", s);
 		if (cve)
 			printf("%s  %s  %s  %s\n", cve, score, cvss_severity(s), vec);
 		else
@@ -186,7 +188,7 @@ static int write_cvss(const char *cve, const char *vector, const char *rationale
 	}
 	if (!rc && rat.kind != CVSS_RAT_NONE && cvss_rationale_check(&rat, &v, &err)) {
 		char msg[sizeof(err.msg)];
-		snprintf(msg, sizeof(msg), "%s", err.msg);
+		text_snprintf(msg, sizeof(msg), "%s", err.msg);
 		rc = kcve_err_set(&err, KCVE_E_PARSE, "the rationale does not describe this vector (%s); "
 				  "update it along with the score with --rationale", msg);
 	}

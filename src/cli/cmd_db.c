@@ -13,10 +13,12 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_records.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/strmap.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct db_args {
 	const char *out, *tree, *source, *db, *config, *arch, *patches, *repo;
@@ -219,7 +221,7 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 	int rc = ck_set_load_tree(&set, root, &err);
 #ifndef KCVE_NO_GIT
 	if (rc == 0)
-		ck_tree_head_time(root, &set.tree_head);
+		ck_tree_head_time(root, &set.tree_head, NULL);
 #endif
 	free(root);
 	/* $SOURCE_DATE_EPOCH, else now; the header's 0 means "unknown", so 0 is stored as 1 */
@@ -227,9 +229,9 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 		set.built = clock_stamp() > 0 ? clock_stamp() : 1;
 	if (rc == 0 && source)
 		rc = ck_set_add_conditions(&set, source, &err);
-	size_t nfp = 0;
+	size_t nfp = 0, nskipped = 0;
 	if (rc == 0 && a.patches)
-		rc = ck_set_add_patches(&set, a.patches, &nfp, &err);
+		rc = ck_set_add_patches(&set, a.patches, NULL, &nfp, &nskipped, &err);
 #ifndef KCVE_NO_GIT
 	size_t nrepo = 0;
 	if (rc == 0 && a.repo)
@@ -242,14 +244,20 @@ int cmd_db(int argc, char **argv, struct kcve_global *g)
 #endif
 	if (rc == 0)
 		rc = ck_db_write(&set, out, &err);
-	if (rc == 0)
-		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions, %zu fix fingerprints\n",
-			out, set.n, set.nconds, nfp);
+	if (rc == 0) {
+		char left[64] = "";
+		if (nskipped)
+			text_snprintf(left, sizeof left, " (%zu patches left out, see the warnings)", nskipped);
+		fprintf(stderr, "kcve: wrote %s: %zu records, %zu file conditions, %zu fix fingerprints%s\n",
+			out, set.n, set.nconds, nfp, left);
+	}
 	json_t *doc = rc || !a.json ? NULL
 				    : kj_pack("{s:o, s:I, s:I}", "file", cli_json_text(out), "records",
 						(json_int_t)set.n, "conditions", (json_int_t)set.nconds);
 	if (doc)
 		json_object_set_new(doc, "fingerprints", json_integer((json_int_t)nfp));
+	if (doc && a.patches)
+		json_object_set_new(doc, "patches_left_out", json_integer((json_int_t)nskipped));
 	ck_set_release(&set);
 	if (rc)
 		kcve_die(err.code, "%s", err.msg);

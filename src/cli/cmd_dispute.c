@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/xalloc.h"
 #include "history/history.h"
@@ -12,6 +13,7 @@
 #include "record/identity.h"
 #include "store/tree.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 enum { O_BY = CLI_LONG, O_REJECT, O_VULNERABLE, O_NOT_AFFECTED };
 struct dispute_args {
@@ -61,10 +63,10 @@ static void parse_sender(struct kcve_identity *id, const char *s)
 		size_t n = (size_t)(lt - s);
 		while (n && s[n - 1] == ' ')
 			n--;
-		snprintf(id->name, sizeof(id->name), "%.*s", (int)n, s);
-		snprintf(id->email, sizeof(id->email), "%.*s", (int)(gt - lt - 1), lt + 1);
+		text_snprintf(id->name, sizeof(id->name), "%.*s", (int)n, s);
+		text_snprintf(id->email, sizeof(id->email), "%.*s", (int)(gt - lt - 1), lt + 1);
 	} else {
-		snprintf(id->email, sizeof(id->email), "%s", s);
+		text_snprintf(id->email, sizeof(id->email), "%s", s);
 	}
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fileio.h"
@@ -16,6 +17,7 @@
 #include "policy/branches.h"
 #include "store/tree.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct foreign_args {
 	const char *supported, *kernel_org;
@@ -52,7 +54,7 @@ static int prefix_cb(const struct cve_entry *e, const char *sha40, void *ctx)
 {
 	(void)sha40;
 	struct prefix_hit *h = ctx;
-	snprintf(h->cve, sizeof(h->cve), "%s", e->id);
+	text_snprintf(h->cve, sizeof(h->cve), "%s", e->id);
 	return 0;
 }
 
@@ -65,14 +67,14 @@ static int find_cve(void *vc, const char *sha, char cve[32])
 	if (strlen(sha) == 40) {
 		if (tree_find_sha(c->t, sha, &e) != 0)
 			return KCVE_E_NOTFOUND;
-		snprintf(cve, 32, "%s", e.id);
+		text_snprintf(cve, 32, "%s", e.id);
 		cve_entry_release(&e);
 		return 0;
 	}
 	/* a short id: only an unambiguous prefix counts */
 	struct prefix_hit hit = {0};
 	if (strlen(sha) >= 12 && tree_find_sha_prefix(c->t, sha, prefix_cb, &hit) == 1) {
-		snprintf(cve, 32, "%s", hit.cve);
+		text_snprintf(cve, 32, "%s", hit.cve);
 		return 0;
 	}
 	return KCVE_E_NOTFOUND;

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "history/history.h"
 #include "core/kjson.h"

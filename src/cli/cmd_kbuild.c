@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
@@ -128,7 +129,7 @@ int cmd_kbuild(int argc, char **argv, struct kcve_global *g)
 			kcve_die(KCVE_E_USAGE, "--build cannot be combined with --config/--source/--export-conditions");
 		double t0 = now();
 		struct kb_build *b;
-		if (kb_build_open(&b, build, &err) < 0)
+		if (kb_build_open(&b, build, NULL, &err) < 0)
 			kcve_die(err.code, "%s", err.msg);
 		if (stats)
 			fprintf(stderr, "kbuild: %zu compiled files (sources and headers) in %.3f s\n",

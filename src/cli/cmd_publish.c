@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/xalloc.h"
 #include "publish/config.h"

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_report.h"
 #include "core/cveid.h"
 #include "core/error.h"
 #include "core/fileio.h"

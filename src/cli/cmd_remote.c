@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "publish/config.h"

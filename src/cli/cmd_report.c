@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_records.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/kjson.h"

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fileio.h"
@@ -17,6 +18,7 @@
 #include "record/identity.h"
 #include "store/tree.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct request_args {
 	const char *output, *from;
@@ -82,7 +84,7 @@ static int o_find_cve(void *ctx, const char *sha, char cve[32])
 	struct cve_entry e;
 	if (tree_find_sha(c->t, sha, &e) != 0)
 		return KCVE_E_NOTFOUND;
-	snprintf(cve, 32, "%s", e.id);
+	text_snprintf(cve, 32, "%s", e.id);
 	cve_entry_release(&e);
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/safefs.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
@@ -16,6 +17,7 @@
 #include "history/dyad_text.h"
 #include "store/tree_internal.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct stats_args {
 	long top;
@@ -166,7 +168,7 @@ static void branches_ttf(struct stats_ctx *s, const struct cve_entry *e)
 		if (!dyad_pair_unfixed(d) && !dyad_pair_same_version(d)) {
 			char major[32], key[40];
 			kver_str_major(d->fver, major, sizeof(major));
-			snprintf(key, sizeof(key), " %s ", major);
+			text_snprintf(key, sizeof(key), " %s ", major);
 			if (major[0]) {
 				if (!strstr(seen, key)) {
 					bump(&s->branch, major)->lines++;

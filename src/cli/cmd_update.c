@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/progress.h"
 #include "core/strmap.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "cli_store.h"
 #include "core/xalloc.h"
 #include "store/verify.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/xalloc.h"
@@ -18,6 +19,7 @@
 #include "review/tally.h"
 #include "store/tree.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct votes_args {
 	long min_agree;
@@ -46,7 +48,7 @@ static void names(const struct tally *t, unsigned long mask, char *out, size_t o
 	size_t len = 0;
 	for (size_t i = 0; i < t->nreviewers; i++)
 		if (mask & (1UL << i))
-			len += (size_t)snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s",
+			len += (size_t)text_snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s",
 						len ? " " : "", t->reviewers[i]);
 }
 
@@ -106,7 +108,7 @@ static int move_done(struct cve_tree *tree, struct tally *t, const char *tag)
 	if (sscanf(tag, "v%u.%u", &a, &b) != 2)
 		kcve_die(KCVE_E_USAGE, "cannot tell the branch of tag '%s'; expected vX.Y or vX.Y.Z", tag);
 	char sub[64];
-	snprintf(sub, sizeof sub, "cve/review/done/v%u.%u", a, b);
+	text_snprintf(sub, sizeof sub, "cve/review/done/v%u.%u", a, b);
 	char *dir = path_join(tree_root(tree), sub);
 	struct kcve_err err = {0};
 	if (tree_lock(tree, &err))

@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_report.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct command {
 	const char *name;
@@ -26,7 +28,7 @@ static const struct command commands[] = {
 /* "reserve_for" -> "reserve-for" */
 static void cmd_display_name(const char *name, char out[64])
 {
-	snprintf(out, 64, "%s", name);
+	text_snprintf(out, 64, "%s", name);
 	for (char *p = out; *p; p++)
 		if (*p == '_')
 			*p = '-';

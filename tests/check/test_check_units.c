@@ -120,6 +120,8 @@ static const char *get(void *ctx, const char *sym)
 		return "y";
 	if (strcmp(sym, "CONFIG_M") == 0)
 		return "m";
+	if (strcmp(sym, "CONFIG_HZ") == 0)
+		return "250";
 	return NULL;
 }
 
@@ -139,6 +141,10 @@ static void test_cond(void **state)
 	/* preprocessor forms stored for #include "x.c" under #if */
 	assert_int_equal(ck_cond_eval("CONFIG_A=y", get, NULL), 1);
 	assert_int_equal(ck_cond_eval("CONFIG_M=y", get, NULL), 0);
+	/* a plain symbol is "set", whatever its value (make's ifdef); =y/=m test one value */
+	assert_int_equal(ck_cond_eval("CONFIG_HZ", get, NULL), 1);
+	assert_int_equal(ck_cond_eval("!CONFIG_HZ=y && !CONFIG_HZ=m && CONFIG_HZ", get, NULL), 1);
+	assert_int_equal(ck_cond_eval("(CONFIG_HZ=y || CONFIG_HZ=m)", get, NULL), 0);
 	assert_int_equal(ck_cond_eval("CONFIG_M=m", get, NULL), 1);
 	assert_int_equal(ck_cond_eval("CONFIG_B=m", get, NULL), 0);
 	assert_int_equal(ck_cond_eval("defined(CONFIG_A)", get, NULL), 1);

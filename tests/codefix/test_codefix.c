@@ -233,7 +233,7 @@ static enum cf_verdict verdict(const char *patch, const char *text, unsigned *fo
 	size_t at = 0;
 	for (uint32_t j = 0; j < fp->n; j++)
 		for (uint32_t k = 0; k < fp->f[j].n; k++)
-			cf_match_hunk(&s, &fp->f[j], &fp->f[j].h[k], &src, &hr[at++]);
+			cf_match_hunk(&s, &fp->f[j].h[k], &src, &hr[at++]);
 	struct cf_result r = {0};
 	cf_result_decide(&r, hr, n);
 	if (found)
@@ -252,7 +252,7 @@ static struct cf_hres first_hunk(const char *patch, const char *text)
 	struct cf_src src;
 	cf_src_build(&src, text, strlen(text));
 	struct cf_hres hr;
-	cf_match_hunk(&s, &s.v[0].f[0], &s.v[0].f[0].h[0], &src, &hr);
+	cf_match_hunk(&s, &s.v[0].f[0].h[0], &src, &hr);
 	cf_src_release(&src);
 	cf_set_release(&s);
 	return hr;
@@ -735,6 +735,71 @@ static void whitespace_only_patch(void **state)
 	cf_set_release(&s);
 }
 
+/* A line removed in one hunk and added in another (code the fix moves) is marked once per
+ * file, when the fingerprint is built and again when it is loaded. */
+static void fprint_moved_marks(void **state)
+{
+	(void)state;
+	static const char *const mv =
+		"--- a/x.c\n+++ b/x.c\n"
+		"@@ -1,4 +1,3 @@ int a(void)\n a_begin();\n-\tshared_unlock(x);\n a_mid();\n a_end();\n"
+		"@@ -20,3 +19,5 @@ int b(void)\n b_begin();\n b_mid();\n+\tshared_unlock(x);\n"
+		"+\tb_extra();\n b_end();\n";
+	struct cf_set s;
+	patch_set(mv, &s);
+	struct strbuf sb = STRBUF_INIT;
+	cf_set_encode(&s, &sb);
+	struct cf_set d;
+	struct kcve_err e = {0};
+	assert_int_equal(cf_set_decode(&d, sb.buf, sb.len, "t", &e), 0);
+	const struct cf_set *sets[] = {&s, &d};
+	for (int k = 0; k < 2; k++) {
+		const struct cf_file *f = &sets[k]->v[0].f[0];
+		assert_int_equal(f->n, 2);
+		unsigned moved = 0, changed = 0;
+		for (uint32_t i = 0; i < f->n; i++)
+			for (uint32_t j = 0; j < f->h[i].n; j++) {
+				const struct cf_item *x = &f->h[i].it[j];
+				changed += x->type != CF_CTX;
+				moved += x->moved;
+				if (x->moved)
+					assert_string_equal(sets[k]->lines[x->line].text,
+							    "shared_unlock(x);");
+			}
+		assert_int_equal(changed, 3);
+		assert_int_equal(moved, 2); /* the removed and the added shared_unlock */
+	}
+	cf_set_release(&d);
+	cf_set_release(&s);
+	sb_release(&sb);
+}
+
+/* A hunk of 600 lines standing at 16 places reads at the places its work allows; the places
+ * left unread might read otherwise, so it is unknown even where every place read shows the
+ * fix. */
+static void match_work_bounded(void **state)
+{
+	(void)state;
+	struct strbuf patch = STRBUF_INIT, text = STRBUF_INIT;
+	sb_adds(&patch, "--- a/w.c\n+++ b/w.c\n@@ -1,600 +1,600 @@\n");
+	for (int i = 0; i < 600; i++) {
+		sb_addf(&patch, "%c\tx_%d = y_%d(z);\n", i == 299 ? '-' : ' ', i, i);
+		if (i == 299)
+			sb_adds(&patch, "+\tq = checked(z);\n");
+	}
+	for (int r = 0; r < 16; r++)
+		for (int i = 0; i < 600; i++)
+			sb_addf(&text, i == 299 ? "\tq = checked(z);\n" : "\tx_%d = y_%d(z);\n", i, i);
+	assert_int_equal(first_hunk(patch.buf, text.buf).state, CF_H_UNKNOWN);
+	/* the same hunk at one place: read */
+	sb_reset(&text);
+	for (int i = 0; i < 600; i++)
+		sb_addf(&text, i == 299 ? "\tq = checked(z);\n" : "\tx_%d = y_%d(z);\n", i, i);
+	assert_int_equal(first_hunk(patch.buf, text.buf).state, CF_H_FIXED);
+	sb_release(&patch);
+	sb_release(&text);
+}
+
 /* ---- renamed files: the tree's files by basename ------------------------------------------- */
 
 static void put(const char *root, const char *rel)
@@ -845,6 +910,8 @@ int main(void)
 		cmocka_unit_test(match_rewritten),
 		cmocka_unit_test(fprint_roundtrip),
 		cmocka_unit_test(whitespace_only_patch),
+		cmocka_unit_test(fprint_moved_marks),
+		cmocka_unit_test(match_work_bounded),
 		cmocka_unit_test(names_index),
 		cmocka_unit_test(names_incomplete),
 	};

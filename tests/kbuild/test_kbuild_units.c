@@ -273,7 +273,26 @@ static void write_tree(void)
 	put("drivers/Makefile", "obj-y += base/\nobj-$(CONFIG_VIRTIO) += virtio/\n"
 				"include $(srctree)/drivers/Makefile.inc\n-include $(srctree)/drivers/absent.mk\n"
 				"obj-y += $(shell echo probed.o)\n");
-	put("drivers/Makefile.inc", "obj-y += included.o\n");
+	put("drivers/Makefile.inc", "obj-y += included.o\nobj-y += exact/\n");
+	/* idioms the condition export must express exactly (issue 34) */
+	put("drivers/exact/Makefile",
+	    "ptp_kvm-$(CONFIG_X86) := ptp_kvm_x86.o\n"
+	    "ptp_kvm-$(CONFIG_HAVE_ARM_SMCCC) := ptp_kvm_arm.o\n"
+	    "obj-$(CONFIG_PTP_KVM) += ptp_kvm.o\nptp_kvm-y += ptp_kvm_common.o\n"
+	    "ifneq ($(filter y,$(CONFIG_DWC_HOST) $(CONFIG_DWC_DUAL)),)\nobj-y += dwc_host.o\nendif\n"
+	    "ifneq ($(findstring y, $(CONFIG_FA) $(CONFIG_FB)),)\nobj-y += find.o\nendif\n"
+	    "musb-$(CONFIG_MUSB_HOST)$(CONFIG_MUSB_DUAL) += musb_host.o\n"
+	    "obj-$(CONFIG_MUSB) += musb.o\nmusb-y += musb_core.o\n"
+	    "fonts-$(CONFIG_FONT_A) += font_a.o\nobj-$(CONFIG_FONTS) += $(fonts-y)\n"
+	    "VDSO-$(CONFIG_V32) := y\nVDSO-$(CONFIG_V64) := y\nobj-$(VDSO-y) += vdso_setup.o\n"
+	    "ifeq ($(CONFIG_SHIFT),16)\nobj-y += shift16.o\nendif\n");
+	const char *exact[] = {"ptp_kvm_x86", "ptp_kvm_arm", "ptp_kvm_common", "dwc_host", "find",
+			       "musb_host", "musb_core", "font_a", "vdso_setup", "shift16"};
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+		char p[64];
+		snprintf(p, sizeof(p), "drivers/exact/%s.c", exact[i]);
+		put(p, "");
+	}
 	put("drivers/included.c", "");
 	put("drivers/probed.c", "");
 	put("drivers/unlisted.c", "");
@@ -478,8 +497,8 @@ static void test_export_conditions(void **state)
 		"fs/ext2/balloc.c\tCONFIG_EXT2_FS\n",
 		"fs/buffer.c\tCONFIG_BLOCK\n",
 		"fs/no-block.c\t!CONFIG_BLOCK\n",   /* else branch of ifdef */
-		"fs/sysfs.c\t!CONFIG_PROC_FS && CONFIG_SYSFS\n",
-		"fs/hz.c\ty\n",                      /* not a presence test: over-approximated */
+		"fs/sysfs.c\t!CONFIG_PROC_FS=y && CONFIG_SYSFS=y\n", /* =m takes the else branch too */
+		"fs/hz.c\tunknown\n",                /* compares with a number: not expressible */
 		"arch/x86/kernel/process_64.c\ty\n",
 		"fs/ext4/inline.c\tCONFIG_EXT4_FS\n", /* unconditional #include */
 		"fs/ext4/debug.c\tunknown\n",         /* #include under #ifdef */
@@ -493,6 +512,23 @@ static void test_export_conditions(void **state)
 		"arch/x86/realmode/rm/wakemain.c\tCONFIG_ACPI_SLEEP\n",
 		"arch/x86/cleanonly/gone.c\tunknown\n",
 		"arch/x86/tools/relocs.c\tn\n",
+		/* a second `:=` to a computed name keeps the first where its own condition fails */
+		"drivers/exact/ptp_kvm_x86.c\tCONFIG_PTP_KVM && CONFIG_X86 && !CONFIG_HAVE_ARM_SMCCC\n",
+		"drivers/exact/ptp_kvm_arm.c\tCONFIG_PTP_KVM && CONFIG_HAVE_ARM_SMCCC\n",
+		"drivers/exact/ptp_kvm_common.c\tCONFIG_PTP_KVM\n",
+		/* $(filter y,A B) and $(findstring y,A B) in ifneq: either */
+		"drivers/exact/dwc_host.c\t(CONFIG_DWC_DUAL=y) || (CONFIG_DWC_HOST=y)\n",
+		"drivers/exact/find.c\t(CONFIG_FB=y) || (CONFIG_FA=y)\n",
+		/* a name built from two symbols: exactly one of them y */
+		"drivers/exact/musb_host.c\tCONFIG_MUSB && ((!CONFIG_MUSB_HOST && CONFIG_MUSB_DUAL=y) || "
+		"(CONFIG_MUSB_HOST=y && !CONFIG_MUSB_DUAL))\n",
+		"drivers/exact/musb_core.c\tCONFIG_MUSB\n",
+		/* words copied from another list keep that list's condition */
+		"drivers/exact/font_a.c\tCONFIG_FONTS && CONFIG_FONT_A\n",
+		/* a name computed from a variable set under conditions */
+		"drivers/exact/vdso_setup.c\t(CONFIG_V32 && !CONFIG_V64) || (CONFIG_V64)\n",
+		/* a comparison with a number: not expressible, never "n" */
+		"drivers/exact/shift16.c\tunknown\n",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!strstr(buf, want[i]))
@@ -638,7 +674,7 @@ static void test_build_dir(void **state)
 				      "  include/linux/sched.h \\\n\n");
 	struct kcve_err err = {0};
 	struct kb_build *b = NULL;
-	assert_int_equal(kb_build_open(&b, tpath("obj"), &err), 0);
+	assert_int_equal(kb_build_open(&b, tpath("obj"), NULL, &err), 0);
 	assert_string_equal(kb_build_srctree(b), src);
 	assert_int_equal(kb_build_verdict(b, "fs/ext4/inode.c"), KB_COMPILED);
 	assert_int_equal(kb_build_verdict(b, "fs/ext4/ext4.h"), KB_COMPILED);
@@ -657,9 +693,9 @@ static void test_build_dir(void **state)
 	kb_build_close(b);
 	/* no .cmd at all, and a missing directory */
 	put("empty/readme", "x");
-	assert_int_equal(kb_build_open(&b, tpath("empty"), &err), -1);
+	assert_int_equal(kb_build_open(&b, tpath("empty"), NULL, &err), -1);
 	assert_int_equal(err.code, KCVE_E_NOTFOUND);
-	assert_int_equal(kb_build_open(&b, tpath("nowhere"), &err), -1);
+	assert_int_equal(kb_build_open(&b, tpath("nowhere"), NULL, &err), -1);
 	assert_int_equal(err.code, KCVE_E_NOTFOUND);
 }
 

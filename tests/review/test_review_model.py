@@ -6,16 +6,20 @@
    messages, the labelled non-fixes, and (with ../shared) a sample of the stable subjects and of
    the records' full commit messages.
 2. Trailers weigh nothing: adding Fixes:/Cc: stable/Signed-off-by/Link/upstream-commit lines to
-   non-fix messages and to stable subjects changes no score and no decision.
+   non-fix messages and to stable subjects, or dropping them from the replay fixture's
+   generated history (needs ../shared), changes no score and no decision.
 3. Training is reproducible: the trainer run twice on a slice of the stable set writes the same
    file, byte for byte, and that file loads in kcve (needs ../shared).
 4. Recall on the replay fixture's 250 real CVE fix commits, full messages, is >= 0.95 at the
    built-in threshold (needs ../shared).
+5. The command line: --threshold moves the decisions; a truncated or empty --model, a missing
+   one and a bad --threshold are each one error line with their exit code.
 Parts that need ../shared are skipped without it; the test exits 77 only when all of them are."""
 import json
 import lzma
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -143,11 +147,37 @@ def test_reproducible(tmp):
     check_same(tmp, subj, "fresh-model", os.path.join(tmp, "model0.tsv"))
 
 
+STABLE_TRAILER = re.compile(
+    r"^\s*(fixes:|cc:|signed-off-by:|link:|commit [0-9a-f]{12,40} upstream|\[ upstream commit )",
+    re.I)
+
+
+def test_history_trailers(tmp, mirror):
+    """The generated history's commits: dropping the trailers every stable commit carries
+    (found here by a plain pattern, not by the classifier's code) changes no score."""
+    out = subprocess.run(["git", "-C", mirror, "log", "--all", "-n", "3000", "--format=%B%x00"],
+                         capture_output=True, check=True).stdout
+    full = [m.strip(b"\n") + b"\n" for m in out.split(b"\x00") if m.strip()]
+    full = [m for m in full if any(STABLE_TRAILER.match(l) for l in m.decode("utf-8", "replace").split("\n"))]
+    bare = [b"\n".join(l for l in m.split(b"\n")
+                       if not STABLE_TRAILER.match(l.decode("utf-8", "replace"))) for m in full]
+    a = kcve_json(write_all(tmp, full, "hist-full"))
+    b = kcve_json(write_all(tmp, bare, "hist-bare"))
+    for x, y, m in zip(a, b, full):
+        if x["score"] != y["score"] or x["candidate"] != y["candidate"]:
+            sys.exit("trailers moved the score of a history commit %r: %r -> %r" % (
+                m[:200], y["score"], x["score"]))
+    assert len(full) >= 500, len(full)
+    print("replay history: trailers change no score (%d commits with trailers, %d candidates)"
+          % (len(full), sum(x["candidate"] for x in a)))
+
+
 def test_replay(tmp):
     cases = json.load(open(os.path.join(REPLAY, "cases.json")))
     mirror = os.path.join(tmp, "replay.git")
     subprocess.run(["git", "clone", "-q", "--mirror", os.path.join(REPLAY, "repo.bundle"), mirror],
                    check=True)
+    test_history_trailers(tmp, mirror)
     msgs = []
     for cve, c in sorted(cases.items()):
         r = subprocess.run(["git", "-C", mirror, "log", "-1", "--format=%B", c["fix"]],
@@ -164,10 +194,37 @@ def test_replay(tmp):
         sys.exit("recall on the replay fixture below 0.95")
 
 
+def test_cli(tmp):
+    """--threshold moves decisions; a broken --model or --threshold is one error line."""
+    files = write_all(tmp, TRICKY[:4], "cli")
+    lo = subprocess.run([KCVE, "review", "--classify", "--threshold", "0.0001"] + files,
+                        capture_output=True, text=True, check=True).stdout
+    hi = subprocess.run([KCVE, "review", "--classify", "--threshold", "0.9999"] + files,
+                        capture_output=True, text=True, check=True).stdout
+    assert [l.split("\t")[2] for l in lo.splitlines()] == ["candidate"] * 4, lo
+    assert [l.split("\t")[2] for l in hi.splitlines()] == ["no"] * 4, hi
+    text = open(MODEL, "rb").read()
+    bad = os.path.join(tmp, "bad-model.tsv")
+    for cut, code in ((len(text) // 2, 13), (len(text) - 4, 13), (0, 13)):
+        with open(bad, "wb") as fh:
+            fh.write(text[:cut])
+        r = subprocess.run([KCVE, "review", "--classify", "--model", bad] + files,
+                           capture_output=True, text=True)
+        assert r.returncode == code and r.stdout == "", (cut, r.returncode, r.stdout[:200])
+        assert len(r.stderr.splitlines()) == 1 and "review model" in r.stderr, r.stderr
+    for arg, code in ((["--threshold", "1.5"], 2), (["--threshold", "x"], 2),
+                      (["--model", os.path.join(tmp, "missing.tsv")], 9)):
+        r = subprocess.run([KCVE, "review", "--classify"] + arg + files, capture_output=True,
+                           text=True)
+        assert r.returncode == code and len(r.stderr.splitlines()) == 1, (arg, r.returncode, r.stderr)
+    print("cli: --threshold moves decisions; broken models and options are one error line")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="kcve-review-model-")
     try:
         check_same(tmp, TRICKY, "tricky")
+        test_cli(tmp)
         nonfix = nonfix_messages()
         assert len(nonfix) >= 50, len(nonfix)
         check_same(tmp, nonfix, "nonfix")

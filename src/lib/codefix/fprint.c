@@ -116,7 +116,7 @@ static bool build_hunk(struct cf_set *s, const struct cf_phunk *ph, struct cf_hu
 		if (!n)
 			continue;
 		uint8_t t = ph->l[i].type == '-' ? CF_DEL : ph->l[i].type == '+' ? CF_ADD : CF_CTX;
-		h->it[h->n++] = (struct cf_item){intern(s, norm, n), t};
+		h->it[h->n++] = (struct cf_item){intern(s, norm, n), t, 0};
 	}
 	cancel_reindents(h);
 	h->func = xstrdup(ph->func ? ph->func : "");
@@ -128,6 +128,40 @@ static bool build_hunk(struct cf_set *s, const struct cf_phunk *ph, struct cf_hu
 	free(h->func);
 	free(h->funcs);
 	return false;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Mark the changed lines of file f that its hunks also change the other way (removed in one
+ * place, added in another: code the fix moves): one sort of the file's changed lines, so a
+ * patch of 100,000 hunks on one file costs n log n, not n squared. */
+static void mark_moved(struct cf_file *f)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; i < f->n; i++)
+		for (uint32_t k = 0; k < f->h[i].n; k++)
+			n += f->h[i].it[k].type != CF_CTX;
+	uint64_t *v = xcalloc(n + 1, sizeof *v);
+	n = 0;
+	for (uint32_t i = 0; i < f->n; i++)
+		for (uint32_t k = 0; k < f->h[i].n; k++)
+			if (f->h[i].it[k].type != CF_CTX)
+				v[n++] = (uint64_t)f->h[i].it[k].line << 1 |
+					 (f->h[i].it[k].type == CF_ADD);
+	if (n)
+		qsort(v, n, sizeof *v, cmp_u64);
+	for (uint32_t i = 0; i < f->n; i++)
+		for (uint32_t k = 0; k < f->h[i].n; k++) {
+			struct cf_item *x = &f->h[i].it[k];
+			uint64_t other = (uint64_t)x->line << 1 | (x->type == CF_DEL);
+			x->moved = x->type != CF_CTX && n &&
+				   bsearch(&other, v, n, sizeof *v, cmp_u64) != NULL;
+		}
+	free(v);
 }
 
 size_t cf_set_add_patch(struct cf_set *s, const char *cve, const char *label,
@@ -148,6 +182,7 @@ size_t cf_set_add_patch(struct cf_set *s, const char *cve, const char *label,
 			continue;
 		}
 		f->path = xstrdup(pf->path);
+		mark_moved(f);
 		kept += f->n;
 		fp->n++;
 	}
@@ -267,7 +302,7 @@ static bool get_hunk(struct rd *r, struct cf_hunk *h, size_t nlines)
 		unsigned long long v = get_uleb(r);
 		if ((v & 3) == 3 || v / 4 >= nlines)
 			r->bad = true;
-		h->it[m] = (struct cf_item){(uint32_t)(v / 4), (uint8_t)(v & 3)};
+		h->it[m] = (struct cf_item){(uint32_t)(v / 4), (uint8_t)(v & 3), 0};
 	}
 	return !r->bad && hunk_changes(h);
 }
@@ -293,6 +328,7 @@ static bool get_fp(struct rd *r, struct cf_fp *fp, size_t nlines)
 			if (!get_hunk(r, &f->h[k], nlines))
 				return false;
 		}
+		mark_moved(f);
 	}
 	return true;
 }

@@ -30,6 +30,8 @@ enum cf_type { CF_CTX = 0, CF_DEL = 1, CF_ADD = 2 };
 struct cf_item {
 	uint32_t line; /* index into the line table */
 	uint8_t type;  /* enum cf_type */
+	uint8_t moved; /* a changed line that a hunk of the same file changes the other way (a
+			* block of code the fix moves); derived, not stored */
 };
 
 struct cf_hunk {

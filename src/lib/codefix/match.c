@@ -16,6 +16,10 @@
 #define MAX_CAND 24 /* places tried per hunk */
 #define FULL 0.9f /* a side this well explained is there: the other side cannot be read */
 #define EXPLAINED 0.75f /* share of a side's lines found for the tree to read as that side */
+/* Alignment cells one hunk may use (about 0.1 s): a hunk of 600 lines is aligned at its 7 best
+ * supported places, a hunk of 12 lines at all 24.  A hunk whose other places were left unread
+ * is unknown (one of them might read otherwise). */
+#define HUNK_CELLS_MAX ((size_t)48 << 20)
 
 const char *cf_verdict_name(enum cf_verdict v)
 {
@@ -216,23 +220,31 @@ static bool item_matches(const struct item *it, const struct cf_src *f, size_t j
  * -1. */
 #define GAP 0.15f
 static float align(const struct item *it, size_t m, const struct cf_src *f, size_t a, size_t b,
-		   long *pos, uint8_t skip)
+		   long *pos, uint8_t skip, float *dp)
 {
 	size_t w = b - a, cols = w + 1;
-	float *dp = xcalloc((m + 1) * cols, sizeof *dp);
-	for (size_t i = 1; i <= m; i++)
+	memset(dp, 0, cols * sizeof *dp); /* row 0; column 0 is set per row */
+	for (size_t i = 1; i <= m; i++) {
+		const struct item *x = &it[i - 1];
+		bool on = x->type != skip && !(skip == ALL_SIDES && x->moved) && !x->off;
+		const uint64_t *hv = (x->type == CF_CTX ? f->hl : f->hs) + a;
+		uint64_t key = x->type == CF_CTX ? x->hl : x->hs;
+		const float *prev = dp + (i - 1) * cols;
+		float *cur = dp + i * cols;
+		cur[0] = 0;
 		for (size_t j = 1; j <= w; j++) {
-			float best = dp[(i - 1) * cols + j];
-			float gap = dp[i * cols + j - 1] - GAP;
+			float best = prev[j];
+			float gap = cur[j - 1] - GAP;
 			if (gap > best)
 				best = gap;
-			if (item_matches(&it[i - 1], f, a + j - 1, skip)) {
-				float d = dp[(i - 1) * cols + j - 1] + it[i - 1].w;
+			if (on && hv[j - 1] == key) {
+				float d = prev[j - 1] + x->w;
 				if (d > best)
 					best = d;
 			}
-			dp[i * cols + j] = best;
+			cur[j] = best;
 		}
+	}
 	size_t endj = 0;
 	for (size_t j = 1; j <= w; j++)
 		if (dp[m * cols + j] > dp[m * cols + endj])
@@ -253,7 +265,6 @@ static float align(const struct item *it, size_t m, const struct cf_src *f, size
 			j--;
 		}
 	}
-	free(dp);
 	return total;
 }
 
@@ -411,16 +422,19 @@ static float unanchor(struct item *it, size_t m, long *pos, bool moved, bool *sh
 /* align(), then — when some added lines were found out of their place (unanchor) — again
  * without them, so that lines not in their place neither choose the hunk's place nor hide
  * its context: the alignment's total; *lost = the weight of the added lines left out,
- * *short_ set as by unanchor. */
+ * *short_ set as by unanchor; the first alignment into `first` when not NULL.  dp: scratch of
+ * (m + 1) * (b - a + 1) floats. */
 static float align_placed(struct item *it, size_t m, const struct cf_src *f, size_t a, size_t b,
-			  long *pos, uint8_t skip, float *lost, bool *short_)
+			  long *pos, uint8_t skip, float *lost, bool *short_, float *dp, long *first)
 {
-	float total = align(it, m, f, a, b, pos, skip);
+	float total = align(it, m, f, a, b, pos, skip, dp);
+	if (first)
+		memcpy(first, pos, m * sizeof *pos);
 	*lost = unanchor(it, m, pos, skip != ALL_SIDES, short_);
 	if (*lost > 0) {
 		if (short_)
 			*short_ = false;
-		total = align(it, m, f, a, b, pos, skip);
+		total = align(it, m, f, a, b, pos, skip, dp);
 		unanchor(it, m, pos, skip != ALL_SIDES, short_);
 	}
 	for (size_t k = 0; k < m; k++)
@@ -501,7 +515,7 @@ static void side(const struct item *it, size_t m, const long *pos, uint8_t type,
  * most of its lines, its own changed lines are there, the other side's are not, and — for a
  * fix that only adds or only removes — the place of the change is tight on the read side. */
 static uint8_t read_state(struct item *it, size_t m, const struct cf_src *f, size_t a,
-			  size_t b, const long *pos, long *po, long *pn, long *praw)
+			  size_t b, const long *pos, long *po, long *pn, long *praw, float *dp)
 {
 	int sig = 0, msig = 0;
 	for (size_t k = 0; k < m; k++) {
@@ -510,13 +524,12 @@ static uint8_t read_state(struct item *it, size_t m, const struct cf_src *f, siz
 	}
 	if (msig < (sig < 2 ? sig : 2) || msig == 0)
 		return CF_H_UNKNOWN;
-	align(it, m, f, a, b, po, CF_ADD);
+	align(it, m, f, a, b, po, CF_ADD, dp);
 	/* added lines count only in their place: a fix's statements that already stand elsewhere
 	 * in the function are not the fix (praw keeps where they were found, pn forgets them) */
-	align(it, m, f, a, b, praw, CF_DEL);
 	bool short_ = false;
 	float astray;
-	align_placed(it, m, f, a, b, pn, CF_DEL, &astray, &short_);
+	align_placed(it, m, f, a, b, pn, CF_DEL, &astray, &short_, dp, praw);
 	bool anchored = astray == 0 && !short_;
 	float c, mco, mcn, r, mr, ad, ma, ro, mro, an, man;
 	side(it, m, po, CF_CTX, false, &c, &mco);
@@ -659,7 +672,7 @@ static void change_span(const struct item *it, size_t m, const struct cf_src *f,
 }
 
 static void eval_candidate(struct item *it, size_t m, const struct cf_src *f,
-			   const char *hraw, const char *hfunc, struct cand *c, long *pos)
+			   const char *hraw, const char *hfunc, struct cand *c, long *pos, float *dp)
 {
 	long slack = m > 16 ? (long)m : 16;
 	long a = c->start - slack, b = c->start + (long)m + slack;
@@ -669,9 +682,10 @@ static void eval_candidate(struct item *it, size_t m, const struct cf_src *f,
 		b = (long)f->n;
 	/* added lines found out of their place do not make this place the hunk's */
 	float lost;
-	c->score = align_placed(it, m, f, (size_t)a, (size_t)b, pos, ALL_SIDES, &lost, NULL);
+	c->score = align_placed(it, m, f, (size_t)a, (size_t)b, pos, ALL_SIDES, &lost, NULL, dp,
+				NULL);
 	c->state = read_state(it, m, f, (size_t)a, (size_t)b, pos, pos + m, pos + 2 * m,
-			      pos + 3 * m);
+			      pos + 3 * m, dp);
 	c->first = c->last = 0;
 	c->ins = false;
 	if (c->state == CF_H_FIXED || c->state == CF_H_VULN)
@@ -740,20 +754,8 @@ static void mark_twins(struct item *it, size_t m)
 	free(ctx);
 }
 
-/* Is the changed line x also changed the other way in a hunk of the same file (a block of
- * code the fix moves)? */
-static bool moved_line(const struct cf_file *file, const struct cf_item *x)
-{
-	uint8_t other = x->type == CF_ADD ? CF_DEL : CF_ADD;
-	for (uint32_t i = 0; i < file->n; i++)
-		for (uint32_t k = 0; k < file->h[i].n; k++)
-			if (file->h[i].it[k].type == other && file->h[i].it[k].line == x->line)
-				return true;
-	return false;
-}
-
-void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const struct cf_hunk *h,
-		   const struct cf_src *f, struct cf_hres *out)
+void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct cf_src *f,
+		   struct cf_hres *out)
 {
 	size_t m = h->n;
 	struct item *it = xcalloc(m + 1, sizeof *it);
@@ -766,7 +768,7 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const str
 			out->weight += it[k].w;
 	}
 	for (size_t k = 0; k < m; k++)
-		it[k].moved = it[k].type != CF_CTX && moved_line(file, &h->it[k]);
+		it[k].moved = h->it[k].moved != 0; /* marked once per file (codefix/fprint.c) */
 	mark_twins(it, m);
 	for (size_t k = 0; k < m; k++) {
 		long at;
@@ -778,9 +780,16 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const str
 	struct cand c[MAX_CAND];
 	size_t nc = find_candidates(it, m, f, c);
 	long *pos = xcalloc(4 * m + 1, sizeof *pos);
-	for (size_t i = 0; i < nc; i++)
-		eval_candidate(it, m, f, nc > 1 ? h->func : NULL, hfunc, &c[i], pos);
-	choose(c, nc, out);
+	/* the alignments' scratch, for the widest window (eval_candidate) */
+	size_t cols = m + 2 * (m > 16 ? m : 16) + 1, per = 6 * m * cols, used = 0, i;
+	float *dp = xmalloc((m + 1) * cols * sizeof *dp);
+	for (i = 0; i < nc && (i == 0 || used + per <= HUNK_CELLS_MAX); i++, used += per)
+		eval_candidate(it, m, f, nc > 1 ? h->func : NULL, hfunc, &c[i], pos, dp);
+	choose(c, i, out);
+	if (i < nc) /* places left unread might read otherwise: no verdict from the others */
+		*out = (struct cf_hres){.state = CF_H_UNKNOWN, .line = out->line,
+					.weight = out->weight};
+	free(dp);
 	free(pos);
 	free(it);
 }

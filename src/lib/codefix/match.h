@@ -36,6 +36,11 @@ const char *cf_verdict_name(enum cf_verdict v);
 const char *cf_hstate_name(enum cf_hstate s);
 
 #define CF_SRC_MAX ((size_t)16 << 20) /* largest source file read */
+/* One cf_check_tree's time for matching: the hunks not read when it is spent count as
+ * unknown (never fixed), with one warning naming how many.  With a hunk's own work bounded
+ * (at most 600 lines, aligned at a bounded number of places) a run stays inside 30 s whatever
+ * the patches; ordinary runs take a few seconds at most. */
+#define CF_MATCH_SECONDS 20
 
 /* One source file prepared for matching: its non-blank lines, hashed and indexed. */
 struct cf_src {
@@ -72,13 +77,15 @@ struct cf_hres {
 	bool ins;
 	const char *moved; /* the file read instead of the one the fingerprint names (which the
 			    * tree lacks: renamed or moved, see codefix/moved.h); NULL = that one */
+	bool unread;       /* not read: the run's time was spent (cf_check_tree) */
 };
-/* Read hunk h of fingerprint file `file` (of set s) in source file f. */
 /* The function a hunk header names ("static int foo_read(struct foo *" -> "foo_read"): the
  * identifier before its first '('; "" when none. */
 void cf_header_name(const char *func, char *out, size_t n);
-void cf_match_hunk(const struct cf_set *s, const struct cf_file *file, const struct cf_hunk *h,
-		   const struct cf_src *f, struct cf_hres *out);
+/* Read hunk h (of set s) in source file f.  Its lines' `moved` marks come from its file
+ * (codefix/fprint.c): the cost is the hunk's own, whatever the number of hunks. */
+void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct cf_src *f,
+		   struct cf_hres *out);
 
 struct cf_ev {
 	const char *file; /* into the fingerprint set */
@@ -99,7 +106,8 @@ struct cf_result {
 	struct cf_ev *ev;
 	size_t nev;
 };
-/* Verdict of one fingerprint from its hunks' readings (ev/nev filled by the caller). */
+/* Verdict of one fingerprint from its hunks' readings (ev/nev filled by the caller); never
+ * fixed while a hunk is unread. */
 void cf_result_decide(struct cf_result *r, const struct cf_hres *hr, size_t n);
 
 /* Check every fingerprint of s against the tree at root: out[i] for s->v[i] (s sorted by
@@ -108,7 +116,8 @@ void cf_result_decide(struct cf_result *r, const struct cf_hres *hr, size_t n);
  * looked for under the same basename elsewhere (renamed or moved, codefix/moved.h): at most
  * CF_MOVED_MAX candidates are read, and a fingerprint file takes the one candidate where some
  * of its hunks decide (evidence `moved`); none deciding leaves it missing, two deciding leave
- * its hunks undecided. */
+ * its hunks undecided.  Matching stops after CF_MATCH_SECONDS (a warning says how many hunks
+ * were left unread). */
 int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *out,
 		  struct kcve_err *err);
 /* One verdict per CVE from its fingerprints out[first..first+n) (several versions of a fix):

@@ -12,6 +12,7 @@
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
+#include "core/text.h"
 #include "core/xalloc.h"
 
 struct cursor {
@@ -43,7 +44,7 @@ static bool starts(const char *s, size_t n, const char *pfx)
 
 /* The path of a "--- " / "+++ " line: up to a tab (diff -u puts the date there), without the
  * a/ or b/ prefix.  NULL for /dev/null; *bad for a path kcve refuses (absolute, "..", quoted,
- * control characters). */
+ * control characters, not UTF-8: a path is text that reaches JSON and VEX statements). */
 static char *header_path(const char *s, size_t n, bool *bad)
 {
 	s += 4;
@@ -59,7 +60,7 @@ static char *header_path(const char *s, size_t n, bool *bad)
 		s += 2;
 		n -= 2;
 	}
-	*bad = n == 0 || n > 4096 || s[0] == '/' || s[0] == '"';
+	*bad = n == 0 || n > 4096 || s[0] == '/' || s[0] == '"' || !utf8_valid(s, n);
 	for (size_t i = 0; i < n && !*bad; i++)
 		*bad = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ||
 		       ((i == 0 || s[i - 1] == '/') && n - i >= 2 && !memcmp(s + i, "..", 2) &&
@@ -163,7 +164,8 @@ static int parse_lines(struct cf_patch *p, struct cursor *c, const char *name,
 			if (bad_old || bad_new || (!oldp && !newp)) {
 				free(oldp);
 				free(newp);
-				return fail(err, name, c, "file name refused");
+				return fail(err, name, c, "file name refused (absolute, '..', quoted, a "
+					    "control character or not UTF-8)");
 			}
 			XGROW(p->f, p->n + 1, p->alloc);
 			f = &p->f[p->n++];

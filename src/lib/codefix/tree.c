@@ -5,21 +5,52 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "codefix/match.h"
 #include "codefix/moved.h"
+#include "core/diag.h"
+#include "core/error.h"
 #include "core/safefs.h"
 #include "core/xalloc.h"
 
 #define W_MIN 0.2f /* a hunk of only trivial lines still counts a little */
 
+/* One run's time for matching (match.h: CF_MATCH_SECONDS): hunks read after it are unknown. */
+struct budget {
+	struct timespec end;
+	size_t cut, total; /* hunks left unread, hunks in all */
+};
+
+static bool out_of_time(struct budget *b)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > b->end.tv_sec ||
+	       (now.tv_sec == b->end.tv_sec && now.tv_nsec >= b->end.tv_nsec);
+}
+
+/* cf_match_hunk within the run's time: once it is spent, the hunk is unknown. */
+static void match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct cf_src *f,
+		       struct cf_hres *out, struct budget *b)
+{
+	if (b->cut || out_of_time(b)) {
+		*out = (struct cf_hres){.state = CF_H_UNKNOWN, .weight = 1.0f, .unread = true};
+		b->cut++;
+		return;
+	}
+	cf_match_hunk(s, h, f, out);
+}
+
 void cf_result_decide(struct cf_result *r, const struct cf_hres *hr, size_t n)
 {
 	float wf = 0, wv = 0, wall = 0;
+	bool unread = false;
 	r->hunks = (uint32_t)n;
 	r->found = 0;
 	for (size_t i = 0; i < n; i++) {
+		unread |= hr[i].unread;
 		float w = hr[i].weight > W_MIN ? hr[i].weight : W_MIN;
 		wall += w;
 		wf += hr[i].state == CF_H_FIXED ? w : 0;
@@ -28,7 +59,7 @@ void cf_result_decide(struct cf_result *r, const struct cf_hres *hr, size_t n)
 	}
 	if (wf > 0 && wv > 0)
 		r->verdict = CF_PARTIAL;
-	else if (wf >= 1.0f && wf >= 0.5f * wall)
+	else if (wf >= 1.0f && wf >= 0.5f * wall && !unread)
 		r->verdict = CF_FIXED;
 	else if (wv >= 1.0f || (wv > 0 && wv >= 0.5f * wall))
 		r->verdict = CF_VULNERABLE;
@@ -72,11 +103,11 @@ static size_t hunk_at(const struct cf_set *s, const size_t *off, const struct re
 
 /* Read the hunks of one fingerprint file in src; true when some hunk decides there. */
 static bool read_file_hunks(const struct cf_set *s, const struct cf_file *cf,
-			    const struct cf_src *src, struct cf_hres *out)
+			    const struct cf_src *src, struct cf_hres *out, struct budget *b)
 {
 	bool decides = false;
 	for (uint32_t k = 0; k < cf->n; k++) {
-		cf_match_hunk(s, cf, &cf->h[k], src, &out[k]);
+		match_hunk(s, &cf->h[k], src, &out[k], b);
 		decides |= out[k].state == CF_H_FIXED || out[k].state == CF_H_VULN;
 	}
 	return decides;
@@ -87,7 +118,7 @@ static bool read_file_hunks(const struct cf_set *s, const struct cf_file *cf,
  * its hunks decide; where two candidates decide, its hunks are undecided. */
 static void match_moved(const struct cf_set *s, int dirfd, struct cf_names *names,
 			const struct ref *refs, size_t r, size_t e, const size_t *off,
-			struct cf_hres *hr)
+			struct cf_hres *hr, struct budget *b)
 {
 	const char *cand[CF_MOVED_MAX];
 	cf_names_build(names, dirfd);
@@ -108,7 +139,7 @@ static void match_moved(const struct cf_set *s, int dirfd, struct cf_names *name
 		for (size_t i = r; i < e; i++) {
 			const struct cf_file *cf = &s->v[refs[i].fp].f[refs[i].file];
 			struct cf_hres *out = hr + hunk_at(s, off, &refs[i]);
-			if (!read_file_hunks(s, cf, &src, tmp) || deciding[i - r] == 2)
+			if (!read_file_hunks(s, cf, &src, tmp, b) || deciding[i - r] == 2)
 				continue;
 			for (uint32_t k = 0; k < cf->n; k++) {
 				out[k] = tmp[k];
@@ -135,7 +166,7 @@ static bool lacks(int dirfd, const char *path)
 
 /* hr: every hunk's reading, fingerprint i's first at off[i], file j's hunks in order. */
 static void match_files(const struct cf_set *s, int dirfd, const size_t *off, struct cf_hres *hr,
-			struct cf_names *names)
+			struct cf_names *names, struct budget *b)
 {
 	size_t nref = 0;
 	for (size_t i = 0; i < s->n; i++)
@@ -159,7 +190,7 @@ static void match_files(const struct cf_set *s, int dirfd, const size_t *off, st
 			size_t at = hunk_at(s, off, &refs[i]);
 			for (uint32_t k = 0; k < cf->n; k++) {
 				if (have)
-					cf_match_hunk(s, cf, &cf->h[k], &src, &hr[at + k]);
+					match_hunk(s, &cf->h[k], &src, &hr[at + k], b);
 				else
 					hr[at + k] = (struct cf_hres){.state = CF_H_MISSING, .weight = 1.0f};
 			}
@@ -167,7 +198,7 @@ static void match_files(const struct cf_set *s, int dirfd, const size_t *off, st
 		if (have)
 			cf_src_release(&src);
 		else if (lacks(dirfd, refs[r].path))
-			match_moved(s, dirfd, names, refs, r, e, off, hr);
+			match_moved(s, dirfd, names, refs, r, e, off, hr, b);
 		r = e;
 	}
 	sb_release(&text);
@@ -190,8 +221,14 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 	}
 	struct cf_hres *hr = xcalloc(off[s->n] + 1, sizeof *hr);
 	struct cf_names names = {0};
-	match_files(s, dirfd, off, hr, &names);
+	struct budget b = {.total = off[s->n]};
+	clock_gettime(CLOCK_MONOTONIC, &b.end);
+	b.end.tv_sec += CF_MATCH_SECONDS;
+	match_files(s, dirfd, off, hr, &names, &b);
 	close(dirfd);
+	if (b.cut)
+		diag_warn(NULL, "code matching stopped at its time limit (%d s): %zu of %zu hunks "
+			  "were not read and count as undecided", CF_MATCH_SECONDS, b.cut, b.total);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cf_fp *fp = &s->v[i];
 		struct cf_result *r = &out[i];

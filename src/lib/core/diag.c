@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/safefs.h"
+#include "core/text.h"
 
 char *diag_vformat(const char *fmt, va_list ap)
 {
@@ -16,7 +17,7 @@ char *diag_vformat(const char *fmt, va_list ap)
 	int n = vsnprintf(small, sizeof small, fmt, ap);
 	char *msg = NULL;
 	if (n < 0) {
-		snprintf(small, sizeof small, "(message not formatted: %s)", fmt);
+		text_snprintf(small, sizeof small, "(message not formatted: %s)", fmt);
 		n = (int)strlen(small);
 		msg = malloc((size_t)n + 1);
 		if (msg)

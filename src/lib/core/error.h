@@ -1,4 +1,6 @@
-/* Exit codes and one-line error reporting shared by every kcve command.
+/* Exit codes and the error value every library call fills (the library never prints or exits:
+ * the command line reports an error as one line, src/cli/cli_report.h; warnings go to a
+ * struct kcve_diag, core/diag.h).
  *
  * Each user-facing failure class has its own exit code so scripts can tell them apart
  * without parsing text. Codes are stable: never renumber, only append. */
@@ -32,12 +34,6 @@ enum kcve_exit {
 	KCVE_E_COVERAGE = 21,    /* kcve check --strict: the records do not cover a checked kernel (newer, nonexistent, unsupported branch, older than --max-age) */
 	KCVE_E_ARCH = 22,        /* the architecture given disagrees with the .config's */
 };
-
-/* Print "kcve: error: <msg>\n" to stderr. */
-void kcve_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void kcve_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print an error and exit with the given code. */
-_Noreturn void kcve_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* An error value carried through library calls: code + message, filled by the callee. */
 struct kcve_err {

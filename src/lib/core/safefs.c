@@ -3,6 +3,7 @@
 #include "core/safefs.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -305,6 +306,30 @@ void sb_add_printable(struct strbuf *sb, const char *name)
 void sb_add_display(struct strbuf *sb, const char *text)
 {
 	add_neutral(sb, text, false);
+}
+
+void fprint_display(FILE *f, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	char *p = sb.buf ? sb.buf : (char *)"";
+	for (;;) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		sb_add_display(&out, p);
+		if (!nl)
+			break;
+		sb_addc(&out, '\n');
+		p = nl + 1;
+	}
+	if (out.len)
+		fwrite(out.buf, 1, out.len, f);
+	sb_release(&sb);
+	sb_release(&out);
 }
 
 char *safe_printable(const char *name)

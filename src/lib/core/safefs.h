@@ -15,6 +15,7 @@
 #define KCVE_CORE_SAFEFS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -58,6 +59,10 @@ char *safe_printable(const char *name);
 /* The same as sb_add_display, in place (the text can only shrink): an error message quoting
  * hostile input (a parser's "near '...'") stays one line that cannot drive the terminal. */
 void text_neutralise(char *s);
+/* The one place table text is written: printf into f, every line of the result shown as by
+ * sb_add_display (its line ends kept). Every text a table line carries (titles, reasons,
+ * file and module names of an image, paths) goes through it, whatever its source. */
+void fprint_display(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Guard a root (absolute, canonical path) through its open directory descriptor. */
 void safefs_guard(const char *root, int fd);

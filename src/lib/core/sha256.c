@@ -1,5 +1,6 @@
 /* SHA-256 (FIPS 180-4). */
 #include "core/sha256.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -112,5 +113,5 @@ void sha256_hex(const void *data, size_t n, char out[65])
 	sha256_update(&s, data, n);
 	sha256_final(&s, d);
 	for (int i = 0; i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
+		text_snprintf(out + 2 * i, 3, "%02x", d[i]);
 }

@@ -1,4 +1,5 @@
 #include "core/version.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ void kver_parse(struct kver *v, const char *s)
 {
 	memset(v, 0, sizeof(*v));
 	char buf[128];
-	snprintf(buf, sizeof(buf), "%s", s);
+	text_snprintf(buf, sizeof(buf), "%s", s);
 
 	char *q = strstr(buf, "-queue");
 	if (q) {
@@ -78,9 +79,9 @@ bool kver_is_mainline(const struct kver *v)
 char *kver_major(const struct kver *v, char *out, size_t outsz)
 {
 	if (v->ncomp >= 3 && v->comp[0] == 2 && v->comp[1] == 6)
-		snprintf(out, outsz, "%u.%u.%u", v->comp[0], v->comp[1], v->comp[2]);
+		text_snprintf(out, outsz, "%u.%u.%u", v->comp[0], v->comp[1], v->comp[2]);
 	else if (v->ncomp >= 2)
-		snprintf(out, outsz, "%u.%u", v->comp[0], v->comp[1]);
+		text_snprintf(out, outsz, "%u.%u", v->comp[0], v->comp[1]);
 	else
 		out[0] = '\0';
 	return out;
@@ -195,8 +196,8 @@ bool kver_from_makefile(const char *text, char *out, size_t outsz)
 	if (v[0] < 0 || v[1] < 0)
 		return false;
 	if (v[2] > 0)
-		snprintf(out, outsz, "%ld.%ld.%ld", v[0], v[1], v[2]);
+		text_snprintf(out, outsz, "%ld.%ld.%ld", v[0], v[1], v[2]);
 	else
-		snprintf(out, outsz, "%ld.%ld", v[0], v[1]);
+		text_snprintf(out, outsz, "%ld.%ld", v[0], v[1]);
 	return true;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "core/text.h"
 
 enum tok { T_IDENT, T_PUNCT, T_OTHER };
 
@@ -91,7 +92,7 @@ static void decl_reset(struct scan *s)
 
 static void set_name(struct scan *s, const char *name, unsigned line, unsigned flags)
 {
-	snprintf(s->name, sizeof s->name, "%s", name);
+	text_snprintf(s->name, sizeof s->name, "%s", name);
 	s->name_line = line;
 	s->flags |= flags;
 	s->named = true;
@@ -141,7 +142,7 @@ static void on_ident(struct scan *s, const char *text, unsigned line)
 		else if (is_one_of(text, inline_words))
 			s->flags |= FUNCSCAN_INLINE;
 	}
-	snprintf(s->prev, sizeof s->prev, "%s", text);
+	text_snprintf(s->prev, sizeof s->prev, "%s", text);
 	s->prev_line = line;
 	s->prev_ident = true;
 }
@@ -582,9 +583,9 @@ size_t funcscan_symbols(const struct funcscan_fn *f, char *buf, size_t bufsize, 
 	bool sys = f->flags & (FUNCSCAN_SYSCALL | FUNCSCAN_COMPAT);
 	size_t variants = sys ? sizeof sys_prefixes / sizeof sys_prefixes[0] : 1;
 	for (size_t v = 0; v < variants && n < max; v++) {
-		int w = sys ? snprintf(buf + used, bufsize - used, "%s%ssys_%s", sys_prefixes[v],
+		int w = sys ? text_snprintf(buf + used, bufsize - used, "%s%ssys_%s", sys_prefixes[v],
 				       f->flags & FUNCSCAN_COMPAT ? "compat_" : "", f->name)
-			    : snprintf(buf + used, bufsize - used, "%s", f->name);
+			    : text_snprintf(buf + used, bufsize - used, "%s", f->name);
 		if (w < 0 || (size_t)w >= bufsize - used)
 			break;
 		out[n++] = buf + used;

@@ -16,6 +16,7 @@
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
+#include "core/text.h"
 
 /* A release + commit ("Kernel" in the anchor). The empty kernel is "0"/"0". */
 struct kern {
@@ -42,8 +43,8 @@ static const struct kern EMPTY_KERNEL = {"0", "0"};
 static struct kern mk(const char *ver, const char *sha)
 {
 	struct kern k;
-	snprintf(k.ver, sizeof(k.ver), "%s", ver);
-	snprintf(k.sha, sizeof(k.sha), "%s", sha);
+	text_snprintf(k.ver, sizeof(k.ver), "%s", ver);
+	text_snprintf(k.sha, sizeof(k.sha), "%s", sha);
 	return k;
 }
 

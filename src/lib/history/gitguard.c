@@ -13,6 +13,7 @@
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
+#include "core/text.h"
 
 /* One guarded backend: ours in front of libgit2's (inner); ps shared by all of a repository's
  * backends (the last one freed frees it). */
@@ -44,7 +45,7 @@ static int guard_check(struct guard *g, const git_oid *id)
 	if (g->packed) {
 		int r = packset_check(g->ps, id, &type, &size, &why);
 		if (r < 0) {
-			snprintf(msg, sizeof(msg), "object %s is damaged: %s", hex, why);
+			text_snprintf(msg, sizeof(msg), "object %s is damaged: %s", hex, why);
 			return refuse(msg);
 		}
 		if (r > 0)
@@ -53,7 +54,7 @@ static int guard_check(struct guard *g, const git_oid *id)
 		return 0; /* not here: the inner read says so */
 	}
 	if (size > GITGUARD_MAX_OBJECT) {
-		snprintf(msg, sizeof(msg), "object %s declares %zu bytes, more than the %zu MiB limit",
+		text_snprintf(msg, sizeof(msg), "object %s declares %zu bytes, more than the %zu MiB limit",
 			 hex, size, GITGUARD_MAX_OBJECT >> 20);
 		return refuse(msg);
 	}
@@ -238,7 +239,7 @@ unsigned gitguard_ancestry(git_repository *repo)
 const char *gitguard_ancestry_text(unsigned bits)
 {
 	static char buf[96];
-	snprintf(buf, sizeof(buf), "%s%s%s%s%s", bits & GITGUARD_SHALLOW ? "a shallow clone" : "",
+	text_snprintf(buf, sizeof(buf), "%s%s%s%s%s", bits & GITGUARD_SHALLOW ? "a shallow clone" : "",
 		 (bits & GITGUARD_SHALLOW) && (bits & ~1u) ? ", " : "",
 		 bits & GITGUARD_GRAFTS ? "grafts (info/grafts)" : "",
 		 (bits & GITGUARD_GRAFTS) && (bits & GITGUARD_REPLACE) ? ", " : "",
@@ -298,7 +299,7 @@ bool gitguard_shallow_release(git_repository *repo, char *out, size_t outsz)
 			kver_parse(&v, rel);
 			if (!any || kver_cmp(&v, &best) > 0) {
 				best = v;
-				snprintf(out, outsz, "%s", rel);
+				text_snprintf(out, outsz, "%s", rel);
 			}
 			any = true;
 		} else if (n) {

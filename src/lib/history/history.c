@@ -14,6 +14,7 @@
 #include "core/xalloc.h"
 #include "history/gitguard.h"
 #include "history/history_internal.h"
+#include "core/text.h"
 
 git_repository *history_git(struct history *h)
 {
@@ -198,7 +199,7 @@ int history_open_ex(struct history **out, const char *repo_path, const char *ind
 	}
 	if ((rc = ranges_discover(h->repo, &ranges, err))) {
 		if (rc == KCVE_E_NOTAGS)
-			snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
+			text_snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
 				 ", %s, fetch the tags (git fetch --tags) or point --repo at a linux-stable clone",
 				 repo_path);
 		goto fail;
@@ -328,7 +329,7 @@ static char *col_dup(sqlite3_stmt *s, int i)
 static void col_sha(sqlite3_stmt *s, int i, char out[41])
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
-	snprintf(out, 41, "%s", t ? (const char *)t : "");
+	text_snprintf(out, 41, "%s", t ? (const char *)t : "");
 }
 
 static void lookup_failed(struct history *h, const char *what)
@@ -400,7 +401,7 @@ void history_shas_release(struct history_shas *l)
 void history_shas_push(struct history_shas *l, const char *sha40)
 {
 	XGROW(l->v, l->n + 1, l->alloc);
-	snprintf(l->v[l->n++], 41, "%s", sha40);
+	text_snprintf(l->v[l->n++], 41, "%s", sha40);
 }
 
 bool history_shas_contains(const struct history_shas *l, const char *sha40)
@@ -537,7 +538,7 @@ bool history_descendant_of(struct history *h, const char *a40, const char *b40)
 	    git_oid_fromstr(&b, b40) < 0)
 		return false;
 	char key[82];
-	snprintf(key, sizeof(key), "%s:%s", a40, b40);
+	text_snprintf(key, sizeof(key), "%s:%s", a40, b40);
 	void *known = strmap_get(&h->anc, key);
 	if (!known) {
 		int r = gen_descendant(h, &a, &b);

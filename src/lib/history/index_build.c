@@ -24,6 +24,7 @@
 #include "history/gitguard.h"
 #include "history/history_internal.h"
 #include "history/trailers.h"
+#include "core/text.h"
 
 /* ---- a set of object ids (dedup across ranges within one run) ------------------------- */
 
@@ -619,8 +620,8 @@ static bool in_sorted(const struct stored_range *s, size_t n, const char *from, 
 {
 	KCVE_ASSERT(kcve_is_sorted(s, n, sizeof(*s), stored_cmp));
 	struct stored_range key;
-	snprintf(key.from, sizeof(key.from), "%s", from);
-	snprintf(key.to, sizeof(key.to), "%s", to);
+	text_snprintf(key.from, sizeof(key.from), "%s", from);
+	text_snprintf(key.to, sizeof(key.to), "%s", to);
 	return n && bsearch(&key, s, n, sizeof(*s), stored_cmp) != NULL;
 }
 
@@ -634,8 +635,8 @@ static struct stored_range *sorted_copy(const struct range_list *l)
 {
 	struct stored_range *v = xcalloc(l->n + 1, sizeof(*v));
 	for (size_t i = 0; i < l->n; i++) {
-		snprintf(v[i].from, sizeof(v[i].from), "%s", l->v[i].from);
-		snprintf(v[i].to, sizeof(v[i].to), "%s", l->v[i].to);
+		text_snprintf(v[i].from, sizeof(v[i].from), "%s", l->v[i].from);
+		text_snprintf(v[i].to, sizeof(v[i].to), "%s", l->v[i].to);
 		v[i].mainline = l->v[i].mainline;
 	}
 	qsort(v, l->n, sizeof(*v), stored_cmp);
@@ -657,8 +658,8 @@ static int load_stored(sqlite3 *db, struct stored_range **out, size_t *n, struct
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		XGROW(*out, *n + 1, alloc);
 		struct stored_range *r = &(*out)[(*n)++];
-		snprintf(r->from, sizeof(r->from), "%s", (const char *)sqlite3_column_text(s, 0));
-		snprintf(r->to, sizeof(r->to), "%s", (const char *)sqlite3_column_text(s, 1));
+		text_snprintf(r->from, sizeof(r->from), "%s", (const char *)sqlite3_column_text(s, 0));
+		text_snprintf(r->to, sizeof(r->to), "%s", (const char *)sqlite3_column_text(s, 1));
 		r->mainline = sqlite3_column_int(s, 2);
 	}
 	sqlite3_finalize(s);

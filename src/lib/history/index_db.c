@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "history/history_internal.h"
+#include "core/text.h"
 
 int index_db_exec(sqlite3 *db, const char *sql, struct kcve_err *err)
 {
@@ -47,7 +48,7 @@ int index_db_open(const char *path, bool create, sqlite3 **out, struct kcve_err 
 int index_db_create_schema(sqlite3 *db, struct kcve_err *err)
 {
 	char sql[2048];
-	snprintf(sql, sizeof(sql),
+	text_snprintf(sql, sizeof(sql),
 		 "CREATE TABLE schema_version(version INTEGER NOT NULL, writer TEXT);"
 		 "INSERT INTO schema_version VALUES(%d, 'kcve " KCVE_VERSION "');"
 		 "CREATE TABLE commits(id TEXT NOT NULL, release TEXT NOT NULL,"
@@ -71,7 +72,7 @@ int index_meta_get(sqlite3 *db, const char *key, char *out, size_t outsz)
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW && sqlite3_column_text(s, 0))
-		snprintf(out, outsz, "%s", (const char *)sqlite3_column_text(s, 0));
+		text_snprintf(out, outsz, "%s", (const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }

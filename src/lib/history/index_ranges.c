@@ -21,6 +21,7 @@
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
+#include "core/text.h"
 
 struct tag {
 	char name[32]; /* without the leading 'v' */
@@ -82,10 +83,10 @@ static void push_range(struct range_list *l, const struct tag *from, const struc
 	struct tag_range *r = &l->v[l->n++];
 	memset(r, 0, sizeof(*r));
 	if (from) {
-		snprintf(r->from, sizeof(r->from), "%s", from->name);
+		text_snprintf(r->from, sizeof(r->from), "%s", from->name);
 		r->from_oid = from->oid;
 	}
-	snprintf(r->to, sizeof(r->to), "%s", to->name);
+	text_snprintf(r->to, sizeof(r->to), "%s", to->name);
 	r->to_oid = to->oid;
 	r->mainline = mainline;
 }
@@ -156,7 +157,7 @@ int ranges_discover(git_repository *repo, struct range_list *out, struct kcve_er
 		if (tc > 0) {
 			XGROW(tags, ntags + 1, alloc);
 			struct tag *t = &tags[ntags++];
-			snprintf(t->name, sizeof(t->name), "%s", name);
+			text_snprintf(t->name, sizeof(t->name), "%s", name);
 			kver_parse(&t->ver, name);
 			git_oid_cpy(&t->oid, &id);
 		}
@@ -196,7 +197,7 @@ int ranges_discover(git_repository *repo, struct range_list *out, struct kcve_er
 		char major[32];
 		kver_major(&tags[i].ver, major, sizeof(major));
 		if (strcmp(major, cur_major) != 0) {
-			snprintf(cur_major, sizeof(cur_major), "%s", major);
+			text_snprintf(cur_major, sizeof(cur_major), "%s", major);
 			prev = find_tag(tags, ntags, major);
 			if (!prev) { /* no base release: the branch starts at its first stable tag */
 				prev = &tags[i];
@@ -225,7 +226,7 @@ void tags_fingerprint(git_repository *repo, char out[17])
 			if (git_reference_type(ref) == GIT_REFERENCE_DIRECT)
 				git_oid_tostr(buf, sizeof(buf), git_reference_target(ref));
 			else if (git_reference_symbolic_target(ref))
-				snprintf(buf, sizeof(buf), "%s", git_reference_symbolic_target(ref));
+				text_snprintf(buf, sizeof(buf), "%s", git_reference_symbolic_target(ref));
 			hsh = fnv1a64(hsh, name, strlen(name));
 			hsh = fnv1a64(hsh, "\xff", 1);
 			hsh = fnv1a64(hsh, buf, strlen(buf));
@@ -234,5 +235,5 @@ void tags_fingerprint(git_repository *repo, char out[17])
 		}
 		git_reference_iterator_free(it);
 	}
-	snprintf(out, 17, "%016llx", hsh);
+	text_snprintf(out, 17, "%016llx", hsh);
 }

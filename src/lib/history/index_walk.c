@@ -33,6 +33,7 @@
 #include "core/xalloc.h"
 #include "history/history_internal.h"
 #include "history/trailers.h"
+#include "core/text.h"
 
 #define NIL UINT32_MAX
 
@@ -827,7 +828,7 @@ static struct gen_row *collect_generations(const struct graph *g, size_t *n)
 static void set_cache_size(sqlite3 *db, long long kib)
 {
 	char sql[64];
-	snprintf(sql, sizeof(sql), "PRAGMA cache_size=%lld", kib);
+	text_snprintf(sql, sizeof(sql), "PRAGMA cache_size=%lld", kib);
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 

@@ -28,6 +28,7 @@
 #include "core/safefs.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
+#include "core/text.h"
 
 struct pack {
 	const unsigned char *idx;
@@ -58,7 +59,7 @@ static uint32_t be32(const unsigned char *p)
 
 static const void *map_file(int dirfd, const char *name, size_t *len)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK); /* a FIFO never waits */
 	if (fd < 0)
 		return NULL;
 	struct stat st;
@@ -90,7 +91,7 @@ static bool pack_open(int dirfd, const char *idxname, struct pack *pk)
 	pk->idx = map_file(dirfd, idxname, &pk->idx_len);
 	if (!pk->idx)
 		return false;
-	pk->fd = openat(dirfd, packname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	pk->fd = openat(dirfd, packname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	const unsigned char *x = pk->idx;
 	if (pk->fd < 0 || fstat(pk->fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 12 + 20 ||
 	    pread(pk->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) || memcmp(hdr, "PACK", 4) ||
@@ -144,7 +145,7 @@ static void note_problem(struct packset *ps, const char *what, const char *dir)
 	if (ps->problem[0])
 		return;
 	char *d = safe_printable(dir);
-	snprintf(ps->problem, sizeof(ps->problem), "%s (%s)", what, d);
+	text_snprintf(ps->problem, sizeof(ps->problem), "%s (%s)", what, d);
 	free(d);
 }
 
@@ -157,7 +158,7 @@ static void add_alternates(struct odir_walk *w, const char *objects_dir, int dep
 {
 	char path[4096];
 	struct strbuf sb = STRBUF_INIT;
-	if (snprintf(path, sizeof(path), "%s/info/alternates", objects_dir) >= (int)sizeof(path))
+	if (text_snprintf(path, sizeof(path), "%s/info/alternates", objects_dir) >= (int)sizeof(path))
 		return;
 	if (read_file_capped(path, &sb, PACKSET_ALTERNATES_MAX) < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)
@@ -178,7 +179,7 @@ static void add_alternates(struct odir_walk *w, const char *objects_dir, int dep
 			continue;
 		if (line[0] == '/')
 			add_packs(w, line, depth + 1);
-		else if (snprintf(path, sizeof(path), "%s/%s", objects_dir, line) < (int)sizeof(path))
+		else if (text_snprintf(path, sizeof(path), "%s/%s", objects_dir, line) < (int)sizeof(path))
 			add_packs(w, path, depth + 1);
 	}
 	sb_release(&sb);
@@ -216,7 +217,7 @@ static void add_packs(struct odir_walk *w, const char *objects_dir, int depth)
 	struct packset *ps = w->ps;
 	char path[4096];
 	if (!first_visit(w, objects_dir, depth) ||
-	    snprintf(path, sizeof(path), "%s/pack", objects_dir) >= (int)sizeof(path))
+	    text_snprintf(path, sizeof(path), "%s/pack", objects_dir) >= (int)sizeof(path))
 		return;
 	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);

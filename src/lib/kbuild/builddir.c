@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/diag.h"
 #include "core/error.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
@@ -25,6 +26,7 @@ struct kb_build {
 	struct strmap set;  /* relative path -> (void *)1 */
 	char **sorted;
 	size_t ncmd;
+	const struct kcve_diag *diag; /* a .cmd file skipped */
 };
 
 static void add_path(struct kb_build *b, const char *p, size_t n)
@@ -144,7 +146,7 @@ static void walk(struct kb_build *b, const char *dir, int depth)
 				parse_cmd(b, sb_str(&text), text.len);
 			} else { /* bounded reader: too large (a sparse 5 GB file), vanished */
 				char *q = safe_printable(sb_str(&p));
-				kcve_warn("skipping %s: %s", q, read_file_reason(errno));
+				diag_warn(b->diag, "skipping %s: %s", q, read_file_reason(errno));
 				free(q);
 			}
 		}
@@ -180,7 +182,8 @@ static char *find_srctree(const char *builddir)
 	return res;
 }
 
-int kb_build_open(struct kb_build **out, const char *builddir, struct kcve_err *err)
+int kb_build_open(struct kb_build **out, const char *builddir, const struct kcve_diag *diag,
+		  struct kcve_err *err)
 {
 	*out = NULL;
 	if (!is_dir(builddir)) {
@@ -190,6 +193,7 @@ int kb_build_open(struct kb_build **out, const char *builddir, struct kcve_err *
 	}
 	struct kb_build *b = xcalloc(1, sizeof(*b));
 	strmap_init(&b->set);
+	b->diag = diag;
 	b->srctree = find_srctree(builddir);
 	if (!b->srctree) {
 		/* in-tree build: the build directory is the source tree */

@@ -6,6 +6,7 @@
 #define KCVE_KBUILD_COND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Conjunction of the literals ("CONFIG_A", "!CONFIG_B") found in syms, deduplicated, in order;
  * " && CONFIG_A CONFIG_B" -> "CONFIG_A && CONFIG_B", none -> "y".  Caller frees. */
@@ -13,8 +14,17 @@ char *kbt_cond_from_syms(const char *syms);
 /* a && b, a || b, simplified where y, unknown or equal operands allow.  Caller frees. */
 char *kbt_cond_and(const char *a, const char *b);
 char *kbt_cond_or(const char *a, const char *b);
-/* " CONFIG_A CONFIG_B" -> the same literals, or with negate the negation of a single literal
- * ("!CONFIG_A"; "" for several, i.e. no condition).  Caller frees. */
-char *kbt_literals(const char *syms, bool negate);
+
+/* !a, simplified for y, n, unknown and single literals.  Caller frees. */
+char *kbt_cond_not(const char *a);
+/* The condition a truth table over k CONFIG symbols (k <= KBT_COND_TABLE_MAX) describes:
+ * truth[r] for each of the kbt_cond_rows(k) = 4^k rows, whose base-4 digit i (least significant
+ * first) is symbol i's value: 0 = y, 1 = m, 2 = unset, 3 = any other value (a string or number).
+ * Written as an or of conjunctions of factors: "CONFIG_A" (set, whatever the value),
+ * "!CONFIG_A" (unset), "CONFIG_A=y", "CONFIG_A=m", their negations and parenthesised ors of
+ * those; "y" or "n" when constant.  Caller frees. */
+#define KBT_COND_TABLE_MAX 3
+size_t kbt_cond_rows(size_t k);
+char *kbt_cond_from_table(const char *const *syms, size_t k, const bool *truth);
 
 #endif

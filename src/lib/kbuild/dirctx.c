@@ -35,8 +35,222 @@ bool kbt_list_name(const char *name)
 	       kbt_ends_with(name, n, "-") || kbt_ends_with(name, n, "-n");
 }
 
-/* Remember, for every word of an object list, where it was listed (for reasons) and, in
- * symbolic mode, under which condition. */
+/* Flag variables never carry object words. */
+static bool flag_name(const char *name)
+{
+	static const char *const pre[] = {"ccflags", "asflags", "ldflags", "subdir-ccflags", "cppflags",
+					  "CFLAGS", "AFLAGS", "KBUILD_", "OBJECT_FILES_", "KASAN_", "KCSAN_",
+					  "UBSAN_", "KCOV_", "GCOV_", "quiet_cmd_", "cmd_", "targets", "clean-files"};
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(name, pre[i], strlen(pre[i])))
+			return true;
+	return false;
+}
+
+/* Symbolic mode: a variable the right-hand side names, with its words at this point. */
+struct symref {
+	char *name;
+	char *words;
+};
+
+/* The variables $(NAME), ${NAME} and $(NAME:a=b) named anywhere in rhs (CONFIG_ symbols
+ * aside), each with its value; name's own earlier value for a self-reference that replaced
+ * it (`lib-y := $(patsubst %.o,%.stub.o,$(lib-y))`). */
+static size_t rhs_refs(struct mk_ctx *c, const char *name, const char *rhs, struct symref **out)
+{
+	struct symref *v = NULL;
+	size_t n = 0, alloc = 0;
+	for (const char *p = rhs; (p = strchr(p, '$')); p++) {
+		if (p[1] != '(' && p[1] != '{')
+			continue;
+		const char *s = p + 2, *e = s;
+		while ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9') ||
+		       *e == '_' || *e == '-' || *e == '.')
+			e++;
+		if (e == s || (*e != ')' && *e != '}' && *e != ':') || !strncmp(s, "CONFIG_", 7))
+			continue;
+		char *nm = xstrndup(s, (size_t)(e - s));
+		bool dup = false;
+		for (size_t i = 0; i < n && !dup; i++)
+			dup = !strcmp(v[i].name, nm);
+		if (dup) {
+			free(nm);
+			continue;
+		}
+		struct strbuf val = STRBUF_INIT;
+		if (!strcmp(nm, name) && c->assign_old) {
+			sb_adds(&val, c->assign_old);
+		} else {
+			size_t sl = c->syms.len;
+			mk_expand_var(c, nm, &val);
+			c->syms.len = sl;
+			if (c->syms.buf)
+				c->syms.buf[sl] = '\0';
+		}
+		XGROW(v, n + 1, alloc);
+		v[n].name = nm;
+		v[n].words = sb_detach(&val);
+		n++;
+	}
+	*out = v;
+	return n;
+}
+
+/* How word w derives from word u of a variable: pass 0, it is u; pass 1, as
+ * $(patsubst %.o,%.stub.o,...) or $(addprefix dir/,...) make it; pass 2, u (one path
+ * component) is one of its directories ($(addsuffix /Makefile,$(addprefix $(DIR)/,$(DC_LIBS)))). */
+static bool derived(int pass, const char *u, size_t un, const char *w, size_t wn)
+{
+	if (pass == 0)
+		return un == wn && !memcmp(u, w, wn);
+	if (pass == 1) {
+		if (un > 2 && !memcmp(u + un - 2, ".o", 2) && wn > un - 1 && !memcmp(w, u, un - 2) &&
+		    w[un - 2] == '.')
+			return true;
+		return wn > un && w[wn - un - 1] == '/' && !memcmp(w + wn - un, u, un);
+	}
+	if (!un || memchr(u, '/', un))
+		return false;
+	for (size_t i = 0; i + un < wn; i++)
+		if ((i == 0 || w[i - 1] == '/') && w[i + un] == '/' && !memcmp(w + i, u, un))
+			return true;
+	return false;
+}
+
+/* The condition the words of the variables named carry for word w: "y" when w is written
+ * literally or comes from an untracked value, else the or of the conditions the variables
+ * recorded for it. */
+static char *ref_cond(struct kb_tree *t, const char *dir, const char *rhs, const struct symref *refs,
+		      size_t nrefs, const char *w, size_t wn)
+{
+	size_t ln;
+	for (const char *x = rhs; (x = mk_next_word(x, &ln)); x += ln)
+		if (ln == wn && !memcmp(x, w, wn))
+			return xstrdup("y");
+	char *acc = NULL;
+	for (int pass = 0; pass < 3 && !acc; pass++)
+		for (size_t i = 0; i < nrefs; i++) {
+			size_t un;
+			for (const char *u = refs[i].words; (u = mk_next_word(u, &un)); u += un) {
+				if (!derived(pass, u, un, w, wn))
+					continue;
+				char *rc = kbt_symcond(t, dir, refs[i].name, u, un);
+				char *x = acc ? kbt_cond_or(acc, rc) : xstrdup(rc);
+				free(acc);
+				free(rc);
+				acc = x;
+			}
+		}
+	return acc ? acc : xstrdup("y");
+}
+
+static void put_symcond(struct kb_tree *t, const char *dir, const char *name, const char *w, size_t wn,
+			const char *cs, bool replace)
+{
+	struct strbuf key = STRBUF_INIT;
+	sb_addf(&key, "%s\t%s\t%.*s", dir, name, (int)wn, w);
+	char *old = strmap_get(&t->symconds, sb_str(&key));
+	char *nc = old && !replace ? kbt_cond_or(old, cs) : xstrdup(cs);
+	free(old);
+	strmap_put(&t->symconds, sb_str(&key), nc);
+	sb_release(&key);
+}
+
+/* Symbolic mode: the condition of every word the assignment adds (its own condition and that
+ * of the variable it came from), and, when an `:=` kept or replaced the earlier words, theirs
+ * narrowed to where this assignment does not run. */
+static void sym_hook(struct mk_ctx *c, struct kb_tree *t, const char *dir, const char *name, const char *rhs,
+		     const char *words, bool list)
+{
+	const char *ac = c->assign_cond ? c->assign_cond : "y";
+	struct symref *refs = NULL;
+	size_t nrefs = rhs_refs(c, name, rhs, &refs);
+	/* the words' conditions first: a self-reference reads the earlier words' conditions */
+	struct strbuf conds = STRBUF_INIT;
+	size_t wn;
+	for (const char *w = words; (w = mk_next_word(w, &wn)); w += wn) {
+		char *rc = ref_cond(t, dir, rhs, refs, nrefs, w, wn);
+		char *cs = kbt_cond_and(ac, rc);
+		sb_adds(&conds, cs);
+		sb_addc(&conds, '\n');
+		free(rc);
+		free(cs);
+	}
+	if (c->assign_old) {
+		char *notc = kbt_cond_not(ac);
+		size_t un;
+		for (const char *u = c->assign_old; (u = mk_next_word(u, &un)); u += un) {
+			char *oc = kbt_symcond(t, dir, name, u, un);
+			char *nc = kbt_cond_and(oc, notc);
+			put_symcond(t, dir, name, u, un, nc, true);
+			free(oc);
+			free(nc);
+		}
+		free(notc);
+	}
+	const char *cs = sb_str(&conds);
+	for (const char *w = words; (w = mk_next_word(w, &wn)); w += wn) {
+		const char *e = strchr(cs, '\n');
+		char *one = xstrndup(cs, (size_t)(e - cs));
+		cs = e + 1;
+		/* other variables only matter when they carry a condition */
+		if (list || strcmp(one, "y"))
+			put_symcond(t, dir, name, w, wn, one, false);
+		free(one);
+	}
+	sb_release(&conds);
+	for (size_t i = 0; i < nrefs; i++) {
+		free(refs[i].name);
+		free(refs[i].words);
+	}
+	free(refs);
+}
+
+/* Symbolic mode: a computed name's condition from the variables it names (`obj-$(VDSO32-y)`
+ * with `VDSO32-$(CONFIG_X86_32) := y`): for each, the or of its words' conditions. */
+static char *name_cond(struct mk_ctx *c, const char *text)
+{
+	struct kbt_hookdata *hd = c->hook_data;
+	struct symref *refs = NULL;
+	size_t nrefs = rhs_refs(c, "", text, &refs);
+	char *acc = xstrdup("y");
+	for (size_t i = 0; i < nrefs; i++) {
+		char *any = NULL;
+		size_t un;
+		for (const char *u = refs[i].words; (u = mk_next_word(u, &un)); u += un) {
+			char *rc = kbt_symcond(hd->t, hd->dir, refs[i].name, u, un);
+			char *x = any ? kbt_cond_or(any, rc) : xstrdup(rc);
+			free(any);
+			free(rc);
+			any = x;
+		}
+		if (any) {
+			char *x = kbt_cond_and(acc, any);
+			free(acc);
+			free(any);
+			acc = x;
+		}
+		free(refs[i].name);
+		free(refs[i].words);
+	}
+	free(refs);
+	return acc;
+}
+
+static char *word_cond(struct mk_ctx *c, const char *text, const char *w, size_t wn)
+{
+	struct kbt_hookdata *hd = c->hook_data;
+	struct symref *refs = NULL;
+	size_t nrefs = rhs_refs(c, "", text, &refs);
+	char *r = ref_cond(hd->t, hd->dir, text, refs, nrefs, w, wn);
+	for (size_t i = 0; i < nrefs; i++) {
+		free(refs[i].name);
+		free(refs[i].words);
+	}
+	free(refs);
+	return r;
+}
+
 /* Remember, for every word of an object list, where it was listed (for reasons) and, in
  * symbolic mode, under which condition. */
 void kbt_list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, const char *rhs,
@@ -44,16 +258,25 @@ void kbt_list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, cons
 {
 	struct kbt_hookdata *hd = c->hook_data;
 	struct kb_tree *t = hd->t;
-	if (!kbt_list_name(name))
+	bool list = kbt_list_name(name);
+	if (!list && (!c->symbolic || flag_name(name)))
 		return;
 	bool saved = c->uncertain;
 	char savedwhy[sizeof(c->why)];
 	memcpy(savedwhy, c->why, sizeof(savedwhy));
-	char *lsyms = c->symbolic ? xstrdup(sb_str(&c->syms)) : NULL;
 	struct strbuf words = STRBUF_INIT;
-	mk_expand(c, rhs, strlen(rhs), &words);
+	if (c->assign_words) /* `:=`: what was expanded before the assignment */
+		sb_adds(&words, c->assign_words);
+	else
+		mk_expand(c, rhs, strlen(rhs), &words);
+	if (c->symbolic)
+		sym_hook(c, t, hd->dir, name, rhs, sb_str(&words), list);
 	c->uncertain = saved;
 	memcpy(c->why, savedwhy, sizeof(savedwhy));
+	if (!list) {
+		sb_release(&words);
+		return;
+	}
 	const char *rel = file;
 	size_t kl = strlen(t->ksrc);
 	if (rel && !strncmp(rel, t->ksrc, kl) && rel[kl] == '/')
@@ -69,25 +292,8 @@ void kbt_list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, cons
 				strmap_put(&t->clean_dirs, p, mk_strf("%s", rel ? rel : "?"));
 			free(p);
 		}
-		if (c->symbolic) {
-			/* key: "<var>\t<word>" within this directory */
-			struct strbuf key = STRBUF_INIT, cond = STRBUF_INIT;
-			sb_addf(&key, "%s\t%s\t%.*s", hd->dir, name, (int)wn, w);
-			sb_adds(&cond, sb_str(&c->condstack));
-			sb_adds(&cond, lsyms);
-			char *cs = kbt_cond_from_syms(sb_str(&cond));
-			char *old = strmap_get(&t->symconds, sb_str(&key));
-			if (old) {
-				char *d = kbt_cond_or(old, cs);
-				free(cs);
-				cs = d;
-				free(old);
-			}
-			strmap_put(&t->symconds, sb_str(&key), cs);
-			sb_release(&key);
-			sb_release(&cond);
+		if (c->symbolic)
 			continue;
-		}
 		/* "$(obj)/x.o" expands to a path from the root */
 		char *path = kbt_listed_path(hd->dir, w, wn);
 		if (!path)
@@ -106,7 +312,6 @@ void kbt_list_hook(struct mk_ctx *c, const char *lhs_raw, const char *name, cons
 		}
 		free(path);
 	}
-	free(lsyms);
 	sb_release(&words);
 }
 
@@ -169,6 +374,9 @@ char *kbt_dirctx_open(struct kb_tree *t, struct kbt_dirctx *x, const char *dir)
 	mk_vars_init(&x->locals, 256);
 	mk_ctx_init(&x->c, &x->locals, &t->globals, t->cfg, t->ksrc);
 	x->c.symbolic = t->symbolic;
+	x->c.keep_name = t->symbolic ? kbt_list_name : NULL;
+	x->c.name_cond = t->symbolic ? name_cond : NULL;
+	x->c.word_cond = t->symbolic ? word_cond : NULL;
 	x->hd.t = t;
 	x->hd.dir = dir;
 	x->hd.record_rules = strset_add(&t->rules_read, dir);

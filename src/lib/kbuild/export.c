@@ -32,8 +32,8 @@ const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char
 	return open ? "unknown" : "n";
 }
 
-/* All .c files under ksrc, relative, sorted. */
-static void list_c_files(const char *root, const char *rel, char ***v, size_t *n, size_t *alloc)
+/* All .c files under ksrc, relative (unsorted). */
+void kbt_list_c_files(const char *root, const char *rel, char ***v, size_t *n, size_t *alloc)
 {
 	struct strbuf p = STRBUF_INIT;
 	sb_addf(&p, "%s%s%s", root, *rel ? "/" : "", rel);
@@ -57,7 +57,7 @@ static void list_c_files(const char *root, const char *rel, char ***v, size_t *n
 			sb_release(&full);
 		}
 		if (isdir) {
-			list_c_files(root, sb_str(&r), v, n, alloc);
+			kbt_list_c_files(root, sb_str(&r), v, n, alloc);
 		} else if (nl > 2 && !strcmp(de->d_name + nl - 2, ".c")) {
 			XGROW(*v, *n + 1, *alloc);
 			(*v)[(*n)++] = sb_detach(&r);
@@ -76,7 +76,7 @@ int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err
 	kbt_evaluate(s);
 	char **files = NULL;
 	size_t n = 0, alloc = 0;
-	list_c_files(s->ksrc, "", &files, &n, &alloc);
+	kbt_list_c_files(s->ksrc, "", &files, &n, &alloc);
 	if (n)
 		qsort(files, n, sizeof(*files), cmp_str);
 	fprintf(out, "# kcve kbuild conditions v1 arch=%s\n", s->arch);

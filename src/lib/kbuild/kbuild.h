@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/diag.h"
 #include "core/error.h"
 
 enum kb_verdict { KB_UNKNOWN = 0, KB_COMPILED = 1, KB_NOT_COMPILED = 2 };
@@ -73,15 +74,15 @@ void kb_tree_close(struct kb_tree *t);
 
 /* File -> gating condition export, for a compact database usable without the source tree:
  * a header line "# kcve kbuild conditions v1 arch=<arch>", then one line per .c file under the
- * tree, "path\tcondition", where the condition is a conjunction of CONFIG literals
- * ("CONFIG_EXT4_FS && CONFIG_EXT4_FS_POSIX_ACL", "!CONFIG_X86_32"), "y" (always built), "n"
- * (not reachable: other arch, tools, or only in a makefile branch this config does not take) or
- * "unknown"; alternatives are written "(A) || (B)".  Object-list gates (obj-$(CONFIG_X),
- * foo-$(CONFIG_Y), directory descents) and makefile conditionals on CONFIG symbols are
- * symbolic (both branches followed: ifdef CONFIG_X -> CONFIG_X / else !CONFIG_X; other tests add
- * no literal, an over-approximation), i.e. hold for any config; tests on other variables and the
- * preprocessor around #include "x.c" follow cfg (a CONFIG-dependent include exports "unknown").
- * =m and =y are not distinguished. */
+ * tree, "path\tcondition": "y" (always built), "n" (never: other arch, tools, or only in a
+ * makefile branch no config takes), "unknown", or an and/or of factors "CONFIG_X" (set, any
+ * value), "!CONFIG_X", "CONFIG_X=y", "CONFIG_X=m" and their negations ("CONFIG_A && unknown"
+ * is never built where A is unset).  Object-list gates, computed list names, conditional `:=`
+ * to lists and makefile conditionals on CONFIG symbols (by their truth table) are symbolic,
+ * i.e. hold for any config of the architecture; what cannot be expressed exactly is
+ * "unknown" (docs/kbuild.md lists the idioms and the limits).  Tests on other variables and
+ * the preprocessor around #include "x.c" follow cfg (a CONFIG-dependent include exports
+ * "unknown"). */
 int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err);
 /* For any list of paths (a database's record programFiles: also deleted files, .S files,
  * headers, tools/): one line "path\tcondition\tmodule" each, where the condition reproduces
@@ -90,6 +91,16 @@ int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err
  * reached under C) and module is the module name the file links into ("" if none). */
 int kb_tree_export_paths(struct kb_tree *t, const char *const *paths, size_t n, FILE *out,
 			 struct kcve_err *err);
+/* What a compact database keeps (`db build --source`): one line "path\tcondition\tmodule" for
+ * every .c file of ksrc and every path of paths, sorted, each once.  The tree is evaluated
+ * symbolically for each architecture Debian builds that it has (x86, arm64, arm, powerpc, s390,
+ * riscv, mips, loongarch); a file gets the common condition or, where the architectures
+ * differ, "(ARCH=x86 && (C1)) || (ARCH=arm64 && (C2)) || ... || (!ARCH=x86 && ... && unknown)",
+ * ARCH being the architecture of the .config that evaluates it (another architecture's
+ * sources count like any file: arm64 compiles arch/arm/xen/); a file under the directory of an
+ * architecture not evaluated always takes the per-architecture form ("unknown" for it). */
+int kb_export_db_conditions(const char *ksrc, const char *const *paths, size_t n, FILE *out,
+			    struct kcve_err *err);
 /* Module name (as /proc/modules spells it, '-' folded to '_') of the obj-y/obj-m object the
  * compiled source `path` links into: its composite (nf_tables_api.c -> nf_tables) or its own
  * object (tun.c -> tun).  False when the evaluation did not collect the file. */
@@ -100,8 +111,10 @@ struct kb_build;
 /* Read every `.*.cmd` file under builddir (an `O=` directory or an in-tree build) and collect
  * the compiled sources and the headers they depend on (`source_X :=`, `deps_X :=` with
  * `$(wildcard ...)` entries skipped), relative to the source tree.  KCVE_E_NOTFOUND when
- * builddir has no .cmd file at all. */
-int kb_build_open(struct kb_build **out, const char *builddir, struct kcve_err *err);
+ * builddir has no .cmd file at all; a .cmd file that cannot be read is skipped with a warning
+ * to diag (NULL: the default sink, core/diag.h). */
+int kb_build_open(struct kb_build **out, const char *builddir, const struct kcve_diag *diag,
+		  struct kcve_err *err);
 /* KB_COMPILED when path was compiled or included by a compiled file, else KB_NOT_COMPILED. */
 enum kb_verdict kb_build_verdict(struct kb_build *b, const char *path);
 size_t kb_build_count(struct kb_build *b);

@@ -78,7 +78,30 @@ struct mk_ctx {
 	int depth;
 	int cond_uncertain;      /* >0 inside a conditional kcve could not decide */
 	struct strbuf syms;      /* symbolic mode: " CONFIG_A CONFIG_B" read by the last expansion */
-	struct strbuf condstack; /* symbolic mode: conjunction of enclosing conditional symbols */
+	/* symbolic mode: the conditions of the enclosing conditional branches, each after a
+	 * '\x01' (mk_cond_stack() folds them) */
+	struct strbuf condstack;
+	/* symbolic mode, while a test or a computed name is enumerated: the value of each CONFIG_
+	 * symbol read (sym_names[i] -> sym_vals[i]); reading another one sets sym_missed */
+	const char *const *sym_names;
+	const char *const *sym_vals;
+	size_t nsym_vals;
+	bool sym_missed;
+	/* symbolic mode, for the list hook: the condition under which the assignment runs, and
+	 * when an `:=`/`=` under a condition kept the list's earlier words (a list name, see
+	 * keep_name) or an unconditional one replaced them, that earlier value */
+	const char *assign_cond;
+	const char *assign_old;
+	/* for the list hook: the words an `:=` or an append to a simple variable expanded before
+	 * assigning them (the hook would otherwise expand the right-hand side afterwards) */
+	const char *assign_words;
+	bool (*keep_name)(const char *name);
+	/* symbolic mode: the condition the variables named in text (a computed name such as
+	 * `obj-$(VDSO32-y)`) carry, "y" when none; caller frees */
+	char *(*name_cond)(struct mk_ctx *c, const char *text);
+	/* symbolic mode: the condition of word w of the expansion of text (an include line), from
+	 * the variables text names; caller frees */
+	char *(*word_cond)(struct mk_ctx *c, const char *text, const char *w, size_t wn);
 	mk_list_hook hook;
 	mk_rule_hook rule_hook;
 	void *hook_data;
@@ -101,6 +124,10 @@ void mk_mark_uncertain(struct mk_ctx *c, const char *fmt, ...) __attribute__((fo
 void mk_eval_text(struct mk_ctx *c, const char *text, size_t len, const char *path);
 /* Read and evaluate a makefile; returns -1 if it cannot be read. */
 int mk_eval_file(struct mk_ctx *c, const char *path);
+
+/* Symbolic mode: the conjunction of the enclosing branches' conditions ("y" outside any).
+ * Caller frees. */
+char *mk_cond_stack(const struct mk_ctx *c);
 
 /* printf into a new string (caller frees). */
 char *mk_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -174,5 +174,7 @@ void kbt_symbolic_collect(struct kb_tree *t, struct mk_ctx *c, const char *dir, 
 
 /* export.c: the condition of a file whose directory no list reaches */
 const char *kbt_undescended_cond(struct kb_tree *s, const char *norm, const char *dir);
+/* All .c files under root/rel, relative to root, appended to *v (unsorted). */
+void kbt_list_c_files(const char *root, const char *rel, char ***v, size_t *n, size_t *alloc);
 
 #endif

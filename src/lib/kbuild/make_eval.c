@@ -114,7 +114,12 @@ static bool eval_test(struct mk_ctx *c, const char *kind, const char *arg, bool 
 		free(name);
 		bool defined;
 		struct mk_var *v = mk_vars_get(c->locals, nm, strlen(nm));
-		if (!v && !strncmp(nm, "CONFIG_", 7)) {
+		if (!v && !strncmp(nm, "CONFIG_", 7) && c->symbolic && c->sym_names) {
+			struct strbuf val = STRBUF_INIT;
+			mk_expand_var(c, nm, &val); /* the enumerated value; records the symbol */
+			defined = val.len > 0;
+			sb_release(&val);
+		} else if (!v && !strncmp(nm, "CONFIG_", 7)) {
 			const char *r = kb_config_raw(c->cfg, nm);
 			defined = c->sym_force ? c->sym_force == 1 : r && *r;
 			if (c->symbolic) {
@@ -193,43 +198,129 @@ static void enter_branch(struct mk_ctx *c, struct cond *k)
 	c->condstack.len = k->condstack_len;
 	if (c->condstack.buf)
 		c->condstack.buf[c->condstack.len] = '\0';
-	if (c->symbolic && k->active && k->syms && *k->syms)
-		sb_addf(&c->condstack, " &&%s", k->syms);
+	if (c->symbolic && k->active && k->syms && strcmp(k->syms, "y"))
+		sb_addf(&c->condstack, "\x01%s", k->syms);
 }
 
-/* Symbolic mode: a test that reads CONFIG_ symbols runs both branches.  When the test is true
- * with every symbol it reads set and false with all unset (ifdef CONFIG_X, ifeq
- * ($(CONFIG_X),y), ifneq ($(CONFIG_X),)), the then-branch gets the symbols as condition and the
- * else-branch their negation (single symbol only); otherwise no condition is added, which
- * over-approximates "built" -- the safe direction for a CVE filter. */
+char *mk_cond_stack(const struct mk_ctx *c)
+{
+	char *acc = xstrdup("y");
+	const char *p = c->condstack.buf ? c->condstack.buf : "";
+	while ((p = strchr(p, '\x01'))) {
+		const char *e = strchr(p + 1, '\x01');
+		char *part = e ? xstrndup(p + 1, (size_t)(e - p - 1)) : xstrdup(p + 1);
+		char *x = kbt_cond_and(acc, part);
+		free(acc);
+		free(part);
+		acc = x;
+		p = e ? e : p + strlen(p);
+	}
+	return acc;
+}
+
+/* The distinct CONFIG_ symbols of " CONFIG_A CONFIG_B CONFIG_A", in order; returns the count. */
+static size_t distinct_syms(const char *s, char ***out)
+{
+	char **v = NULL;
+	size_t n = 0, alloc = 0, wn;
+	for (const char *w = s; (w = mk_next_word(w, &wn)); w += wn) {
+		bool dup = false;
+		for (size_t i = 0; i < n && !dup; i++)
+			dup = strlen(v[i]) == wn && !memcmp(v[i], w, wn);
+		if (!dup) {
+			XGROW(v, n + 1, alloc);
+			v[n++] = xstrndup(w, wn);
+		}
+	}
+	*out = v;
+	return n;
+}
+
+static void free_syms(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The value a symbol takes in row r of a truth table (kbt_cond_from_table's digits). */
+static const char *row_value(size_t r, size_t i)
+{
+	static const char *const vals[4] = {"y", "m", "", "kcve-other-value"};
+	for (size_t j = 0; j < i; j++)
+		r /= 4;
+	return vals[r % 4];
+}
+
+static void enumerate_begin(struct mk_ctx *c, char **names, size_t n, const char **vals)
+{
+	c->sym_names = (const char *const *)names;
+	c->sym_vals = vals;
+	c->nsym_vals = n;
+	c->sym_missed = false;
+}
+
+static bool enumerate_end(struct mk_ctx *c)
+{
+	bool missed = c->sym_missed;
+	c->sym_names = NULL;
+	c->sym_vals = NULL;
+	c->nsym_vals = 0;
+	c->sym_missed = false;
+	return missed;
+}
+
+/* Symbolic mode: a test that reads CONFIG_ symbols runs both branches, each under the
+ * condition the test's truth table over those symbols gives (every value each can take: y, m,
+ * unset, another value), e.g. `ifneq ($(filter y,$(CONFIG_A) $(CONFIG_B)),)` -> "(CONFIG_A=y) ||
+ * (CONFIG_B=y)".  More than KBT_COND_TABLE_MAX symbols, a test whose answer does not depend on
+ * them (a comparison with a string or a number) or one that reads a symbol only some rows
+ * reach: both branches "unknown". */
 static bool sym_test(struct mk_ctx *c, struct cond *k, const char *kind, const char *arg)
 {
-	bool unc = false;
+	bool unc = false, unc2 = false;
 	sb_reset(&c->syms);
 	c->sym_force = 1;
-	bool ry = eval_test(c, kind, arg, &unc);
-	char *syms = xstrdup(sb_str(&c->syms));
+	eval_test(c, kind, arg, &unc);
 	c->sym_force = 2;
-	bool rn = eval_test(c, kind, arg, &unc);
+	eval_test(c, kind, arg, &unc2);
 	c->sym_force = 0;
-	if (!*syms || unc) {
-		free(syms);
+	char **names = NULL;
+	size_t n = distinct_syms(sb_str(&c->syms), &names);
+	if (!n || unc || unc2) {
+		free_syms(names, n);
 		return false;
 	}
+	char *pos = NULL, *neg = NULL;
+	if (n <= KBT_COND_TABLE_MAX) {
+		size_t rows = kbt_cond_rows(n);
+		bool *truth = xcalloc(rows, sizeof(bool));
+		const char *vals[KBT_COND_TABLE_MAX];
+		enumerate_begin(c, names, n, vals);
+		bool bad = false, any_t = false, any_f = false;
+		for (size_t r = 0; r < rows; r++) {
+			for (size_t i = 0; i < n; i++)
+				vals[i] = row_value(r, i);
+			bool u = false;
+			truth[r] = eval_test(c, kind, arg, &u);
+			bad = bad || u;
+			any_t = any_t || truth[r];
+			any_f = any_f || !truth[r];
+		}
+		bad = enumerate_end(c) || bad;
+		if (!bad && any_t && any_f) {
+			pos = kbt_cond_from_table((const char *const *)names, n, truth);
+			for (size_t r = 0; r < rows; r++)
+				truth[r] = !truth[r];
+			neg = kbt_cond_from_table((const char *const *)names, n, truth);
+		}
+		free(truth);
+	}
+	free_syms(names, n);
 	free(k->syms);
 	free(k->else_syms);
-	k->syms = xstrdup("");
-	k->else_syms = xstrdup("");
-	if (ry != rn) {
-		char *pos = kbt_literals(syms, false), *neg = kbt_literals(syms, true);
-		free(k->syms);
-		free(k->else_syms);
-		k->syms = xstrdup(ry ? pos : neg);
-		k->else_syms = xstrdup(ry ? neg : pos);
-		free(pos);
-		free(neg);
-	}
-	free(syms);
+	k->syms = pos ? pos : xstrdup("unknown");
+	k->else_syms = neg ? neg : xstrdup("unknown");
 	k->sym_both = true;
 	k->active = true;
 	return true;
@@ -282,10 +373,10 @@ static void else_cond(struct mk_ctx *c, struct evalstate *st, const char *rest)
 		/* the else side of a symbolic test: its negation, or a chained test's own condition */
 		for (size_t i = 0; *rest && i < 4; i++) {
 			const char *arg = keyword(rest, kinds[i]);
-			char *prev = xstrdup(k->else_syms ? k->else_syms : "");
+			char *prev = xstrdup(k->else_syms ? k->else_syms : "y");
 			if (arg && sym_test(c, k, kinds[i], arg)) {
 				/* else ifeq: the previous test's negation holds in both new branches */
-				char *a = mk_strf("%s%s", prev, k->syms), *b = mk_strf("%s%s", prev, k->else_syms);
+				char *a = kbt_cond_and(prev, k->syms), *b = kbt_cond_and(prev, k->else_syms);
 				free(k->syms);
 				free(k->else_syms);
 				k->syms = a;
@@ -298,7 +389,7 @@ static void else_cond(struct mk_ctx *c, struct evalstate *st, const char *rest)
 		}
 		free(k->syms);
 		k->syms = k->else_syms;
-		k->else_syms = xstrdup("");
+		k->else_syms = xstrdup("n");
 		k->active = true;
 		enter_branch(c, k);
 		return;
@@ -387,8 +478,21 @@ static void do_include(struct mk_ctx *c, struct evalstate *st, const char *arg, 
 				const char *saved_file = c->cur_file;
 				unsigned saved_line = c->cur_line;
 				struct strbuf sb = STRBUF_INIT;
+				/* symbolic mode: `include $(AMD_DC)` whose words were listed under
+				 * conditions: the included file runs under its word's */
+				size_t stack_len = c->condstack.len;
+				if (c->symbolic && c->word_cond) {
+					char *wc = c->word_cond(c, arg, w, wn);
+					if (strcmp(wc, "y"))
+						sb_addf(&c->condstack, "\x01%s", wc);
+					free(wc);
+				}
 				if (read_file(path, &sb) == 0)
 					mk_eval_text(c, sb_str(&sb), sb.len, path);
+				c->condstack.len = stack_len;
+				if (c->condstack.buf)
+					c->condstack.buf[stack_len] = '\0';
+
 				else if (!optional)
 					mk_mark_uncertain(c, "cannot read included %s", f);
 				sb_release(&sb);
@@ -454,33 +558,53 @@ static const char *find_assign(const char *s, char *op, size_t *oplen, const cha
 	return NULL;
 }
 
-static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *rhs, bool exported)
+/* The assignment proper to the expanded name (nn bytes), then the list hook.  cond: symbolic
+ * mode's condition of the assignment (NULL otherwise). */
+static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name, char op, const char *rhs,
+			bool exported, const char *cond)
 {
-	c->syms.len = 0;
-	if (c->syms.buf)
-		c->syms.buf[0] = '\0';
-	char *lhs = expand_str(c, lhs_raw);
-	char *name = strip_dup(lhs);
-	free(lhs);
-	if (!*name || strchr(name, ' ') || strchr(name, '\t')) {
-		free(name);
-		return;
-	}
-	char *lhs_syms = xstrdup(sb_str(&c->syms)); /* symbolic mode: what the name depended on */
 	size_t nn = strlen(name);
 	struct mk_var *v = mk_vars_get(c->locals, name, nn);
 	bool was_uncertain = c->uncertain;
 	c->uncertain = false;
+	char *old = NULL; /* symbolic: the earlier value an `:=`/`=` kept or replaced */
+	char *words = NULL; /* what an `:=` or a simple append expanded */
+	if (cond && v && (op == '=' || op == ':') && c->keep_name && c->keep_name(name)) {
+		struct strbuf sb = STRBUF_INIT;
+		mk_expand_var(c, name, &sb);
+		old = sb_detach(&sb);
+		if (strcmp(cond, "y")) {
+			/* a list assigned under a condition keeps its words where the condition fails:
+			 * `ptp_kvm-$(CONFIG_X86) := a.o` then `ptp_kvm-$(CONFIG_HAVE_ARM_SMCCC) := b.o` */
+			char *val = expand_str(c, rhs);
+			words = xstrdup(val);
+			struct strbuf all = STRBUF_INIT;
+			sb_adds(&all, old);
+			size_t wn, on;
+			for (const char *w = val; (w = mk_next_word(w, &wn)); w += wn) {
+				bool dup = false;
+				for (const char *o = old; !dup && (o = mk_next_word(o, &on)); o += on)
+					dup = on == wn && !memcmp(o, w, wn);
+				if (!dup) {
+					if (all.len)
+						sb_addc(&all, ' ');
+					sb_add(&all, w, wn);
+				}
+			}
+			v = mk_vars_set(c->locals, name, nn, sb_str(&all), false);
+			sb_release(&all);
+			free(val);
+			op = 0;
+		}
+	}
 	switch (op) {
 	case '=':
 		v = mk_vars_set(c->locals, name, nn, rhs, true);
 		break;
-	case ':': {
-		char *val = expand_str(c, rhs);
-		v = mk_vars_set(c->locals, name, nn, val, false);
-		free(val);
+	case ':':
+		words = expand_str(c, rhs);
+		v = mk_vars_set(c->locals, name, nn, words, false);
 		break;
-	}
 	case '?':
 		if (!v && !mk_vars_get(c->globals, name, nn))
 			v = mk_vars_set(c->locals, name, nn, rhs, true);
@@ -505,11 +629,10 @@ static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *r
 				sb_addc(&sb, ' ');
 			sb_adds(&sb, rhs);
 		} else {
-			char *val = expand_str(c, rhs);
-			if (sb.len && *val)
+			words = expand_str(c, rhs);
+			if (sb.len && *words)
 				sb_addc(&sb, ' ');
-			sb_adds(&sb, val);
-			free(val);
+			sb_adds(&sb, words);
 		}
 		bool unc = v->uncertain, rec = v->recursive, exp = v->exported;
 		v = mk_vars_set(c->locals, name, nn, sb_str(&sb), rec);
@@ -531,11 +654,102 @@ static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *r
 	}
 	c->uncertain = was_uncertain;
 	if (c->hook && op != '?') {
-		sb_reset(&c->syms);
-		sb_adds(&c->syms, lhs_syms);
+		c->assign_cond = cond;
+		c->assign_old = old;
+		c->assign_words = words;
 		c->hook(c, lhs_raw, name, rhs, c->cur_file, c->cur_line);
+		c->assign_cond = NULL;
+		c->assign_old = NULL;
+		c->assign_words = NULL;
 	}
-	free(lhs_syms);
+	free(old);
+	free(words);
+}
+
+/* Symbolic mode: a name built from several symbols (`musb_hdrc-$(CONFIG_USB_MUSB_HOST)$(
+ * CONFIG_USB_MUSB_DUAL_ROLE)`) is expanded for every value of them; each name it can take is
+ * assigned under the condition giving it (more than KBT_COND_TABLE_MAX symbols: the all-y name,
+ * "unknown"). */
+static void assign_computed(struct mk_ctx *c, const char *lhs_raw, const char *yname, char op,
+			    const char *rhs, bool exported, char **syms, size_t k, const char *stack)
+{
+	if (k > KBT_COND_TABLE_MAX) {
+		assign_name(c, lhs_raw, yname, op, rhs, exported, "unknown");
+		return;
+	}
+	size_t rows = kbt_cond_rows(k);
+	char **names = xcalloc(rows, sizeof(*names));
+	const char *vals[KBT_COND_TABLE_MAX];
+	enumerate_begin(c, syms, k, vals);
+	for (size_t r = 0; r < rows; r++) {
+		for (size_t i = 0; i < k; i++)
+			vals[i] = row_value(r, i);
+		char *e = expand_str(c, lhs_raw);
+		names[r] = strip_dup(e);
+		free(e);
+	}
+	bool missed = enumerate_end(c);
+	bool *truth = xcalloc(rows, sizeof(bool));
+	for (size_t r = 0; r < rows; r++) {
+		const char *nm = names[r];
+		if (!nm || !*nm || strchr(nm, ' ') || strchr(nm, '\t') || strstr(nm, row_value(3, 0)))
+			continue;
+		bool seen = false;
+		for (size_t q = 0; q < r && !seen; q++)
+			seen = names[q] && !strcmp(names[q], nm);
+		if (seen)
+			continue;
+		for (size_t q = 0; q < rows; q++)
+			truth[q] = names[q] && !strcmp(names[q], nm);
+		char *tc = missed ? xstrdup("unknown") : kbt_cond_from_table((const char *const *)syms, k, truth);
+		char *full = kbt_cond_and(stack, tc);
+		assign_name(c, lhs_raw, nm, op, rhs, exported, full);
+		free(full);
+		free(tc);
+	}
+	for (size_t r = 0; r < rows; r++)
+		free(names[r]);
+	free(names);
+	free(truth);
+}
+
+static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *rhs, bool exported)
+{
+	c->syms.len = 0;
+	if (c->syms.buf)
+		c->syms.buf[0] = '\0';
+	char *lhs = expand_str(c, lhs_raw);
+	char *name = strip_dup(lhs);
+	free(lhs);
+	if (!*name || strchr(name, ' ') || strchr(name, '\t')) {
+		free(name);
+		return;
+	}
+	if (!c->symbolic) {
+		assign_name(c, lhs_raw, name, op, rhs, exported, NULL);
+		free(name);
+		return;
+	}
+	/* symbolic mode: the condition is the enclosing branches' and the name's own */
+	char **syms = NULL;
+	size_t k = distinct_syms(sb_str(&c->syms), &syms);
+	char *stack = mk_cond_stack(c);
+	if (c->name_cond && strchr(lhs_raw, '$')) {
+		char *nc = c->name_cond(c, lhs_raw);
+		char *x = kbt_cond_and(stack, nc);
+		free(stack);
+		free(nc);
+		stack = x;
+	}
+	if (k >= 2) {
+		assign_computed(c, lhs_raw, name, op, rhs, exported, syms, k, stack);
+	} else {
+		char *full = kbt_cond_and(stack, k ? syms[0] : "y");
+		assign_name(c, lhs_raw, name, op, rhs, exported, full);
+		free(full);
+	}
+	free(stack);
+	free_syms(syms, k);
 	free(name);
 }
 

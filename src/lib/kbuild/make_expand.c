@@ -330,6 +330,16 @@ void mk_expand_var(struct mk_ctx *c, const char *name, struct strbuf *out)
 		if (c->symbolic) {
 			sb_addc(&c->syms, ' ');
 			sb_add(&c->syms, name, n);
+			if (c->sym_names) {
+				size_t i = 0;
+				while (i < c->nsym_vals && strcmp(c->sym_names[i], name))
+					i++;
+				if (i < c->nsym_vals)
+					sb_adds(out, c->sym_vals[i]);
+				else
+					c->sym_missed = true;
+				return;
+			}
 			if (!c->in_test || c->sym_force == 1) {
 				sb_adds(out, "y");
 				return;

@@ -227,3 +227,147 @@ int kb_tree_export_paths(struct kb_tree *t, const char *const *paths, size_t n, 
 		return kcve_err_set(err, KCVE_E_IO, "write error while exporting Kbuild path conditions");
 	return 0;
 }
+
+/* The architectures a compact database evaluates: Debian's (the kernels kcve is measured on).
+ * A file under arch/<other>/ of a listed one's tree is never compiled for it; one under an
+ * unlisted architecture's directory is "unknown", and a file whose condition differs between
+ * the listed architectures is "unknown" for the others. */
+static const char *const db_arches[] = {"x86", "arm64", "arm", "powerpc", "s390", "riscv", "mips",
+					"loongarch"};
+#define N_DB_ARCHES (sizeof(db_arches) / sizeof(db_arches[0]))
+
+/* The condition of path i across the evaluated architectures (conds[a] NULL: not evaluated):
+ * one condition where they agree, else per architecture.  A file under the directory of an
+ * architecture not evaluated is "unknown" for that architecture (the others' evaluations
+ * cannot speak for it); another architecture's files count like any other (arm64 compiles
+ * arch/arm/xen/). */
+static char *merge_arches(char **conds[N_DB_ARCHES], size_t i, const char *norm)
+{
+	bool foreign = false;
+	if (norm && !strncmp(norm, "arch/", 5)) {
+		const char *a = norm + 5, *slash = strchr(a, '/');
+		foreign = slash != NULL;
+		for (size_t k = 0; slash && k < N_DB_ARCHES; k++)
+			if (conds[k] && strlen(db_arches[k]) == (size_t)(slash - a) &&
+			    !strncmp(a, db_arches[k], (size_t)(slash - a)))
+				foreign = false;
+	}
+	const char *first = NULL;
+	bool same = !foreign;
+	for (size_t k = 0; k < N_DB_ARCHES; k++)
+		if (conds[k]) {
+			if (first && strcmp(first, conds[k][i]))
+				same = false;
+			if (!first)
+				first = conds[k][i];
+		}
+	if (!first)
+		return xstrdup("unknown");
+	if (same)
+		return xstrdup(first);
+	struct strbuf sb = STRBUF_INIT, rest = STRBUF_INIT;
+	for (size_t k = 0; k < N_DB_ARCHES; k++) {
+		if (!conds[k])
+			continue;
+		sb_addf(&rest, "!ARCH=%s && ", db_arches[k]);
+		if (!strcmp(conds[k][i], "n"))
+			continue;
+		sb_addf(&sb, "%s(ARCH=%s && (%s))", sb.len ? " || " : "", db_arches[k], conds[k][i]);
+	}
+	sb_addf(&sb, "%s(%sunknown)", sb.len ? " || " : "", sb_str(&rest));
+	sb_release(&rest);
+	return sb_detach(&sb);
+}
+
+int kb_export_db_conditions(const char *ksrc, const char *const *paths, size_t n, FILE *out,
+			    struct kcve_err *err)
+{
+	struct kb_config *cfg = NULL;
+	if (kb_config_parse(&cfg, "", 0, "(empty config)", err) < 0)
+		return -1;
+	/* every .c file of the tree and every path asked for, sorted, once */
+	char *root = realpath(ksrc, NULL);
+	char **v = NULL;
+	size_t nv = 0, alloc = 0;
+	if (root)
+		kbt_list_c_files(root, "", &v, &nv, &alloc);
+	free(root);
+	for (size_t i = 0; i < n; i++) {
+		if (!*paths[i] || strchr(paths[i], '\t') || strchr(paths[i], '\n'))
+			continue;
+		XGROW(v, nv + 1, alloc);
+		v[nv++] = xstrdup(paths[i]);
+	}
+	if (nv)
+		qsort(v, nv, sizeof(*v), cmp_str);
+	size_t w = 0;
+	for (size_t i = 0; i < nv; i++) {
+		if (w && !strcmp(v[w - 1], v[i]))
+			free(v[i]);
+		else
+			v[w++] = v[i];
+	}
+	nv = w;
+	char **norms = xcalloc(nv + 1, sizeof(*norms));
+	char **mods = xcalloc(nv + 1, sizeof(*mods));
+	for (size_t i = 0; i < nv; i++)
+		norms[i] = v[i][0] == '/' ? NULL : kbt_normalize("", v[i], strlen(v[i]));
+	char **conds[N_DB_ARCHES] = {0};
+	int rc = 0;
+	size_t present = 0;
+	for (size_t k = 0; k < N_DB_ARCHES; k++) {
+		char *probe = mk_strf("%s/arch/%s/Makefile", ksrc, db_arches[k]);
+		bool have = path_exists(probe);
+		free(probe);
+		/* an architecture the tree does not have is left out (its files say "unknown") */
+		if (!have)
+			continue;
+		present++;
+		struct kb_tree *s = NULL;
+		if (kbt_open(&s, ksrc, cfg, db_arches[k], true, err) < 0) {
+			rc = -1;
+			break;
+		}
+		kbt_evaluate(s);
+		conds[k] = xcalloc(nv + 1, sizeof(**conds));
+		for (size_t i = 0; i < nv; i++) {
+			conds[k][i] = norms[i] && *norms[i] ? path_cond(s, norms[i], 0) : xstrdup("unknown");
+			char mod[256];
+			char *obj = norms[i] ? kbt_object_of(norms[i]) : NULL;
+			if (!mods[i] && obj && module_of(s, obj, mod, sizeof mod))
+				mods[i] = xstrdup(mod);
+			free(obj);
+		}
+		kb_tree_close(s);
+	}
+	if (rc == 0 && !present) {
+		/* not a kernel tree of any of them: kbt_open words the error */
+		struct kb_tree *s = NULL;
+		rc = kbt_open(&s, ksrc, cfg, db_arches[0], true, err);
+		kb_tree_close(s);
+		if (rc == 0)
+			rc = kcve_err_set(err, KCVE_E_NOTFOUND, "%s has none of the architectures kcve evaluates", ksrc);
+	}
+	for (size_t i = 0; i < nv && rc == 0; i++) {
+		char *c = merge_arches(conds, i, norms[i]);
+		fprintf(out, "%s\t%s\t%s\n", v[i], c, mods[i] ? mods[i] : "");
+		free(c);
+	}
+	for (size_t k = 0; k < N_DB_ARCHES; k++) {
+		for (size_t i = 0; conds[k] && i < nv; i++)
+			free(conds[k][i]);
+		free(conds[k]);
+	}
+	for (size_t i = 0; i < nv; i++) {
+		free(v[i]);
+		free(norms[i]);
+		free(mods[i]);
+	}
+	free(v);
+	free(norms);
+	free(mods);
+	kb_config_free(cfg);
+	if (rc == 0 && ferror(out))
+		return kcve_err_set(err, KCVE_E_IO, "write error while exporting Kbuild conditions");
+	return rc;
+}

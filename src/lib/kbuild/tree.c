@@ -325,6 +325,7 @@ static void eval_arch(struct kb_tree *t)
 	struct mk_ctx c;
 	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
 	c.symbolic = t->symbolic;
+	c.keep_name = t->symbolic ? kbt_list_name : NULL;
 	struct kbt_hookdata hd = {t, "", false};
 	c.hook = kbt_list_hook;
 	c.hook_data = &hd;

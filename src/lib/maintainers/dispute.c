@@ -23,6 +23,7 @@
 #include "store/ops.h"
 #include "store/tree.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 void dispute_result_release(struct dispute_result *r)
 {
@@ -212,7 +213,7 @@ static int validate_args(const struct dispute_request *rq, struct strbuf *data,
 			if (n < 12 || n > 40 || !is_hex_n(a, n))
 				return kcve_err_set(err, KCVE_E_USAGE, "not a commit id (12 to 40 hex "
 				                    "digits): %s", a);
-			snprintf(full, sizeof(full), "%s", a);
+			text_snprintf(full, sizeof(full), "%s", a);
 			if (rq->history) {
 				struct kcve_err e2 = {0};
 				if (history_resolve(rq->history, a, full, &e2))
@@ -315,7 +316,7 @@ int dispute_run(struct cve_tree *t, const struct maintainers *m, const struct di
 	if (!rc && (rc = cve_json_program_files(js.buf, js.len, &files, &nfiles, err)) &&
 	    rc == KCVE_E_PARSE) {
 		char msg[sizeof(err->msg)];
-		snprintf(msg, sizeof(msg), "%s", err->msg);
+		text_snprintf(msg, sizeof(msg), "%s", err->msg);
 		kcve_err_set(err, rc, "%s (%s)", msg, jpath);
 	}
 	sb_release(&js);

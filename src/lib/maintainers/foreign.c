@@ -12,6 +12,7 @@
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "maintainers/request.h"
+#include "core/text.h"
 
 const char *foreign_kind_name(enum foreign_kind k)
 {
@@ -132,7 +133,7 @@ static bool find_duplicate(json_t *cna, const struct foreign_oracle *o, struct f
 			char cve[32] = "";
 			if (o->find_cve && o->find_cve(o->ctx, shas[s], cve) == 0) {
 				r->kind = FOREIGN_DUPLICATE;
-				snprintf(r->duplicate_of, sizeof(r->duplicate_of), "%s", cve);
+				text_snprintf(r->duplicate_of, sizeof(r->duplicate_of), "%s", cve);
 				memcpy(r->sha, shas[s], sizeof(r->sha));
 				r->sha[40] = 0;
 				return true;
@@ -170,12 +171,12 @@ int foreign_classify(const char *text, size_t len, const char *kernel_org,
 		json_decref(root);
 		return rc;
 	}
-	snprintf(r->cve, sizeof(r->cve), "%s", id);
+	text_snprintf(r->cve, sizeof(r->cve), "%s", id);
 	const char *org = json_string_value(json_object_get(meta, "assignerOrgId"));
 	const char *shortname = json_string_value(json_object_get(meta, "assignerShortName"));
 	struct strbuf as = STRBUF_INIT; /* shown on a terminal: no control or bidi character */
 	sb_add_display(&as, shortname ? shortname : org ? org : "?");
-	snprintf(r->assigner, sizeof(r->assigner), "%s", sb_str(&as));
+	text_snprintf(r->assigner, sizeof(r->assigner), "%s", sb_str(&as));
 	sb_release(&as);
 	if (org && kernel_org && strcasecmp(org, kernel_org) == 0) {
 		r->kind = FOREIGN_KERNEL_CNA;
@@ -209,7 +210,7 @@ int foreign_classify(const char *text, size_t len, const char *kernel_org,
 			for (size_t b = 0; b < o->nsupported && !hits_supported; b++) {
 				if (range_hits_branch(ver, lt, le, o->supported[b])) {
 					hits_supported = true;
-					snprintf(hit_branch, sizeof(hit_branch), "%s", o->supported[b]);
+					text_snprintf(hit_branch, sizeof(hit_branch), "%s", o->supported[b]);
 				}
 			}
 		}

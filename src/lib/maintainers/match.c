@@ -10,6 +10,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "maintainers/perlre.h"
+#include "core/text.h"
 
 static size_t count_slashes(const char *s)
 {
@@ -131,8 +132,8 @@ size_t maintainers_match(const struct maintainers *m, const char *file, struct m
 int mnt_cmp_index_str(const void *a, const void *b)
 {
 	char x[32], y[32];
-	snprintf(x, sizeof(x), "%zu", *(const size_t *)a);
-	snprintf(y, sizeof(y), "%zu", *(const size_t *)b);
+	text_snprintf(x, sizeof(x), "%zu", *(const size_t *)a);
+	text_snprintf(y, sizeof(y), "%zu", *(const size_t *)b);
 	return strcmp(x, y);
 }
 

@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "maintainers/email.h"
 #include "maintainers/perlre.h"
+#include "core/text.h"
 
 /* Perl's \s: space, \t, \n, \v, \f, \r. */
 static bool perl_space(int c)
@@ -185,7 +186,7 @@ int maintainers_load(struct maintainers **out, const char *path, const char *roo
 	sb_release(&sb);
 	if (rc) {
 		char msg[sizeof(err->msg)];
-		snprintf(msg, sizeof(msg), "%s", err->msg);
+		text_snprintf(msg, sizeof(msg), "%s", err->msg);
 		return kcve_err_set(err, rc, "%s in %s", msg, path);
 	}
 	if (root) {

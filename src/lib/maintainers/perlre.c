@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "core/xalloc.h"
+#include "core/text.h"
 
 struct perlre {
 	pcre2_code *code;
@@ -31,7 +32,7 @@ struct perlre *perlre_compile(const char *pattern, unsigned flags, char *errbuf,
 		if (errbuf && errlen) {
 			PCRE2_UCHAR msg[160];
 			pcre2_get_error_message(ec, msg, sizeof(msg));
-			snprintf(errbuf, errlen, "%s at offset %zu", (const char *)msg, (size_t)eo);
+			text_snprintf(errbuf, errlen, "%s at offset %zu", (const char *)msg, (size_t)eo);
 		}
 		return NULL;
 	}

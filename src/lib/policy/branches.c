@@ -10,6 +10,7 @@
 #include "core/fileio.h"
 #include "core/version.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 /* Days since 1970-01-01 of a YYYY-MM-DD date, -1 if malformed (civil-from-days inverse). */
 static long long parse_day(const char *s)
@@ -88,7 +89,7 @@ static struct branch_row *find_row(struct branch_policy *bp, const char *branch)
 	XGROW(bp->v, bp->n + 1, bp->alloc);
 	struct branch_row *r = &bp->v[bp->n++];
 	memset(r, 0, sizeof(*r));
-	snprintf(r->branch, sizeof(r->branch), "%s", branch);
+	text_snprintf(r->branch, sizeof(r->branch), "%s", branch);
 	r->eol_day = -1;
 	return r;
 }
@@ -130,8 +131,8 @@ static int load_file(struct branch_policy *bp, const char *root, const char *rel
 				break;
 			}
 			struct branch_row *r = find_row(bp, a);
-			snprintf(r->moniker, sizeof(r->moniker), "%s", b);
-			snprintf(r->latest, sizeof(r->latest), "%s", c);
+			text_snprintf(r->moniker, sizeof(r->moniker), "%s", b);
+			text_snprintf(r->latest, sizeof(r->latest), "%s", c);
 			r->iseol = d != 0;
 		}
 	}

@@ -8,6 +8,7 @@
 
 #include "core/strbuf.h"
 #include "publish/smtp.h"
+#include "core/text.h"
 
 /* A raw announcement is a few KiB; a page this big is not one. */
 #define ARCHIVE_MAX_BODY ((size_t)4 << 20)
@@ -34,7 +35,7 @@ static void bare_id(const char *in, char *out, size_t outsz)
 {
 	in += strspn(in, " \t<");
 	size_t l = strcspn(in, "> \t\r\n");
-	snprintf(out, outsz, "%.*s", (int)l, in);
+	text_snprintf(out, outsz, "%.*s", (int)l, in);
 }
 
 bool archive_message_id(const char *raw, char *out, size_t outsz)

@@ -12,6 +12,7 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 static void set_str(char **dst, const char *v)
 {
@@ -147,7 +148,7 @@ static int load_file(struct publish_config *c, const char *path, struct kcve_err
 		rc = apply(c, key, trim(eq + 1), err);
 		if (rc) {
 			char m[sizeof(err->msg)];
-			snprintf(m, sizeof(m), "%s", err->msg);
+			text_snprintf(m, sizeof(m), "%s", err->msg);
 			kcve_err_set(err, rc, "%s in %s", m, path);
 		}
 	}
@@ -200,7 +201,7 @@ int publish_config_load(struct publish_config *c, const char *path, const struct
 		const char *v = getenv(env_map[i].env);
 		if (v && *v && (rc = apply(c, env_map[i].key, v, err))) {
 			char m[sizeof(err->msg)];
-			snprintf(m, sizeof(m), "%s", err->msg);
+			text_snprintf(m, sizeof(m), "%s", err->msg);
 			return kcve_err_set(err, rc, "%s (from $%s)", m, env_map[i].env);
 		}
 	}

@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/xalloc.h"
 #include "core/kjson.h"
+#include "core/text.h"
 
 struct cveapi {
 	const struct publish_config *cfg;
@@ -274,7 +275,7 @@ static int http_fail(struct cveapi *a, const char *what, const struct resp *r,
 	free(msg);
 	publish_config_scrub(a->cfg, err->msg, sizeof(err->msg));
 	if (r->status == 401)
-		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), "%s",
+		text_snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg), "%s",
 			 ", check cve_api.user/key");
 	return KCVE_E_NET;
 }
@@ -308,7 +309,7 @@ int cveapi_reserve(struct cveapi *a, int year, int count, bool sequential,
 	if (year < 1999 || year > 9999 || count < 1 || count > 100000)
 		return kcve_err_set(err, KCVE_E_USAGE, "invalid year %d or count %d", year, count);
 	char path[256];
-	snprintf(path, sizeof(path), "cve-id?cve_year=%d&amount=%d&short_name=%s%s", year, count,
+	text_snprintf(path, sizeof(path), "cve-id?cve_year=%d&amount=%d&short_name=%s%s", year, count,
 		 a->cfg->api_org,
 		 count > 1 ? (sequential ? "&batch_type=sequential" : "&batch_type=nonsequential") : "");
 	struct resp r = {0};
@@ -324,7 +325,7 @@ int cveapi_reserve(struct cveapi *a, int year, int count, bool sequential,
 int cveapi_quota(struct cveapi *a, struct cveapi_quota *q, struct kcve_err *err)
 {
 	char path[200];
-	snprintf(path, sizeof(path), "org/%s/id_quota", a->cfg->api_org);
+	text_snprintf(path, sizeof(path), "org/%s/id_quota", a->cfg->api_org);
 	struct resp r = {0};
 	int rc = request(a, "GET", path, NULL, 0, RETRY_ANY, &r, err);
 	if (!rc)
@@ -386,7 +387,7 @@ enum held { HELD_NONE, HELD_DIFFERENT, HELD_SAME };
 static int ask_record(struct cveapi *a, const struct goal *g, enum held *h, struct kcve_err *err)
 {
 	char path[96];
-	snprintf(path, sizeof(path), "cve/%s", g->cve);
+	text_snprintf(path, sizeof(path), "cve/%s", g->cve);
 	struct resp r = {0};
 	int rc = request(a, "GET", path, NULL, 0, RETRY_ANY, &r, err);
 	if (!rc) {
@@ -445,7 +446,7 @@ static int converge(struct cveapi *a, const struct goal *g, bool exists, enum cv
 	for (int round = 1;; round++) {
 		if (round > limit) {
 			char m[sizeof(err->msg)];
-			snprintf(m, sizeof(m), "%s", err->msg);
+			text_snprintf(m, sizeof(m), "%s", err->msg);
 			return kcve_err_set(err, KCVE_E_NET, "%.400s; gave up after %d rounds, "
 					    "rerun kcve publish", m, limit);
 		}
@@ -492,8 +493,8 @@ static int cna_goal(struct cveapi *a, const char *cve, const char *record, size_
 		return rc;
 	struct strbuf body = STRBUF_INIT;
 	char path[96], what[96];
-	snprintf(path, sizeof(path), "cve/%s/cna", cve);
-	snprintf(what, sizeof(what), "%s %s", exists ? "update" : "publish", cve);
+	text_snprintf(path, sizeof(path), "cve/%s/cna", cve);
+	text_snprintf(what, sizeof(what), "%s %s", exists ? "update" : "publish", cve);
 	struct goal g = {cve, what, path, &body, "PUBLISHED"};
 	if (!(rc = cveapi_cna_body(record, len, cve, &body, err)))
 		rc = converge(a, &g, exists, done, err);
@@ -537,8 +538,8 @@ int cveapi_reject(struct cveapi *a, const char *cve, const char *reason,
 	sb_adds(&body, text);
 	free(text);
 	char path[96], what[96];
-	snprintf(path, sizeof(path), "cve/%s/reject", cve);
-	snprintf(what, sizeof(what), "reject %s", cve);
+	text_snprintf(path, sizeof(path), "cve/%s/reject", cve);
+	text_snprintf(what, sizeof(what), "reject %s", cve);
 	struct goal g = {cve, what, path, &body, "REJECTED"};
 	/* POST rejects an id without a record; the service answers CVE_RECORD_EXISTS when there
 	 * is one (a published record, or our own earlier reject), and converge() asks and PUTs. */
@@ -551,7 +552,7 @@ int cveapi_reject(struct cveapi *a, const char *cve, const char *reason,
 static int ask_id(struct cveapi *a, const char *cve, char state[16], struct kcve_err *err)
 {
 	char path[96];
-	snprintf(path, sizeof(path), "cve-id/%s", cve);
+	text_snprintf(path, sizeof(path), "cve-id/%s", cve);
 	struct resp r = {0};
 	int rc = request(a, "GET", path, NULL, 0, RETRY_ANY, &r, err);
 	if (!rc)
@@ -568,8 +569,8 @@ int cveapi_reject_id(struct cveapi *a, const char *cve, enum cveapi_done *done,
 	if (rc)
 		return rc;
 	char path[96], what[96], state[16];
-	snprintf(path, sizeof(path), "cve-id/%s?state=REJECTED", cve);
-	snprintf(what, sizeof(what), "reject the id %s", cve);
+	text_snprintf(path, sizeof(path), "cve-id/%s?state=REJECTED", cve);
+	text_snprintf(what, sizeof(what), "reject the id %s", cve);
 	for (int round = 1;; round++) {
 		/* asked every time: the id may have been rejected by a run that died unrecorded */
 		if ((rc = ask_id(a, cve, state, err)))
@@ -604,8 +605,8 @@ int cveapi_get_record(struct cveapi *a, const char *cve, struct strbuf *out,
 	if (rc)
 		return rc;
 	char path[96], what[96], id[32], state[16];
-	snprintf(path, sizeof(path), "cve/%s", cve);
-	snprintf(what, sizeof(what), "show %s", cve);
+	text_snprintf(path, sizeof(path), "cve/%s", cve);
+	text_snprintf(what, sizeof(what), "show %s", cve);
 	struct resp r = {0};
 	rc = request(a, "GET", path, NULL, 0, RETRY_ANY, &r, err);
 	if (!rc) {

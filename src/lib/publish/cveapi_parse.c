@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "core/text.h"
 
 void cveapi_idlist_release(struct cveapi_idlist *l)
 {
@@ -149,7 +150,7 @@ int cveapi_parse_ids(const char *body, size_t len, struct cveapi_idlist *out, lo
 		XGROW(out->v, out->n + 1, out->alloc);
 		struct cveapi_id *d = &out->v[out->n++];
 		memset(d, 0, sizeof(*d));
-		snprintf(d->id, sizeof(d->id), "%s", json_string_value(id));
+		text_snprintf(d->id, sizeof(d->id), "%s", json_string_value(id));
 		d->year = atoi(d->id + 4);
 		json_t *st = json_object_get(e, "state");
 		if (json_is_string(st))
@@ -195,7 +196,7 @@ int cveapi_parse_record(const char *body, size_t len, char id[32], char state[16
 		rc = kcve_err_set(err, KCVE_E_NET, "CVE Services record lacks a valid "
 				  "cveMetadata.cveId/state");
 	else {
-		snprintf(id, 32, "%s", json_string_value(i));
+		text_snprintf(id, 32, "%s", json_string_value(i));
 		cveapi_sanitize(state, 16, json_string_value(s), json_string_length(s));
 	}
 	json_decref(j);

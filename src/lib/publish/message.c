@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/xalloc.h"
+#include "core/text.h"
 
 void message_make_id(char *out, size_t n, const char *cve, time_t now, const char *host)
 {
@@ -19,7 +20,7 @@ void message_make_id(char *out, size_t n, const char *cve, time_t now, const cha
 		r = (unsigned)rand() ^ (unsigned)now;
 	if (f)
 		fclose(f);
-	snprintf(out, n, "<%04d%02d%02d%02d-%s-%04x@%s>", tm.tm_year + 1900, tm.tm_mon + 1,
+	text_snprintf(out, n, "<%04d%02d%02d%02d-%s-%04x@%s>", tm.tm_year + 1900, tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_sec, cve, r & 0xffff, host && *host ? host : "kcve");
 }
 
@@ -30,7 +31,7 @@ void message_date(char *out, size_t n, time_t t)
 					   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 	struct tm tm;
 	gmtime_r(&t, &tm);
-	snprintf(out, n, "%s, %02d %s %04d %02d:%02d:%02d +0000", days[tm.tm_wday], tm.tm_mday,
+	text_snprintf(out, n, "%s, %02d %s %04d %02d:%02d:%02d +0000", days[tm.tm_wday], tm.tm_mday,
 		 mons[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 

@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "publish/archive.h"
 #include "publish/smtp.h"
+#include "core/text.h"
 
 /* <root>/cve/.outbox/[sent/]<name><ext>, or the directory itself when name is NULL. */
 static char *outbox_file(const char *root, const char *name, bool sent, const char *ext)
@@ -64,7 +65,7 @@ int outbox_queue(const char *root, const char *name, const char *msg, size_t len
 static int mark_doubt(const char *path, long long t)
 {
 	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%lld\n", t);
+	int n = text_snprintf(buf, sizeof(buf), "%lld\n", t);
 	return atomic_write_file(path, buf, (size_t)n, 0644);
 }
 
@@ -110,7 +111,7 @@ static int ask_archive(const struct publish_config *cfg, const char *name, const
 	free(id);
 	if (rc) {
 		char m[sizeof(err->msg)];
-		snprintf(m, sizeof(m), "%s", err->msg);
+		text_snprintf(m, sizeof(m), "%s", err->msg);
 		kcve_err_set(err, rc, "%s; %s stays queued: rerun kcve publish, or unset smtp.archive "
 			     "to resend it without asking", m, name);
 	}

@@ -16,6 +16,7 @@
 #include "publish/outbox.h"
 #include "publish/pubstate.h"
 #include "publish/smtp.h"
+#include "core/text.h"
 
 /* What cve.org is told when kcve rejects a published record (the wording the kernel CNA
  * uses, docs/spec/workflow.md "Reject"). */
@@ -82,12 +83,12 @@ static char *cve_file(const struct cve_entry *e, const char *ext, struct strbuf 
 static void id_host(const struct run *r, const char *mbox, char *out, size_t n)
 {
 	if (r->cfg->msgid_host) {
-		snprintf(out, n, "%s", r->cfg->msgid_host);
+		text_snprintf(out, n, "%s", r->cfg->msgid_host);
 		return;
 	}
 	char *from = mail_header_value(mbox, "From");
 	char *addr = from ? mail_first_address(from) : NULL;
-	snprintf(out, n, "%.*s", addr ? (int)strcspn(addr, "@") : 4, addr ? addr : "kcve");
+	text_snprintf(out, n, "%.*s", addr ? (int)strcspn(addr, "@") : 4, addr ? addr : "kcve");
 	free(from);
 	free(addr);
 }
@@ -109,7 +110,7 @@ static int mail_step(struct run *r, const struct cve_entry *e, struct pubstate *
 		     size_t datesz, bool *done, const char *irt, struct kcve_err *err)
 {
 	char name[64];
-	snprintf(name, sizeof(name), "%s.%s", e->id, kind);
+	text_snprintf(name, sizeof(name), "%s.%s", e->id, kind);
 	if (outbox_is_sent(r->root, name)) {
 		*done = true;
 		return pubstate_save(r->root, e->id, st, err);
@@ -171,7 +172,7 @@ static int mail_step(struct run *r, const struct cve_entry *e, struct pubstate *
 		char *q = outbox_path(r->root, name, false);
 		struct strbuf m = STRBUF_INIT;
 		char *v = read_file(q, &m) == 0 ? mail_header_value(m.buf, "Message-Id") : NULL;
-		snprintf(id, idsz, "%s", v ? v : "");
+		text_snprintf(id, idsz, "%s", v ? v : "");
 		free(v);
 		free(q);
 		sb_release(&m);
@@ -223,7 +224,7 @@ static int do_published(struct run *r, const struct cve_entry *e, struct pubstat
 			if ((rc = need_api(r, err)) ||
 			    (rc = cveapi_publish(r->api, e->id, json.buf, json.len, known, &done, err)))
 				goto out;
-			snprintf(st->remote, sizeof(st->remote), "published");
+			text_snprintf(st->remote, sizeof(st->remote), "published");
 			memcpy(st->hash, hash, sizeof(st->hash));
 			if ((rc = pubstate_save(r->root, e->id, st, err)))
 				goto out;
@@ -256,7 +257,7 @@ static bool header_of(const struct cve_entry *e, const char *ext, const char *na
 	char *p = cve_file(e, ext, &sb), *v = p ? mail_header_value(sb.buf, name) : NULL;
 	bool ok = v && v[strspn(v, " \t")] && strcmp(v, "<>") != 0;
 	if (ok)
-		snprintf(out, n, "%s", v + strspn(v, " \t"));
+		text_snprintf(out, n, "%s", v + strspn(v, " \t"));
 	free(v);
 	free(p);
 	sb_release(&sb);
@@ -271,7 +272,7 @@ static void thread_id(const struct run *r, const struct cve_entry *e, const stru
 {
 	char own[256];
 	if (st->announce_id[0]) {
-		snprintf(out, n, "%s", st->announce_id);
+		text_snprintf(out, n, "%s", st->announce_id);
 		return;
 	}
 	out[0] = '\0';
@@ -296,7 +297,7 @@ static int do_rejected(struct run *r, const struct cve_entry *e, struct pubstate
 			if ((rc = need_api(r, err)) ||
 			    (rc = cveapi_reject(r->api, e->id, REJECT_REASON, &done, err)))
 				return rc;
-			snprintf(st->remote, sizeof(st->remote), "rejected");
+			text_snprintf(st->remote, sizeof(st->remote), "rejected");
 			if ((rc = pubstate_save(r->root, e->id, st, err)))
 				return rc;
 			fprintf(r->o->out, "rejected %s%s\n", e->id,
@@ -330,7 +331,7 @@ static int do_returned(struct run *r, const struct cve_entry *e, struct pubstate
 	enum cveapi_done done;
 	if ((rc = need_api(r, err)) || (rc = cveapi_reject_id(r->api, e->id, &done, err)))
 		return rc;
-	snprintf(st->remote, sizeof(st->remote), "returned");
+	text_snprintf(st->remote, sizeof(st->remote), "returned");
 	if ((rc = pubstate_save(r->root, e->id, st, err)))
 		return rc;
 	fprintf(r->o->out, "returned %s%s\n", e->id,
@@ -346,7 +347,7 @@ static int do_baseline(struct run *r, const struct cve_entry *e, struct pubstate
 	struct strbuf json = STRBUF_INIT;
 	char *p;
 	if (e->state == CVE_PUBLISHED) {
-		snprintf(st->remote, sizeof(st->remote), "published");
+		text_snprintf(st->remote, sizeof(st->remote), "published");
 		if ((p = cve_file(e, ".json", &json))) {
 			pubstate_hash(json.buf, json.len, st->hash);
 			free(p);
@@ -354,10 +355,10 @@ static int do_baseline(struct run *r, const struct cve_entry *e, struct pubstate
 		header_of(e, ".mbox", "Message-Id", st->announce_id, sizeof(st->announce_id));
 		st->announced = true;
 	} else if (e->state == CVE_REJECTED) {
-		snprintf(st->remote, sizeof(st->remote), "rejected");
+		text_snprintf(st->remote, sizeof(st->remote), "rejected");
 		st->announced = st->reject_mailed = true;
 	} else
-		snprintf(st->remote, sizeof(st->remote), "returned");
+		text_snprintf(st->remote, sizeof(st->remote), "returned");
 	sb_release(&json);
 	r->sum->unchanged++;
 	return r->o->dry_run ? 0 : pubstate_save(r->root, e->id, st, err);
@@ -401,7 +402,7 @@ static void sweep(struct run *r)
 		char cve[32];
 		const char *dot = strchr(names[i], '.');
 		bool reject = dot && !strcmp(dot, ".reject");
-		snprintf(cve, sizeof(cve), "%.*s", dot ? (int)(dot - names[i]) : 0, names[i]);
+		text_snprintf(cve, sizeof(cve), "%.*s", dot ? (int)(dot - names[i]) : 0, names[i]);
 		struct pubstate st;
 		enum outbox_how how;
 		int rc;

@@ -8,6 +8,7 @@
 
 #include "core/fileio.h"
 #include "core/strbuf.h"
+#include "core/text.h"
 
 static char *state_path(const char *root, const char *cve)
 {
@@ -18,7 +19,7 @@ static char *state_path(const char *root, const char *cve)
 
 static void copy_val(char *dst, size_t n, const char *v)
 {
-	snprintf(dst, n, "%s", v);
+	text_snprintf(dst, n, "%s", v);
 }
 
 int pubstate_load(const char *root, const char *cve, struct pubstate *st, struct kcve_err *err)

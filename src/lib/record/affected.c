@@ -11,6 +11,7 @@
 #include "core/strmap.h"
 #include "core/version.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 static bool is0(const char *s)
 {
@@ -50,7 +51,7 @@ static char *keyf(const char *a, const char *b, const char *c, const char *d, co
 {
 	size_t n = strlen(a) + strlen(b) + strlen(c) + strlen(d) + strlen(e) + 5;
 	char *k = xmalloc(n);
-	snprintf(k, n, "%s:%s:%s:%s:%s", a, b, c, d, e);
+	text_snprintf(k, n, "%s:%s:%s:%s:%s", a, b, c, d, e);
 	return k;
 }
 
@@ -204,7 +205,7 @@ static void explicit_points(const struct strset *A, const struct strset *Fm, con
 			if (strcmp(status, def) == 0)
 				continue;
 			char ver[48];
-			snprintf(ver, sizeof(ver), "%lu.%lu", cmaj, m);
+			text_snprintf(ver, sizeof(ver), "%lu.%lu", cmaj, m);
 			char *k = keyf("kernel", status, ver, "", "");
 			if (strset_add(seen, k))
 				push_range(out, ver, NULL, NULL, status, NULL);
@@ -224,7 +225,7 @@ static bool next_branch(const char *major, char *out, size_t outsz)
 		if (*p < '0' || *p > '9')
 			return false;
 	unsigned long minor = strtoul(dot + 1, NULL, 10);
-	snprintf(out, outsz, "%.*s.%lu", (int)(dot - major), major, minor + 1);
+	text_snprintf(out, outsz, "%.*s.%lu", (int)(dot - major), major, minor + 1);
 	return true;
 }
 
@@ -240,11 +241,11 @@ static void fixed_point(const struct dyad_pair *p, const struct strset *A, struc
 	const char *d1 = strchr(p->fver, '.');
 	const char *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
 	if (d1)
-		snprintf(wild, sizeof(wild), "%.*s.*",
+		text_snprintf(wild, sizeof(wild), "%.*s.*",
 			 (int)(d2 ? (size_t)(d2 - p->fver) : strlen(p->fver)),
 			 p->fver);
 	else
-		snprintf(wild, sizeof(wild), "%s.*", p->fver);
+		text_snprintf(wild, sizeof(wild), "%s.*", p->fver);
 	char *k = keyf("kernel", "unaffected", p->fver, "", wild);
 	if (strset_add(seen, k)) {
 		if (mainline(p->fver)) {
@@ -418,13 +419,13 @@ void affected_json_refs(const struct dyad_list *pairs, const char *const *extra,
 	for (size_t i = 0; i < pairs->n; i++) {
 		if (is0(pairs->v[i].fsha))
 			continue;
-		snprintf(url, sizeof(url), STABLE_URL "%s", pairs->v[i].fsha);
+		text_snprintf(url, sizeof(url), STABLE_URL "%s", pairs->v[i].fsha);
 		url_list_add(out, url);
 	}
 	for (size_t i = 0; i < nextra; i++)
 		url_list_add(out, extra[i]);
 	if (out->n == 0) {
-		snprintf(url, sizeof(url), STABLE_URL "%s", main_sha);
+		text_snprintf(url, sizeof(url), STABLE_URL "%s", main_sha);
 		url_list_add(out, url);
 	}
 }
@@ -444,7 +445,7 @@ void affected_mbox_refs(const struct dyad_list *pairs, const char *const *extra,
 		const struct dyad_pair *p = &pairs->v[i];
 		if (is0(p->fsha) || strcmp(p->fsha, main_sha) == 0)
 			continue;
-		snprintf(url, sizeof(url), STABLE_URL "%s", p->fsha);
+		text_snprintf(url, sizeof(url), STABLE_URL "%s", p->fsha);
 		bool dup = false;
 		for (size_t k = 0; k < n && !dup; k++)
 			dup = strcmp(vu[k].url, url) == 0;
@@ -468,7 +469,7 @@ void affected_mbox_refs(const struct dyad_list *pairs, const char *const *extra,
 		out->v[out->n++] = vu[i].url;
 	}
 	free(vu);
-	snprintf(url, sizeof(url), STABLE_URL "%s", main_sha);
+	text_snprintf(url, sizeof(url), STABLE_URL "%s", main_sha);
 	XGROW(out->v, out->n + 1, out->alloc);
 	out->v[out->n++] = xstrdup(url);
 	for (size_t i = 0; i < nextra; i++)

@@ -8,6 +8,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "record/utf8.h"
+#include "core/text.h"
 
 struct path_list {
 	char **v;
@@ -201,7 +202,7 @@ int commit_info_load(git_repository *repo, const char *sha40, struct commit_info
 	if (git_oid_fromstrn(&oid, sha40, strlen(sha40)) < 0 || strlen(sha40) != 40 ||
 	    git_commit_lookup(&c, repo, &oid) < 0)
 		return kcve_err_set(err, KCVE_E_NOTFOUND, "commit %s is not in the repository", sha40);
-	snprintf(ci->sha, sizeof(ci->sha), "%s", git_oid_tostr_s(&oid));
+	text_snprintf(ci->sha, sizeof(ci->sha), "%s", git_oid_tostr_s(&oid));
 	/* git2 (the anchor's binding) yields None for a non-UTF-8 message: keep that */
 	ci->subject = utf8_or_empty(git_commit_summary(c));
 	ci->message = utf8_or_empty(git_commit_message(c));

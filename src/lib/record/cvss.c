@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "record/utf8.h"
+#include "core/text.h"
 
 static const char *const keys[CVSS_NMETRICS] = {"AV", "AC", "PR", "UI", "S", "C", "I", "A"};
 static const char *const alphabet[CVSS_NMETRICS] = {"NALP", "LH", "NLH", "NR", "UC", "HLN", "HLN", "HLN"};
@@ -71,7 +72,7 @@ int cvss_vector_parse(const char *s, struct cvss_vector *out, struct kcve_err *e
 
 void cvss_vector_format(const struct cvss_vector *v, char out[CVSS_VECTOR_MAX])
 {
-	snprintf(out, CVSS_VECTOR_MAX, CVSS_PREFIX "AV:%c/AC:%c/PR:%c/UI:%c/S:%c/C:%c/I:%c/A:%c",
+	text_snprintf(out, CVSS_VECTOR_MAX, CVSS_PREFIX "AV:%c/AC:%c/PR:%c/UI:%c/S:%c/C:%c/I:%c/A:%c",
 		 v->v[0], v->v[1], v->v[2], v->v[3], v->v[4], v->v[5], v->v[6], v->v[7]);
 }
 
@@ -132,7 +133,7 @@ const char *cvss_severity(double s)
 void cvss_score_display(double score, char out[16])
 {
 	if (score == floor(score))
-		snprintf(out, 16, "%.0f", score);
+		text_snprintf(out, 16, "%.0f", score);
 	else
-		snprintf(out, 16, "%.1f", score);
+		text_snprintf(out, 16, "%.1f", score);
 }

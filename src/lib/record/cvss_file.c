@@ -8,6 +8,7 @@
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "record/utf8.h"
+#include "core/text.h"
 
 /* ---- line and word helpers (Rust str::lines / split_whitespace semantics) ----------- */
 
@@ -541,7 +542,7 @@ int cvss_file_read(const char *path, struct cvss_file *out, struct kcve_err *err
 	sb_release(&sb);
 	if (rc) {
 		char msg[sizeof(err->msg)];
-		snprintf(msg, sizeof(msg), "%s", err->msg);
+		text_snprintf(msg, sizeof(msg), "%s", err->msg);
 		kcve_err_set(err, rc, "invalid CVSS file %s: %s", path, msg);
 	}
 	return rc;

@@ -1,5 +1,6 @@
 /* Sender identity resolution (see identity.h). */
 #include "record/identity.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +69,7 @@ static int config_get(git_repository *repo, const char *key, char *out, size_t o
 	if (git_config_snapshot(&snap, cfg) == 0) {
 		const char *v = NULL;
 		if (git_config_get_string(&v, snap, key) == 0 && v && *v) {
-			snprintf(out, outsz, "%s", v);
+			text_snprintf(out, outsz, "%s", v);
 			rc = 0;
 		}
 		git_config_free(snap);
@@ -91,7 +92,7 @@ int identity_resolve(struct kcve_identity *id, const char *from_opt, git_reposit
 		if (strlen(env) >= sizeof(id->email) || !strchr(env, '@'))
 			return kcve_err_set(err, KCVE_E_USAGE, "$CVE_USER '%s' is not an e-mail address",
 					    env);
-		snprintf(id->email, sizeof(id->email), "%s", env);
+		text_snprintf(id->email, sizeof(id->email), "%s", env);
 		if (config_get(repo, "user.name", id->name, sizeof(id->name)) < 0)
 			return kcve_err_set(err, KCVE_E_NOTFOUND,
 					    "no sender name: $CVE_USER is set but git config user.name "

@@ -1,5 +1,6 @@
 /* serde_json-compatible pretty printer (see json_writer.h). */
 #include "record/json_writer.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,7 +131,7 @@ void json_format_double(double v, char out[32])
 	char e[40];
 	int prec = 0;
 	for (; prec <= 16; prec++) {
-		snprintf(e, sizeof(e), "%.*e", prec, v);
+		text_snprintf(e, sizeof(e), "%.*e", prec, v);
 		if (strtod(e, NULL) == v)
 			break;
 	}
@@ -145,7 +146,7 @@ void json_format_double(double v, char out[32])
 			digits[nd++] = *p;
 	int exp10 = *p == 'e' ? atoi(p + 1) : 0;
 	if (exp10 > 15 || exp10 < -5 || v != v) { /* serde's exponent range: not positional */
-		snprintf(out, 32, "%.17g", v);
+		text_snprintf(out, 32, "%.17g", v);
 		return;
 	}
 	while (nd > 1 && digits[nd - 1] == '0') /* trailing zeros add nothing */

@@ -8,6 +8,7 @@
 
 #include "core/fileio.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 struct ctx {
 	struct kcve_err *err;
@@ -291,7 +292,7 @@ int record_json_read(const char *path, struct record_json *out, struct kcve_err 
 	sb_release(&sb);
 	if (rc) {
 		char msg[sizeof(err->msg)];
-		snprintf(msg, sizeof(msg), "%s", err->msg);
+		text_snprintf(msg, sizeof(msg), "%s", err->msg);
 		kcve_err_set(err, rc, "%s: %s", path, msg);
 	}
 	return rc;

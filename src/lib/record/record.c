@@ -16,6 +16,7 @@
 #include "record/description.h"
 #include "record/render.h"
 #include "record/utf8.h"
+#include "core/text.h"
 
 size_t record_drop_not_affected(struct dyad_list *pairs, const char *const *branches, size_t n)
 {
@@ -85,7 +86,7 @@ static void parse_refs(const char *text, struct url_list *out)
 
 static int read_org_uuid(const char *tree, char *out, size_t outsz, struct kcve_err *err)
 {
-	snprintf(out, outsz, "%s", RECORD_DEFAULT_ORG_UUID);
+	text_snprintf(out, outsz, "%s", RECORD_DEFAULT_ORG_UUID);
 	if (!tree)
 		return 0;
 	char *path = path_join(tree, "scripts/linux.uuid");
@@ -100,7 +101,7 @@ static int read_org_uuid(const char *tree, char *out, size_t outsz, struct kcve_
 			rc = kcve_err_set(err, KCVE_E_TREE, "%s is empty or malformed; it must hold the "
 							    "CNA's organisation UUID", path);
 		else
-			snprintf(out, outsz, "%.*s", (int)n, s);
+			text_snprintf(out, outsz, "%.*s", (int)n, s);
 	}
 	sb_release(&sb);
 	free(path);
@@ -129,13 +130,13 @@ static int read_cvss(const char *path, struct cvss_file *cvss, struct kcve_err *
 	char msg[sizeof(err->msg)];
 	if (rc) {
 		if (rc == KCVE_E_PARSE) {
-			snprintf(msg, sizeof(msg), "%s", err->msg);
+			text_snprintf(msg, sizeof(msg), "%s", err->msg);
 			kcve_err_set(err, rc, "%.400s; fix it (see 'kcve cvss --help')", msg);
 		}
 		return rc;
 	}
 	if ((rc = cvss_file_validate(cvss, err))) {
-		snprintf(msg, sizeof(msg), "%s", err->msg);
+		text_snprintf(msg, sizeof(msg), "%s", err->msg);
 		kcve_err_set(err, rc, "CVSS file %s: %.300s; fix the rationale or the vector", path,
 			     msg);
 	}

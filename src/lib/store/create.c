@@ -18,6 +18,7 @@
 #include "store/ops.h"
 #include "store/store_internal.h"
 #include "store/tree_internal.h"
+#include "core/text.h"
 
 const char *store_batch_sha(const char *line, char out[41])
 {
@@ -221,7 +222,7 @@ int store_create(struct cve_tree *t, struct history *h, const struct store_creat
 	int rc = history_resolve(h, o->sha, sha, err);
 	if (rc)
 		return rc;
-	snprintf(res->sha, sizeof(res->sha), "%s", sha);
+	text_snprintf(res->sha, sizeof(res->sha), "%s", sha);
 	const char *rel = history_release(h, sha);
 	if (!rel)
 		return kcve_err_set(err, KCVE_E_UNFIXED, "commit %.12s is not in any released "
@@ -249,7 +250,7 @@ int store_create(struct cve_tree *t, struct history *h, const struct store_creat
 	char cve[32] = "";
 	struct cve_entry e = {0};
 	if (!rc && o->cve) {
-		snprintf(cve, sizeof(cve), "%s", o->cve);
+		text_snprintf(cve, sizeof(cve), "%s", o->cve);
 		if (tree_find_cve(t, cve, &e) || e.state != CVE_RESERVED) {
 			rc = kcve_err_set(err, e.dir ? KCVE_E_DUPLICATE : KCVE_E_NOTFOUND,
 					  "id is not reserved (%s), %s, use a reserved id ('kcve "
@@ -279,8 +280,8 @@ int store_create(struct cve_tree *t, struct history *h, const struct store_creat
 	if (!rc && !o->dry_run)
 		rc = write_new_cve(t, cve, sha, o, &out, &note, err);
 	if (!rc) {
-		snprintf(res->cve, sizeof(res->cve), "%s", cve);
-		snprintf(res->subject, sizeof(res->subject), "%s", out.subject ? out.subject : "");
+		text_snprintf(res->cve, sizeof(res->cve), "%s", cve);
+		text_snprintf(res->subject, sizeof(res->subject), "%s", out.subject ? out.subject : "");
 	}
 	if (built)
 		record_output_release(&out);

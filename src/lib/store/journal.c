@@ -10,6 +10,7 @@
 #include "core/safefs.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 
 bool journal_tree_name_ok(const char *rel)
@@ -128,7 +129,7 @@ int journal_parse(const char *text, size_t len, const char *origin, struct journ
 	}
 	size_t body = pos + 4; /* through "end\n" */
 	char want[32];
-	snprintf(want, sizeof(want), "sum %016" PRIx64 "\n", (uint64_t)fnv1a64(FNV1A64_INIT, text, body));
+	text_snprintf(want, sizeof(want), "sum %016" PRIx64 "\n", (uint64_t)fnv1a64(FNV1A64_INIT, text, body));
 	size_t wl = strlen(want);
 	if (len - body != wl || memcmp(text + body, want, wl) != 0)
 		return kcve_err_set(err, KCVE_E_TREE, "operation journal checksum mismatch (edited "

@@ -27,6 +27,7 @@
 #include "core/testhooks.h"
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
+#include "core/text.h"
 
 static const enum cve_state all_states[] = {CVE_PUBLISHED, CVE_REJECTED, CVE_RESERVED,
 					    CVE_RETURNED};
@@ -402,7 +403,7 @@ int tree_find_cve(struct cve_tree *t, const char *id, struct cve_entry *out)
 		}
 		sb_release(&p);
 		if (found) {
-			snprintf(out->id, sizeof(out->id), "%s", id);
+			text_snprintf(out->id, sizeof(out->id), "%s", id);
 			out->year = year;
 			out->state = all_states[i];
 			out->dir = dir;
@@ -458,7 +459,7 @@ static void idx_line(const char *line, size_t len, void *vctx)
 	memcpy(r->sha, line, n);
 	r->sha[n] = '\0';
 	sha_lower(r->sha);
-	snprintf(r->id, sizeof(r->id), "%s", c->e->id);
+	text_snprintf(r->id, sizeof(r->id), "%s", c->e->id);
 	r->year = c->e->year;
 	r->state = c->e->state;
 	r->line = c->line++;
@@ -518,7 +519,7 @@ static size_t lower_bound(const struct cve_tree *t, const char *key)
 static void fill_entry(const struct sha_ref *r, struct cve_entry *out)
 {
 	memset(out, 0, sizeof(*out));
-	snprintf(out->id, sizeof(out->id), "%s", r->id);
+	text_snprintf(out->id, sizeof(out->id), "%s", r->id);
 	out->year = r->year;
 	out->state = r->state;
 	out->dir = xstrdup(r->dir);
@@ -528,7 +529,7 @@ int tree_find_sha(struct cve_tree *t, const char *sha40, struct cve_entry *out)
 {
 	memset(out, 0, sizeof(*out));
 	char key[41];
-	snprintf(key, sizeof(key), "%s", sha40);
+	text_snprintf(key, sizeof(key), "%s", sha40);
 	sha_lower(key);
 	tree_build_sha_index(t);
 	size_t i = lower_bound(t, key);
@@ -544,7 +545,7 @@ int tree_find_sha_prefix(struct cve_tree *t, const char *prefix,
 			 void *ctx)
 {
 	char key[41];
-	snprintf(key, sizeof(key), "%s", prefix);
+	text_snprintf(key, sizeof(key), "%s", prefix);
 	sha_lower(key);
 	size_t kl = strlen(key);
 	tree_build_sha_index(t);

@@ -18,6 +18,7 @@
 #include "core/xalloc.h"
 #include "store/journal.h"
 #include "store/tree_internal.h"
+#include "core/text.h"
 
 
 /* Test hook: KCVE_TEST_CRASH_STEP=N kills the process with SIGKILL at the N-th step boundary
@@ -111,7 +112,7 @@ int txn_put(struct txn *x, const char *dest_rel, const void *data, size_t len,
 		return KCVE_E_TREE;
 	}
 	char name[32];
-	snprintf(name, sizeof(name), "%d", x->nstaged++);
+	text_snprintf(name, sizeof(name), "%d", x->nstaged++);
 	char *p = path_join(x->stage_dir, name);
 	/* no temp file + rename: nothing reads the staging directory before the journal (the
 	 * commit point) names this file, and txn_commit syncs the directory (or, for bulk

@@ -22,6 +22,7 @@
 #include "store/store_internal.h"
 #include "store/tree_internal.h"
 #include "store/verify_access.h"
+#include "core/text.h"
 
 struct vctx {
 	FILE *out;
@@ -329,7 +330,7 @@ static void read_fix_ids(const struct cve_entry *e, struct fix_ids *f)
 		for (const char *p = sb_str(&sb); *p && f->n < 8;) {
 			size_t n = strspn(p, "0123456789abcdef");
 			if (n == 40)
-				snprintf(f->v[f->n++], 41, "%.40s", p);
+				text_snprintf(f->v[f->n++], 41, "%.40s", p);
 			p += n + strcspn(p + n, "\n");
 			p += *p == '\n';
 		}
@@ -354,7 +355,7 @@ static void dyad_header_ids(const char *dyad, struct fix_ids *f)
 		if (p && (!eol || p < eol)) {
 			p += strlen("for git id ");
 			if (strspn(p, "0123456789abcdef") == 40)
-				snprintf(f->v[f->n++], 41, "%.40s", p);
+				text_snprintf(f->v[f->n++], 41, "%.40s", p);
 		}
 		line = eol ? eol + 1 : NULL;
 	}

@@ -9,6 +9,8 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "record/cvss.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 /* kcve outcome (and the stage that decided it, NULL = any) -> CSAF product status and flag:
  * the one mapping table (docs/check.md lists it); the first matching row counts. Kept outcomes
@@ -49,9 +51,9 @@ static json_t *helper_of(const struct ck_result *R, const struct ck_vex_opts *o)
 {
 	struct ck_vex_ident id;
 	ck_vex_identity(R, o, &id);
-	json_t *h = json_pack("{s:s, s:s}", "cpe", id.cpe, "purl", id.purl);
+	json_t *h = kj_pack("{s:s, s:s}", "cpe", id.cpe, "purl", id.purl);
 	if (o->sbom && o->sbom->cyclonedx) /* the BOM-Link to the SBOM's kernel component */
-		json_object_set_new(h, "sbom_urls", json_pack("[s]", id.ref));
+		json_object_set_new(h, "sbom_urls", kj_pack("[s]", id.ref));
 	return h;
 }
 
@@ -64,20 +66,20 @@ static json_t *product_tree(struct ck_result *res, size_t nres, const struct ck_
 	for (size_t k = 0; k < nres; k++) {
 		const struct ck_result *R = &res[k];
 		if (R->release[0])
-			snprintf(P->ids[k], sizeof P->ids[k], "linux-kernel-%s", R->release);
+			text_snprintf(P->ids[k], sizeof P->ids[k], "linux-kernel-%s", R->release);
 		else
-			snprintf(P->ids[k], sizeof P->ids[k], "linux-kernel-input-%zu", k + 1);
+			text_snprintf(P->ids[k], sizeof P->ids[k], "linux-kernel-input-%zu", k + 1);
 		bool dup = false;
 		for (size_t j = 0; j < k && !dup; j++)
 			dup = !strcmp(P->ids[j], P->ids[k]);
 		if (dup)
 			continue;
 		char name[192];
-		snprintf(name, sizeof name, "Linux kernel %s", R->release[0] ? R->release : R->label);
-		json_t *prod = json_pack("{s:s, s:s, s:o}", "name", name, "product_id", P->ids[k],
+		text_snprintf(name, sizeof name, "Linux kernel %s", R->release[0] ? R->release : R->label);
+		json_t *prod = kj_pack("{s:s, s:s, s:o}", "name", name, "product_id", P->ids[k],
 					 "product_identification_helper", helper_of(R, o));
 		if (R->release[0])
-			json_array_append_new(versions, json_pack("{s:s, s:s, s:o}", "category",
+			json_array_append_new(versions, kj_pack("{s:s, s:s, s:o}", "category",
 								  "product_version", "name",
 								  R->release, "product", prod));
 		else
@@ -85,7 +87,7 @@ static json_t *product_tree(struct ck_result *res, size_t nres, const struct ck_
 	}
 	json_t *tree = json_object();
 	if (json_array_size(versions))
-		json_object_set_new(tree, "branches", json_pack(
+		json_object_set_new(tree, "branches", kj_pack(
 			"[{s:s, s:s, s:[{s:s, s:s, s:o}]}]", "category", "vendor", "name", "Linux",
 			"branches", "category", "product_name", "name", "Linux kernel", "branches",
 			versions));
@@ -111,7 +113,7 @@ static void add_unique(json_t *obj, const char *key, const char *s)
 	json_array_foreach(a, i, x)
 		if (!strcmp(json_string_value(x), s))
 			return;
-	json_array_append_new(a, json_string(s));
+	json_array_append_new(a, kj_str(s));
 }
 
 /* Product lists grouped by a label: flags, remediations, threats (label -> product ids). */
@@ -122,9 +124,9 @@ static json_t *grouped(json_t *by_label, const char *label_key, const char *extr
 	const char *label;
 	json_t *ids;
 	json_object_foreach(by_label, label, ids) {
-		json_t *g = json_pack("{s:s, s:O}", label_key, label, "product_ids", ids);
+		json_t *g = kj_pack("{s:s, s:O}", label_key, label, "product_ids", ids);
 		if (extra_key)
-			json_object_set_new(g, extra_key, json_string(extra_val));
+			json_object_set_new(g, extra_key, kj_str(extra_val));
 		json_array_append_new(out, g);
 	}
 	return out;
@@ -135,11 +137,11 @@ static void remediation(const struct ck_result *R, const struct ck_entry *e, con
 {
 	char txt[320];
 	if (e->fixed_in[0]) {
-		snprintf(txt, sizeof txt, "Update to Linux %s or later: the first release on the "
+		text_snprintf(txt, sizeof txt, "Update to Linux %s or later: the first release on the "
 			 "branch of %s that fixes it.", e->fixed_in, R->release);
 		add_unique(vendor_fix, txt, pid);
 	} else {
-		snprintf(txt, sizeof txt, "No release on the branch of %s fixes it yet: apply the "
+		text_snprintf(txt, sizeof txt, "No release on the branch of %s fixes it yet: apply the "
 			 "upstream fix (see the references) or move to a branch that has it.",
 			 R->release[0] ? R->release : R->label);
 		add_unique(none, txt, pid);
@@ -148,13 +150,13 @@ static void remediation(const struct ck_result *R, const struct ck_entry *e, con
 
 static json_t *references(const struct ck_record *r)
 {
-	json_t *refs = json_pack("[{s:s, s:s, s:o}]", "category", "external", "summary",
+	json_t *refs = kj_pack("[{s:s, s:s, s:o}]", "category", "external", "summary",
 				 "CVE record", "url", ck_vex_cve_url(r->id));
 	for (size_t i = 0; i < r->nfixes; i++) {
 		char url[128], sum[64];
-		snprintf(url, sizeof url, "https://git.kernel.org/stable/c/%s", r->fixes[i]);
-		snprintf(sum, sizeof sum, "Fix commit %.12s", r->fixes[i]);
-		json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category", "external",
+		text_snprintf(url, sizeof url, "https://git.kernel.org/stable/c/%s", r->fixes[i]);
+		text_snprintf(sum, sizeof sum, "Fix commit %.12s", r->fixes[i]);
+		json_array_append_new(refs, kj_pack("{s:s, s:s, s:s}", "category", "external",
 						      "summary", sum, "url", url));
 	}
 	return refs;
@@ -172,7 +174,7 @@ static json_t *score(const struct ck_record *r, json_t *affected)
 	char canon[CVSS_VECTOR_MAX];
 	cvss_vector_format(&v, canon);
 	double base = cvss_score(&v);
-	return json_pack("[{s:{s:s, s:s, s:f, s:s}, s:O}]", "cvss_v3", "version", "3.1",
+	return kj_pack("[{s:{s:s, s:s, s:f, s:s}, s:O}]", "cvss_v3", "version", "3.1",
 			 "vectorString", canon, "baseScore", base, "baseSeverity",
 			 cvss_severity(base), "products", affected);
 }
@@ -217,10 +219,10 @@ static json_t *vulnerability(const struct ck_set *s, struct ck_result *res,
 	collect(s, res, P, rec, o, &pk);
 	json_t *v = NULL;
 	if (pk.listed) {
-		v = json_pack("{s:s}", "cve", r->id);
+		v = kj_pack("{s:s}", "cve", r->id);
 		if (r->title[0])
-			json_object_set_new(v, "title", json_string(r->title));
-		json_object_set_new(v, "notes", json_pack(
+			json_object_set_new(v, "title", kj_str(r->title));
+		json_object_set_new(v, "notes", kj_pack(
 			"[{s:s, s:s, s:s}, {s:s, s:s, s:s}]", "category", "description", "title",
 			"Summary", "text", r->title[0] ? r->title : r->id, "category", "details",
 			"title", "kcve verdict per kernel", "text", sb_str(&pk.verdicts)));
@@ -245,7 +247,7 @@ static json_t *vulnerability(const struct ck_set *s, struct ck_result *res,
 		if (r->published > 0) {
 			char d[32];
 			ck_vex_time_text(r->published, d, sizeof d);
-			json_object_set_new(v, "release_date", json_string(d));
+			json_object_set_new(v, "release_date", kj_str(d));
 		}
 	}
 	json_decref(pk.status);
@@ -271,9 +273,9 @@ static void withdrawn(json_t *vulns, const struct ck_csaf_since *since, const st
 			json_t *v = json_object_get(seen, e->id);
 			if (!v) {
 				char note[320];
-				snprintf(note, sizeof note, "Withdrawn: %s since %s. This statement "
+				text_snprintf(note, sizeof note, "Withdrawn: %s since %s. This statement "
 					 "replaces the earlier one about it.", e->why, since->label);
-				v = json_pack("{s:s, s:[{s:s, s:s, s:s}], s:{s:[]}, s:[{s:s, s:s, s:[]}]}",
+				v = kj_pack("{s:s, s:[{s:s, s:s, s:s}], s:{s:[]}, s:[{s:s, s:s, s:[]}]}",
 					      "cve", e->id, "notes", "category", "general", "title",
 					      "Withdrawn", "text", note, "product_status",
 					      "known_not_affected", "threats", "category", "impact",
@@ -299,23 +301,23 @@ static json_t *publisher(const struct ck_vex_opts *o)
 	size_t nl = lt ? (size_t)(lt - author) : strlen(author);
 	while (nl && author[nl - 1] == ' ')
 		nl--;
-	snprintf(name, sizeof name, "%.*s", (int)nl, author);
-	snprintf(contact, sizeof contact, "%.*s", gt ? (int)(gt - lt - 1) : 0, gt ? lt + 1 : "");
+	text_snprintf(name, sizeof name, "%.*s", (int)nl, author);
+	text_snprintf(contact, sizeof contact, "%.*s", gt ? (int)(gt - lt - 1) : 0, gt ? lt + 1 : "");
 	const char *at = strchr(contact, '@');
 	if (!strncmp(contact, "https://", 8))
-		snprintf(ns, sizeof ns, "%s", contact);
+		text_snprintf(ns, sizeof ns, "%s", contact);
 	else if (at && at[1] && !strpbrk(at + 1, " /@"))
-		snprintf(ns, sizeof ns, "https://%s", at + 1);
+		text_snprintf(ns, sizeof ns, "https://%s", at + 1);
 	static const char *const cats[] = {"coordinator", "discoverer", "other", "translator",
 					   "user", "vendor"};
 	const char *cat = "other";
 	for (size_t i = 0; o->role && i < sizeof cats / sizeof cats[0]; i++)
 		if (!strcmp(o->role, cats[i]))
 			cat = cats[i];
-	json_t *p = json_pack("{s:s, s:s, s:s}", "category", cat, "name", name[0] ? name : author,
+	json_t *p = kj_pack("{s:s, s:s, s:s}", "category", cat, "name", name[0] ? name : author,
 			      "namespace", ns);
 	if (contact[0])
-		json_object_set_new(p, "contact_details", json_string(contact));
+		json_object_set_new(p, "contact_details", kj_str(contact));
 	return p;
 }
 
@@ -329,7 +331,7 @@ static json_t *tracking(const struct products *P, const struct ck_csaf_since *si
 	char h[65], id[48], now[32], old[32];
 	sha256_hex(key.buf ? key.buf : "", key.len, h);
 	sb_release(&key);
-	snprintf(id, sizeof id, "kcve-vex-%.16s", h);
+	text_snprintf(id, sizeof id, "kcve-vex-%.16s", h);
 	long long t = ck_vex_now();
 	ck_vex_time_text(t, now, sizeof now);
 	json_t *hist = json_array();
@@ -341,20 +343,20 @@ static json_t *tracking(const struct products *P, const struct ck_csaf_since *si
 			for (int c = 0; c < 3; c++)
 				n[c] += since->deltas[k].count[c];
 		char sum[256];
-		snprintf(sum, sizeof sum, "Statement from the records of %s.", since->label);
-		json_array_append_new(hist, json_pack("{s:s, s:s, s:s}", "date", old, "number", "1",
+		text_snprintf(sum, sizeof sum, "Statement from the records of %s.", since->label);
+		json_array_append_new(hist, kj_pack("{s:s, s:s, s:s}", "date", old, "number", "1",
 						      "summary", sum));
-		snprintf(sum, sizeof sum, "Records updated since %s: %zu added, %zu removed "
+		text_snprintf(sum, sizeof sum, "Records updated since %s: %zu added, %zu removed "
 			 "(withdrawn or no longer applying), %zu changed.", since->label, n[0], n[1],
 			 n[2]);
-		json_array_append_new(hist, json_pack("{s:s, s:s, s:s}", "date", now, "number", "2",
+		json_array_append_new(hist, kj_pack("{s:s, s:s, s:s}", "date", now, "number", "2",
 						      "summary", sum));
 	} else {
-		snprintf(old, sizeof old, "%s", now);
-		json_array_append_new(hist, json_pack("{s:s, s:s, s:s}", "date", now, "number", "1",
+		text_snprintf(old, sizeof old, "%s", now);
+		json_array_append_new(hist, kj_pack("{s:s, s:s, s:s}", "date", now, "number", "1",
 						      "summary", "Initial statement."));
 	}
-	return json_pack("{s:s, s:{s:s, s:{s:s, s:s}}, s:s, s:s, s:o, s:s, s:s}",
+	return kj_pack("{s:s, s:{s:s, s:{s:s, s:s}}, s:s, s:s, s:o, s:s, s:s}",
 			 "current_release_date", now, "generator", "date", now, "engine", "name",
 			 "kcve", "version", KCVE_VERSION, "id", id, "initial_release_date", old,
 			 "revision_history", hist, "status", "final", "version", since ? "2" : "1");
@@ -371,8 +373,8 @@ static json_t *document(struct ck_result *res, size_t nres, const struct product
 		"lists every CVE kcve keeps (kcve check --ids); each vulnerability's details note "
 		"gives kcve's reason per kernel.", sb_str(&what));
 	char title[256];
-	snprintf(title, sizeof title, "Linux kernel CVE applicability: %.200s", sb_str(&what));
-	json_t *doc = json_pack("{s:s, s:s, s:{s:{s:s}}, s:s, s:[{s:s, s:s, s:s}], s:o, s:s, s:o}",
+	text_snprintf(title, sizeof title, "Linux kernel CVE applicability: %s", sb_str(&what));
+	json_t *doc = kj_pack("{s:s, s:s, s:{s:{s:s}}, s:s, s:[{s:s, s:s, s:s}], s:o, s:s, s:o}",
 				"category", "csaf_vex", "csaf_version", "2.0", "distribution",
 				"tlp", "label", "WHITE", "lang", "en", "notes", "category",
 				"summary", "title", "What this document states", "text",
@@ -395,7 +397,7 @@ int ck_print_csaf(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 			json_array_append_new(vulns, v);
 	}
 	withdrawn(vulns, since, &P);
-	json_t *out = json_pack("{s:o, s:o, s:o}", "document", document(res, nres, &P, o, since),
+	json_t *out = kj_pack("{s:o, s:o, s:o}", "document", document(res, nres, &P, o, since),
 				"product_tree", tree, "vulnerabilities", vulns);
 	free(P.ids);
 	/* keys in order everywhere (the validator's sorting test), two-space indent */

@@ -7,9 +7,12 @@
 #include <time.h>
 
 #include "check/stages/rank.h"
+#include "core/cveid.h"
 #include "core/safefs.h"
 #include "core/version.h"
 #include "core/xalloc.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 static int sev_rank(const char *s)
 {
@@ -53,7 +56,7 @@ static int cmp_row(const void *a, const void *b)
 		return c;
 	if (x->sev != y->sev)
 		return x->sev - y->sev;
-	return strcmp(x->r->id, y->r->id);
+	return cveid_cmp(x->r->id, y->r->id);
 }
 
 static void print_stages(FILE *f, const struct ck_result *r)
@@ -61,16 +64,14 @@ static void print_stages(FILE *f, const struct ck_result *r)
 	for (int i = 0; i < r->nstages; i++) {
 		const struct ck_stage_count *c = &r->stages[i];
 		if (i == 0)
-			fprintf(f, "%zu %s", c->count, c->name);
+			fprint_display(f, "%zu %s", c->count, c->name);
 		else
-			fprintf(f, " → %zu by %s", c->count, c->name);
+			fprint_display(f, " → %zu by %s", c->count, c->name);
 		if (i > 0 && c->unknown)
-			fprintf(f, " (%zu undecided)", c->unknown);
+			fprint_display(f, " (%zu undecided)", c->unknown);
 	}
 	fputc('\n', f);
 }
-
-static const char *const reading_names[] = {"json", "dyad", "either"};
 
 /* Records whose JSON and .dyad readings differ for this kernel, both kept and dropped ones:
  * never pick one silently. */
@@ -78,16 +79,16 @@ static void print_disagreements(FILE *f, const struct ck_set *s, const struct ck
 {
 	if (!R->ndisagree)
 		return;
-	fprintf(f, "≠ %zu record(s) whose JSON and .dyad readings differ for %s (verdict from the %s "
+	fprint_display(f, "≠ %zu record(s) whose JSON and .dyad readings differ for %s (verdict from the %s "
 		   "reading; --reading either for the cautious answer, --json for both):\n",
-		R->ndisagree, R->label, reading_names[R->reading < 3 ? R->reading : 0]);
+		R->ndisagree, R->label, ck_reading_name((enum ck_reading)R->reading));
 	for (size_t i = 0; i < R->n; i++) {
 		const struct ck_entry *e = &R->e[i];
 		if (!e->disagree)
 			continue;
 		char jw[256], dw[256];
 		ck_readings_explain(s, R, e, jw, dw, sizeof jw);
-		fprintf(f, "  %-16s %-14s %s; %s\n", s->v[e->rec].id, ck_outcome_name(e->outcome), jw,
+		fprint_display(f, "  %-16s %-14s %s; %s\n", s->v[e->rec].id, ck_outcome_name(e->outcome), jw,
 			dw);
 	}
 }
@@ -99,14 +100,10 @@ static void print_markers(FILE *f, const struct ck_entry *e)
 		fputs(" [module loaded]", f);
 	else if (e->module == CK_MOD_NOT_LOADED)
 		fputs(" [module not loaded]", f);
-	if (e->mitigation == CK_MIT_BLACKLIST) { /* quotes modprobe.d text of the image */
-		struct strbuf w = STRBUF_INIT;
-		sb_add_display(&w, e->mitigation_why);
-		fprintf(f, " [blacklisted, still loadable: %s]", sb_str(&w));
-		sb_release(&w);
-	}
+	if (e->mitigation == CK_MIT_BLACKLIST) /* quotes modprobe.d text of the image */
+		fprint_display(f, " [blacklisted, still loadable: %s]", e->mitigation_why);
 	if (e->fixed_in[0])
-		fprintf(f, " (fixed in %s)", e->fixed_in);
+		fprint_display(f, " (fixed in %s)", e->fixed_in);
 }
 
 /* One CVE line of the table; sub (optional) is printed as a column (ranked list). */
@@ -115,31 +112,27 @@ static void print_row(FILE *f, const struct ck_entry *e, const struct ck_record 
 {
 	char score[24] = "", epss[32] = "";
 	if (r->score10)
-		snprintf(score, sizeof score, "%u.%u", r->score10 / 10, r->score10 % 10);
+		text_snprintf(score, sizeof score, "%u.%u", r->score10 / 10, r->score10 % 10);
 	if (e->has_epss)
-		snprintf(epss, sizeof epss, "%.3f/p%.0f", e->epss, e->epss_pct * 100);
+		text_snprintf(epss, sizeof epss, "%.3f/p%.0f", e->epss, e->epss_pct * 100);
 	const char *col = "", *end = "";
 	if (o->color) {
 		col = e->outcome == CK_OUT_AFFECTED ? "\033[31m" : "\033[33m";
 		end = "\033[0m";
 	}
 	/* title and subsystem come from records (or a db from elsewhere): shown as text */
-	struct strbuf t = STRBUF_INIT, sb = STRBUF_INIT;
-	sb_add_display(&t, r->title);
-	if (sub) { /* the ranked list: KEV and EPSS columns, the subsystem */
-		sb_add_display(&sb, sub);
-		fprintf(f, "  %-5s %-16s %-8s %4s %-11s %-24s ",
-			e->kev ? e->kev_ransomware ? "KEV+R" : "KEV" : "", r->id,
-			sev_names[sev_rank(r->severity)], score, epss, sb_str(&sb));
-	} else {
-		fprintf(f, "  %-16s %-8s %4s ", r->id, sev_names[sev_rank(r->severity)], score);
-	}
-	fprintf(f, "%s%-8s%s%s %s", col, ck_outcome_name(e->outcome), end,
-		e->disagree ? " ≠" : e->needs_git ? " ?" : "", sb_str(&t));
+	if (sub) /* the ranked list: KEV and EPSS columns, the subsystem */
+		fprint_display(f, "  %-5s %-16s %-8s %4s %-11s %-24s ",
+			       e->kev ? e->kev_ransomware ? "KEV+R" : "KEV" : "", r->id,
+			       sev_names[sev_rank(r->severity)], score, epss, sub);
+	else
+		fprint_display(f, "  %-16s %-8s %4s ", r->id, sev_names[sev_rank(r->severity)], score);
+	fputs(col, f); /* the colour codes are ours: the one escape the table writes itself */
+	fprint_display(f, "%-8s", ck_outcome_name(e->outcome));
+	fputs(end, f);
+	fprint_display(f, "%s %s", e->disagree ? " ≠" : e->needs_git ? " ?" : "", r->title);
 	print_markers(f, e);
 	fputc('\n', f);
-	sb_release(&t);
-	sb_release(&sb);
 }
 
 /* --kev / --epss: every kept CVE in the one ranking (check/stages/rank.h). */
@@ -148,7 +141,7 @@ static void print_ranked(FILE *f, const struct ck_set *s, const struct ck_result
 {
 	size_t *order = xcalloc(R->n + 1, sizeof *order);
 	size_t n = ck_rank_order(s, R, order);
-	fprintf(f, "\n== ranked: %sexposure, %sCVSS (KEV = CISA's Known Exploited "
+	fprint_display(f, "\n== ranked: %sexposure, %sCVSS (KEV = CISA's Known Exploited "
 		   "Vulnerabilities, +R = used by ransomware; EPSS probability/percentile) ==\n",
 		R->ranked_kev ? "KEV first, then " : "", R->ranked_epss ? "EPSS, " : "");
 	for (size_t i = 0; i < n; i++) {
@@ -164,32 +157,31 @@ static void print_triage_notes(FILE *f, const struct ck_set *s, const struct ck_
 {
 	for (size_t i = 0; i < R->n; i++)
 		if (R->e[i].outcome == CK_OUT_MITIGATED)
-			fprintf(f, "mitigated: %s %s\n", s->v[R->e[i].rec].id, R->e[i].reason);
+			fprint_display(f, "mitigated: %s %s\n", s->v[R->e[i].rec].id, R->e[i].reason);
 	if (!R->nuntracked_kev)
 		return;
-	fprintf(f, "KEV lists %zu Linux kernel CVE(s) that no record here carries (another CNA "
+	fprint_display(f, "KEV lists %zu Linux kernel CVE(s) that no record here carries (another CNA "
 		   "assigned them, or they predate the kernel CNA); the records cannot judge them, "
 		   "check them by hand:", R->nuntracked_kev);
 	for (size_t i = 0; i < R->nuntracked_kev; i++)
-		fprintf(f, " %s", R->untracked_kev[i]);
+		fprint_display(f, " %s", R->untracked_kev[i]);
 	fputc('\n', f);
 }
 
 void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		    const struct ck_out_opts *o)
 {
-	struct strbuf title = STRBUF_INIT;
 	for (size_t k = 0; k < nres; k++) {
 		struct ck_result *R = &res[k];
 		if (o->deltas) /* what changed comes first */
 			ck_delta_print(f, &o->deltas[k], R->label, o->since);
-		fprintf(f, "Kernel %s: ", R->label);
+		fprint_display(f, "Kernel %s: ", R->label);
 		print_stages(f, R);
 		if (R->code) {
 			size_t fp = 0;
 			for (size_t i = 0; i < R->n; i++)
 				fp += R->code[i].checked;
-			fprintf(f, "Code: %zu of %zu CVEs with a fix fingerprint decided by the code\n",
+			fprint_display(f, "Code: %zu of %zu CVEs with a fix fingerprint decided by the code\n",
 				R->ncode_decided, fp);
 		}
 		struct row *rows = xcalloc(R->n + 1, sizeof *rows);
@@ -200,9 +192,6 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 			rows[n].e = &R->e[i];
 			rows[n].r = &s->v[R->e[i].rec];
 			ck_record_subsystem(rows[n].r, rows[n].sub, sizeof rows[n].sub);
-			sb_reset(&title); /* from file names or the title: shown as text */
-			sb_add_display(&title, rows[n].sub);
-			snprintf(rows[n].sub, sizeof rows[n].sub, "%s", sb_str(&title));
 			rows[n].sev = sev_rank(rows[n].r->severity);
 			n++;
 		}
@@ -218,20 +207,20 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 		}
 		qsort(rows, n, sizeof *rows, cmp_row);
 		if (n) {
-			fprintf(f, "\n%-32s %8s %5s %6s %4s %8s %6s\n", "SUBSYSTEM", "CRITICAL", "HIGH",
+			fprint_display(f, "\n%-32s %8s %5s %6s %4s %8s %6s\n", "SUBSYSTEM", "CRITICAL", "HIGH",
 				"MEDIUM", "LOW", "UNSCORED", "TOTAL");
 			size_t tot[5] = {0};
 			for (size_t i = 0; i < n;) {
 				size_t c[5] = {0}, j = i;
 				for (; j < n && strcmp(rows[j].sub, rows[i].sub) == 0; j++)
 					c[rows[j].sev]++;
-				fprintf(f, "%-32s %8zu %5zu %6zu %4zu %8zu %6zu\n", rows[i].sub, c[0], c[1],
+				fprint_display(f, "%-32s %8zu %5zu %6zu %4zu %8zu %6zu\n", rows[i].sub, c[0], c[1],
 					c[2], c[3], c[4], j - i);
 				for (int t = 0; t < 5; t++)
 					tot[t] += c[t];
 				i = j;
 			}
-			fprintf(f, "%-32s %8zu %5zu %6zu %4zu %8zu %6zu\n", "(all)", tot[0], tot[1],
+			fprint_display(f, "%-32s %8zu %5zu %6zu %4zu %8zu %6zu\n", "(all)", tot[0], tot[1],
 				tot[2], tot[3], tot[4], n);
 			/* --kev / --epss: one ranked list instead of the subsystem groups */
 			bool ranked = R->ranked_kev || R->ranked_epss;
@@ -241,7 +230,7 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 			for (size_t i = 0; i < n && !ranked; i++) {
 				if (!cur || strcmp(cur, rows[i].sub) != 0) {
 					cur = rows[i].sub;
-					fprintf(f, "\n== %s (%zu) ==\n", cur, rows[i].group);
+					fprint_display(f, "\n== %s (%zu) ==\n", cur, rows[i].group);
 				}
 				print_row(f, rows[i].e, rows[i].r, NULL, o);
 			}
@@ -251,195 +240,37 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 		print_triage_notes(f, s, R);
 		print_disagreements(f, s, R);
 		if (R->nneeds_git)
-			fprintf(f, "unknown: %zu CVE(s) marked ? cannot be decided at %s by version: the "
+			fprint_display(f, "unknown: %zu CVE(s) marked ? cannot be decided at %s by version: the "
 				   "records date their introduction or fix to the final release, which an -rc "
 				   "holds only in part; check the tree with --git\n", R->nneeds_git, R->label);
 		if (o->fixed_in && R->release[0]) {
 			char br[24];
 			kver_str_major(R->release, br, sizeof br);
 			if (R->fixed_in[0]) {
-				fprintf(f, "fixed-in: %s fixes every CVE found in %s", R->fixed_in, R->release);
+				fprint_display(f, "fixed-in: %s fixes every CVE found in %s", R->fixed_in, R->release);
 				if (R->unfixed_on_branch)
-					fprintf(f, " except %zu without a fix on the %s branch yet",
+					fprint_display(f, " except %zu without a fix on the %s branch yet",
 						R->unfixed_on_branch, br);
 				fputc('\n', f);
 			} else if (R->unfixed_on_branch) {
-				fprintf(f, "fixed-in: none of the %zu CVEs found has a fix on the %s branch yet\n",
+				fprint_display(f, "fixed-in: none of the %zu CVEs found has a fix on the %s branch yet\n",
 					R->unfixed_on_branch, br);
 			} else {
-				fprintf(f, "fixed-in: nothing to fix in %s\n", R->release);
+				fprint_display(f, "fixed-in: nothing to fix in %s\n", R->release);
 			}
 		}
 		if (k + 1 < nres)
 			fputc('\n', f);
 	}
-	sb_release(&title);
 }
 
 void ck_print_ids(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres)
 {
 	for (size_t k = 0; k < nres; k++) {
-		fprintf(f, "%s:", res[k].label);
+		fprint_display(f, "%s:", res[k].label);
 		for (size_t i = 0; i < res[k].n; i++)
 			if (ck_outcome_kept(res[k].e[i].outcome))
-				fprintf(f, " %s", s->v[res[k].e[i].rec].id);
+				fprint_display(f, " %s", s->v[res[k].e[i].rec].id);
 		fputc('\n', f);
 	}
-}
-
-static const char *vstat_name(unsigned char v)
-{
-	switch (v) {
-	case CK_ST_AFFECTED: return "affected";
-	case CK_ST_UNAFFECTED: return "unaffected";
-	case CK_ST_UNDECIDED: return "undecided";
-	default: return "unknown";
-	}
-}
-
-static bool listed(const struct ck_entry *e, const struct ck_out_opts *o)
-{
-	return o->all || (e->outcome != CK_OUT_FIXED && e->outcome != CK_OUT_NOT_INTRODUCED);
-}
-
-static int dump(FILE *f, json_t *doc)
-{
-	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	fputc('\n', f);
-	json_decref(doc);
-	return rc;
-}
-
-/* One CVE of a result in --json; rank: its place in the ranking (1 = first), 0 when not kept. */
-static json_t *cve_json(const struct ck_set *s, const struct ck_result *R, const struct ck_entry *e,
-			size_t rank)
-{
-	const struct ck_record *r = &s->v[e->rec];
-	char sub[96];
-	json_t *c = json_object();
-	json_object_set_new(c, "id", json_string(r->id));
-	json_object_set_new(c, "title", json_string(r->title));
-	json_object_set_new(c, "subsystem",
-			    json_string(ck_record_subsystem(r, sub, sizeof sub)));
-	bool scored = r->severity && *r->severity;
-	json_object_set_new(c, "severity", scored ? json_string(r->severity) : json_null());
-	json_object_set_new(c, "score", scored && r->score10 ? json_real(r->score10 / 10.0)
-							    : json_null());
-	json_object_set_new(c, "outcome", json_string(ck_outcome_name(e->outcome)));
-	json_object_set_new(c, "stage", json_string(e->stage ? e->stage : ""));
-	char rb[256];
-	json_object_set_new(c, "reason", json_string(ck_entry_reason(s, R, e, rb, sizeof rb)));
-	json_object_set_new(c, "json", json_string(vstat_name(e->semver)));
-	json_object_set_new(c, "dyad", json_string(vstat_name(e->dyad)));
-	json_object_set_new(c, "disagree", json_boolean(e->disagree));
-	if (e->needs_git)
-		json_object_set_new(c, "needs_git", json_true());
-	if (e->disagree) {
-		char jw[256], dw[256];
-		ck_readings_explain(s, R, e, jw, dw, sizeof jw);
-		json_t *why = json_object();
-		json_object_set_new(why, "json", json_string(jw));
-		json_object_set_new(why, "dyad", json_string(dw));
-		json_object_set_new(c, "readings", why);
-	}
-	if (e->module != CK_MOD_NONE)
-		json_object_set_new(c, "module_loaded",
-				    json_boolean(e->module == CK_MOD_LOADED));
-	if (e->fixed_in[0])
-		json_object_set_new(c, "fixed_in", json_string(e->fixed_in));
-	json_t *files = json_array();
-	for (size_t j = 0; j < r->nfiles; j++)
-		json_array_append_new(files, json_string(r->files[j]));
-	json_object_set_new(c, "files", files);
-	if (R->code && R->code[e - R->e].checked)
-		json_object_set_new(c, "code", ck_code_json(&R->code[e - R->e]));
-	if (rank)
-		json_object_set_new(c, "rank", json_integer((json_int_t)rank));
-	if (R->ranked_kev) {
-		json_object_set_new(c, "kev", json_boolean(e->kev));
-		if (e->kev_ransomware)
-			json_object_set_new(c, "kev_ransomware", json_true());
-	}
-	if (e->has_epss)
-		json_object_set_new(c, "epss", json_pack("{s:f, s:f}", "probability", e->epss,
-							 "percentile", e->epss_pct));
-	if (e->mitigation != CK_MIT_NONE)
-		json_object_set_new(c, "mitigation",
-				    json_pack("{s:s, s:s}", "state",
-					      e->mitigation == CK_MIT_BLOCKED ? "blocked" : "blacklisted",
-					      "evidence", e->mitigation_why ? e->mitigation_why : ""));
-	return c;
-}
-
-int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
-		  const struct ck_out_opts *o)
-{
-	json_t *doc = json_object();
-	json_object_set_new(doc, "tool", json_string("kcve check"));
-	json_object_set_new(doc, "format", json_integer(1));
-	json_object_set_new(doc, "source", json_string(s->origin ? s->origin : ""));
-	json_object_set_new(doc, "records", json_integer((json_int_t)s->n));
-	json_t *results = json_array();
-	for (size_t k = 0; k < nres; k++) {
-		struct ck_result *R = &res[k];
-		json_t *jr = json_object();
-		json_object_set_new(jr, "kernel", json_string(R->label));
-		json_object_set_new(jr, "release", json_string(R->release));
-		json_t *st = json_array();
-		for (int i = 0; i < R->nstages; i++) {
-			json_t *c = json_object();
-			json_object_set_new(c, "name", json_string(R->stages[i].name));
-			json_object_set_new(c, "count", json_integer((json_int_t)R->stages[i].count));
-			json_object_set_new(c, "undecided", json_integer((json_int_t)R->stages[i].unknown));
-			json_array_append_new(st, c);
-		}
-		json_object_set_new(jr, "stages", st);
-		json_object_set_new(jr, "reading",
-				    json_string(reading_names[R->reading < 3 ? R->reading : 0]));
-		json_object_set_new(jr, "disagreements", json_integer((json_int_t)R->ndisagree));
-		json_object_set_new(jr, "needs_git", json_integer((json_int_t)R->nneeds_git));
-		json_t *cov = json_array();
-		for (size_t i = 0; i < R->ncov; i++) {
-			json_t *c = json_object();
-			json_object_set_new(c, "kind", json_string(R->cov[i].kind));
-			json_object_set_new(c, "message", json_string(R->cov[i].message));
-			json_array_append_new(cov, c);
-		}
-		json_object_set_new(jr, "coverage", cov);
-		if (o->fixed_in) {
-			json_object_set_new(jr, "fixed_in", json_string(R->fixed_in));
-			json_object_set_new(jr, "unfixed_on_branch",
-					    json_integer((json_int_t)R->unfixed_on_branch));
-		}
-		/* kept CVEs first, in the one ranking (check/stages/rank.h), then the others */
-		size_t *order = xcalloc(2 * R->n + 1, sizeof *order), *rank = order + R->n;
-		size_t nk = ck_rank_order(s, R, order);
-		for (size_t i = 0; i < nk; i++)
-			rank[i] = i + 1;
-		for (size_t i = 0, m = nk; i < R->n; i++)
-			if (!ck_outcome_kept(R->e[i].outcome)) {
-				rank[m] = 0;
-				order[m++] = i;
-			}
-		json_t *cves = json_array();
-		for (size_t i = 0; i < R->n; i++) {
-			const struct ck_entry *e = &R->e[order[i]];
-			if (!listed(e, o) && !e->disagree)
-				continue;
-			json_array_append_new(cves, cve_json(s, R, e, rank[i]));
-		}
-		free(order);
-		json_object_set_new(jr, "cves", cves);
-		if (R->ranked_kev) {
-			json_t *u = json_array();
-			for (size_t i = 0; i < R->nuntracked_kev; i++)
-				json_array_append_new(u, json_string(R->untracked_kev[i]));
-			json_object_set_new(jr, "untracked_kev", u);
-		}
-		if (o->deltas)
-			json_object_set_new(jr, "delta", ck_delta_json(&o->deltas[k], o->since));
-		json_array_append_new(results, jr);
-	}
-	json_object_set_new(doc, "results", results);
-	return dump(f, doc);
 }

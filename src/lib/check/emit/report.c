@@ -9,9 +9,11 @@
 
 #include "check/verdict/verdict.h"
 #include "core/assert.h"
+#include "core/cveid.h"
 #include "core/strmap.h"
 #include "core/version.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 int ck_mainline_ordinal(const char *ver)
 {
@@ -180,7 +182,7 @@ struct id_rec {
 
 static int cmp_id_rec(const void *a, const void *b)
 {
-	return strcmp(((const struct id_rec *)a)->id, ((const struct id_rec *)b)->id);
+	return cveid_cmp(((const struct id_rec *)a)->id, ((const struct id_rec *)b)->id);
 }
 
 static int sev_key(const char *sev)
@@ -557,7 +559,7 @@ static void tally_record(const struct ck_record *r, struct kvlist *sub, struct k
 		for (int q = 0; q < nseen; q++)
 			dup |= strcmp(seen[q], m) == 0;
 		if (!dup && m[0] && nseen < 64) {
-			snprintf(seen[nseen++], sizeof seen[0], "%s", m);
+			text_snprintf(seen[nseen++], sizeof seen[0], "%s", m);
 			struct kver kv;
 			kver_parse(&kv, m);
 			long long ord = (long long)kv.comp[0] * 1000000 + kv.comp[1] * 1000 +

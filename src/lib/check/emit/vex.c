@@ -10,9 +10,12 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/sha256.h"
 #include "core/strbuf.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 static bool listed(const struct ck_entry *e, const struct ck_vex_opts *o)
 {
@@ -29,7 +32,7 @@ void ck_vex_time_text(long long secs, char *out, size_t n)
 	time_t t = (time_t)secs;
 	struct tm tm;
 	if (!gmtime_r(&t, &tm) || !strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(out, n, "1970-01-01T00:00:00Z");
+		text_snprintf(out, n, "1970-01-01T00:00:00Z");
 }
 
 void ck_vex_timestamp(char *out, size_t n)
@@ -44,26 +47,26 @@ void ck_vex_identity(const struct ck_result *R, const struct ck_vex_opts *o,
 	const char *rel = R->release[0] ? R->release : NULL;
 	const char *base = o->product ? o->product : CK_VEX_DEFAULT_PURL;
 	if (sb && sb->purl)
-		snprintf(id->purl, sizeof id->purl, "%s", sb->purl);
+		text_snprintf(id->purl, sizeof id->purl, "%s", sb->purl);
 	else if (strchr(base, '@') || !rel)
-		snprintf(id->purl, sizeof id->purl, "%s", base);
+		text_snprintf(id->purl, sizeof id->purl, "%s", base);
 	else
-		snprintf(id->purl, sizeof id->purl, "%s@%s", base, rel);
+		text_snprintf(id->purl, sizeof id->purl, "%s@%s", base, rel);
 	const char *cbase = o->cpe ? o->cpe : CK_VEX_DEFAULT_CPE;
 	size_t colons = 0;
 	for (const char *p = cbase; *p; p++)
 		colons += *p == ':';
 	if (sb && sb->cpe)
-		snprintf(id->cpe, sizeof id->cpe, "%s", sb->cpe);
+		text_snprintf(id->cpe, sizeof id->cpe, "%s", sb->cpe);
 	else if (colons >= 12) /* a complete CPE 2.3 name */
-		snprintf(id->cpe, sizeof id->cpe, "%s", cbase);
+		text_snprintf(id->cpe, sizeof id->cpe, "%s", cbase);
 	else
-		snprintf(id->cpe, sizeof id->cpe, "%s:%s:*:*:*:*:*:*:*", cbase, rel ? rel : "*");
+		text_snprintf(id->cpe, sizeof id->cpe, "%s:%s:*:*:*:*:*:*:*", cbase, rel ? rel : "*");
 	if (sb && sb->cyclonedx) /* BOM-Link: urn:cdx:serial/version#bom-ref */
-		snprintf(id->ref, sizeof id->ref, "urn:cdx:%s/%ld#%s", sb->serial + 9, sb->version,
+		text_snprintf(id->ref, sizeof id->ref, "urn:cdx:%s/%ld#%s", sb->serial + 9, sb->version,
 			 sb->ref);
 	else
-		snprintf(id->ref, sizeof id->ref, "%s", id->purl);
+		text_snprintf(id->ref, sizeof id->ref, "%s", id->purl);
 }
 
 /* A content-derived RFC 4122 id: SHA-256 of the document without its id and timestamp, laid
@@ -77,15 +80,15 @@ void ck_vex_content_uuid(json_t *doc, char out[46])
 	h[12] = '5';
 	static const char variant[] = "89ab";
 	h[16] = variant[(h[16] >= 'a' ? h[16] - 'a' + 10 : h[16] - '0') & 3];
-	snprintf(out, 46, "urn:uuid:%.8s-%.4s-%.4s-%.4s-%.12s", h, h + 8, h + 12, h + 16, h + 20);
+	text_snprintf(out, 46, "urn:uuid:%.8s-%.4s-%.4s-%.4s-%.12s", h, h + 8, h + 12, h + 16, h + 20);
 }
 
 const char *ck_vex_author(const struct ck_vex_opts *o)
 {
 	if (o->author && *o->author)
 		return o->author;
-	fprintf(stderr, "kcve: warning: the VEX author is a placeholder; pass --author "
-			"'Organisation <contact>' (or set KCVE_VEX_AUTHOR) before publishing it\n");
+	diag_warn(o->diag, "the VEX author is a placeholder; pass --author 'Organisation "
+		  "<contact>' (or set KCVE_VEX_AUTHOR) before publishing it");
 	return CK_VEX_AUTHOR_PLACEHOLDER;
 }
 
@@ -100,8 +103,8 @@ int ck_vex_dump(FILE *f, json_t *doc)
 json_t *ck_vex_cve_url(const char *id)
 {
 	char url[96];
-	snprintf(url, sizeof url, "https://www.cve.org/CVERecord?id=%s", id);
-	return json_string(url);
+	text_snprintf(url, sizeof url, "https://www.cve.org/CVERecord?id=%s", id);
+	return kj_str(url);
 }
 
 /* One OpenVEX statement: the kernel's status for a record, with kcve's reason. */
@@ -110,9 +113,9 @@ static json_t *statement(const struct ck_set *s, const struct ck_result *R,
 {
 	const char *cve = s->v[e->rec].id;
 	json_t *st = json_object();
-	json_object_set_new(st, "vulnerability", json_pack("{s:o, s:s}", "@id", ck_vex_cve_url(cve),
+	json_object_set_new(st, "vulnerability", kj_pack("{s:o, s:s}", "@id", ck_vex_cve_url(cve),
 							   "name", cve));
-	json_object_set_new(st, "products", json_pack("[{s:s, s:{s:s, s:s}}]", "@id", id->purl,
+	json_object_set_new(st, "products", kj_pack("[{s:s, s:{s:s, s:s}}]", "@id", id->purl,
 						      "identifiers", "purl", id->purl, "@cpe23",
 						      id->cpe));
 	char rb[256];
@@ -130,25 +133,25 @@ static json_t *statement(const struct ck_set *s, const struct ck_result *R,
 	bool code_fixed = ck_code_fixed(R, (size_t)(e - R->e));
 	if (code_fixed)
 		status = "not_affected";
-	json_object_set_new(st, "status", json_string(status));
+	json_object_set_new(st, "status", kj_str(status));
 	if (code_fixed) /* the fix found in the tree's code: the evidence is in status_notes */
-		json_object_set_new(st, "justification", json_string("vulnerable_code_not_present"));
+		json_object_set_new(st, "justification", kj_str("vulnerable_code_not_present"));
 	/* kcve's reason (version range, files not compiled, readings that disagree) in
 	 * status_notes; a not_affected statement carries it as its impact_statement too (the
 	 * schema allows that or a justification, not both) */
-	json_object_set_new(st, "status_notes", json_string(reason));
+	json_object_set_new(st, "status_notes", kj_str(reason));
 	if (e->outcome == CK_OUT_NOT_COMPILED || e->outcome == CK_OUT_NOT_INTRODUCED)
-		json_object_set_new(st, "impact_statement", json_string(reason));
+		json_object_set_new(st, "impact_statement", kj_str(reason));
 	if (e->outcome == CK_OUT_MITIGATED) /* a modprobe rule (check/stages/triage.h) */
 		json_object_set_new(st, "justification",
-				    json_string("inline_mitigations_already_exist"));
+				    kj_str("inline_mitigations_already_exist"));
 	if (e->outcome == CK_OUT_AFFECTED) {
 		char act[192];
 		if (e->fixed_in[0])
-			snprintf(act, sizeof act, "update to %s or later", e->fixed_in);
+			text_snprintf(act, sizeof act, "update to %s or later", e->fixed_in);
 		else
-			snprintf(act, sizeof act, "apply the upstream fix of %s", cve);
-		json_object_set_new(st, "action_statement", json_string(act));
+			text_snprintf(act, sizeof act, "apply the upstream fix of %s", cve);
+		json_object_set_new(st, "action_statement", kj_str(act));
 	}
 	return st;
 }
@@ -160,7 +163,7 @@ static void statement_key(json_t *st, char *out, size_t n)
 	json_t *p = json_array_get(json_object_get(st, "products"), 0);
 	const char *cve = json_string_value(json_object_get(v, "name"));
 	const char *pid = json_string_value(json_object_get(p, "@id"));
-	snprintf(out, n, "%s\n%s", cve ? cve : "", pid ? pid : "");
+	text_snprintf(out, n, "%s\n%s", cve ? cve : "", pid ? pid : "");
 }
 
 /* Statements by key (the last one of a key wins). */
@@ -200,7 +203,7 @@ static void stamp(json_t *st, json_t *prev_ix, const char *prev_ts, const char *
 		}
 		json_decref(cmp);
 	}
-	json_object_set_new(st, "timestamp", json_string(ts));
+	json_object_set_new(st, "timestamp", kj_str(ts));
 }
 
 /* A CVE rejected (or no longer published) since the previous statement: not_affected, saying
@@ -209,8 +212,8 @@ static json_t *withdrawn_statement(const struct ck_delta_entry *d, const struct 
 				   const char *since)
 {
 	char why[320];
-	snprintf(why, sizeof why, "withdrawn: %s (since %s)", d->why, since);
-	return json_pack("{s:{s:o, s:s}, s:[{s:s, s:{s:s, s:s}}], s:s, s:s, s:s}",
+	text_snprintf(why, sizeof why, "withdrawn: %s (since %s)", d->why, since);
+	return kj_pack("{s:{s:o, s:s}, s:[{s:s, s:{s:s, s:s}}], s:s, s:s, s:s}",
 			 "vulnerability", "@id", ck_vex_cve_url(d->id), "name", d->id, "products",
 			 "@id", id->purl, "identifiers", "purl", id->purl, "@cpe23", id->cpe,
 			 "status", "not_affected", "status_notes", why, "impact_statement", why);
@@ -227,7 +230,7 @@ static json_t *openvex_statements(const struct ck_set *s, struct ck_result *res,
 		for (size_t i = 0; i < R->n; i++) {
 			const struct ck_entry *e = &R->e[i];
 			char key[512];
-			snprintf(key, sizeof key, "%s\n%s", s->v[e->rec].id, id.purl);
+			text_snprintf(key, sizeof key, "%s\n%s", s->v[e->rec].id, id.purl);
 			/* a statement made before is renewed even when no longer listed (fixed) */
 			if (listed(e, o) || (prev_ix && json_object_get(prev_ix, key)))
 				json_array_append_new(stmts, statement(s, R, e, &id));
@@ -279,25 +282,25 @@ json_t *ck_openvex_document(const struct ck_set *s, struct ck_result *res, size_
 		carry_withdrawn(stmts, prev_ix);
 	json_decref(prev_ix);
 	json_t *doc = json_object();
-	json_object_set_new(doc, "@context", json_string("https://openvex.dev/ns/v0.2.0"));
-	json_object_set_new(doc, "author", json_string(ck_vex_author(o)));
+	json_object_set_new(doc, "@context", kj_str("https://openvex.dev/ns/v0.2.0"));
+	json_object_set_new(doc, "author", kj_str(ck_vex_author(o)));
 	if (o->role && *o->role)
-		json_object_set_new(doc, "role", json_string(o->role));
+		json_object_set_new(doc, "role", kj_str(o->role));
 	json_int_t version = prev ? json_integer_value(json_object_get(prev, "version")) + 1 : 1;
 	json_object_set_new(doc, "version", json_integer(version));
-	json_object_set_new(doc, "tooling", json_string("kcve " KCVE_VERSION));
+	json_object_set_new(doc, "tooling", kj_str("kcve " KCVE_VERSION));
 	json_object_set_new(doc, "statements", stmts);
 	char uuid[46];
 	ck_vex_content_uuid(doc, uuid);
 	/* a revision keeps the document's id and first timestamp; the id and timestamp come
 	 * first, as in the spec's examples */
 	const char *pid = prev ? json_string_value(json_object_get(prev, "@id")) : NULL;
-	json_t *out = json_pack("{s:O, s:s}", "@context", json_object_get(doc, "@context"), "@id",
+	json_t *out = kj_pack("{s:O, s:s}", "@context", json_object_get(doc, "@context"), "@id",
 				pid ? pid : uuid);
 	json_object_update(out, doc);
-	json_object_set_new(out, "timestamp", json_string(prev_ts ? prev_ts : now));
+	json_object_set_new(out, "timestamp", kj_str(prev_ts ? prev_ts : now));
 	if (prev)
-		json_object_set_new(out, "last_updated", json_string(now));
+		json_object_set_new(out, "last_updated", kj_str(now));
 	json_decref(doc);
 	return out;
 }
@@ -370,9 +373,9 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 			continue;
 		struct ck_vex_ident id;
 		ck_vex_identity(R, o, &id);
-		json_t *a = json_pack("{s:s}", "ref", id.ref);
+		json_t *a = kj_pack("{s:s}", "ref", id.ref);
 		if (R->release[0])
-			json_object_set_new(a, "versions", json_pack("[{s:s, s:s}]", "version",
+			json_object_set_new(a, "versions", kj_pack("[{s:s, s:s}]", "version",
 								     R->release, "status",
 								     affects_status(e)));
 		json_array_append_new(aff, a);
@@ -391,18 +394,18 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 	}
 	const char *state = any_aff ? "exploitable" : any_unknown ? "in_triage"
 					: all_fixed ? "resolved" : "not_affected";
-	json_t *an = json_pack("{s:s}", "state", state);
+	json_t *an = kj_pack("{s:s}", "state", state);
 	if (!strcmp(state, "not_affected"))
-		json_object_set_new(an, "justification", json_string(any_mitigated
+		json_object_set_new(an, "justification", kj_str(any_mitigated
 								      ? "protected_by_mitigating_control"
 								      : "code_not_present"));
-	json_object_set_new(an, "detail", json_string(sb_str(&detail)));
+	json_object_set_new(an, "detail", kj_str(sb_str(&detail)));
 	sb_release(&detail);
-	json_t *v = json_pack("{s:s, s:s, s:{s:s, s:o}}", "bom-ref", r->id, "id", r->id, "source",
+	json_t *v = kj_pack("{s:s, s:s, s:{s:s, s:o}}", "bom-ref", r->id, "id", r->id, "source",
 			      "name", "kernel.org CNA", "url", ck_vex_cve_url(r->id));
 	char nvd[96];
-	snprintf(nvd, sizeof nvd, "https://nvd.nist.gov/vuln/detail/%s", r->id);
-	json_object_set_new(v, "references", json_pack("[{s:s, s:{s:s, s:s}}]", "id", r->id,
+	text_snprintf(nvd, sizeof nvd, "https://nvd.nist.gov/vuln/detail/%s", r->id);
+	json_object_set_new(v, "references", kj_pack("[{s:s, s:{s:s, s:s}}]", "id", r->id,
 						       "source", "name", "NVD", "url", nvd));
 	if (r->severity && *r->severity && r->score10) {
 		char sev[16];
@@ -410,17 +413,17 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 		for (; r->severity[n] && n + 1 < sizeof sev; n++)
 			sev[n] = (char)tolower((unsigned char)r->severity[n]);
 		sev[n] = '\0';
-		json_object_set_new(v, "ratings", json_pack("[{s:{s:s}, s:f, s:s, s:s}]", "source",
+		json_object_set_new(v, "ratings", kj_pack("[{s:{s:s}, s:f, s:s, s:s}]", "source",
 							    "name", "kernel.org CNA", "score",
 							    r->score10 / 10.0, "severity", sev,
 							    "method", "CVSSv31"));
 	}
-	json_t *adv = json_pack("[{s:s, s:o}]", "title", "CVE record", "url", ck_vex_cve_url(r->id));
+	json_t *adv = kj_pack("[{s:s, s:o}]", "title", "CVE record", "url", ck_vex_cve_url(r->id));
 	for (size_t i = 0; i < r->nfixes; i++) {
 		char url[128], title[64];
-		snprintf(url, sizeof url, "https://git.kernel.org/stable/c/%s", r->fixes[i]);
-		snprintf(title, sizeof title, "fix %.12s", r->fixes[i]);
-		json_array_append_new(adv, json_pack("{s:s, s:s}", "title", title, "url", url));
+		text_snprintf(url, sizeof url, "https://git.kernel.org/stable/c/%s", r->fixes[i]);
+		text_snprintf(title, sizeof title, "fix %.12s", r->fixes[i]);
+		json_array_append_new(adv, kj_pack("{s:s, s:s}", "title", title, "url", url));
 	}
 	json_object_set_new(v, "advisories", adv);
 	json_object_set_new(v, "analysis", an);
@@ -436,12 +439,12 @@ int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, s
 	for (size_t k = 0; k < nres && !(o->sbom && o->sbom->cyclonedx); k++) {
 		struct ck_vex_ident id;
 		ck_vex_identity(&res[k], o, &id);
-		json_t *c = json_pack("{s:s, s:s, s:s}", "type", "operating-system", "bom-ref",
+		json_t *c = kj_pack("{s:s, s:s, s:s}", "type", "operating-system", "bom-ref",
 				      id.ref, "name", "linux-kernel");
 		if (res[k].release[0])
-			json_object_set_new(c, "version", json_string(res[k].release));
-		json_object_set_new(c, "cpe", json_string(id.cpe));
-		json_object_set_new(c, "purl", json_string(id.purl));
+			json_object_set_new(c, "version", kj_str(res[k].release));
+		json_object_set_new(c, "cpe", kj_str(id.cpe));
+		json_object_set_new(c, "purl", kj_str(id.purl));
 		bool dup = false;
 		for (size_t j = 0; j < json_array_size(comps) && !dup; j++)
 			dup = !strcmp(json_string_value(json_object_get(json_array_get(comps, j),
@@ -456,10 +459,10 @@ int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, s
 		if (v)
 			json_array_append_new(vulns, v);
 	}
-	json_t *meta = json_pack("{s:{s:[{s:s, s:s, s:s}]}, s:[{s:s}]}", "tools", "components",
+	json_t *meta = kj_pack("{s:{s:[{s:s, s:s, s:s}]}, s:[{s:s}]}", "tools", "components",
 				 "type", "application", "name", "kcve", "version", KCVE_VERSION,
 				 "authors", "name", ck_vex_author(o));
-	json_t *doc = json_pack("{s:s, s:s, s:i}", "bomFormat", "CycloneDX", "specVersion", "1.5",
+	json_t *doc = kj_pack("{s:s, s:s, s:i}", "bomFormat", "CycloneDX", "specVersion", "1.5",
 				"version", 1);
 	json_object_set_new(doc, "metadata", meta);
 	if (json_array_size(comps))
@@ -470,10 +473,10 @@ int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, s
 	char uuid[46], ts[32];
 	ck_vex_content_uuid(doc, uuid);
 	ck_vex_timestamp(ts, sizeof ts);
-	json_t *out = json_pack("{s:s, s:s, s:s, s:i}", "bomFormat", "CycloneDX", "specVersion",
+	json_t *out = kj_pack("{s:s, s:s, s:s, s:i}", "bomFormat", "CycloneDX", "specVersion",
 				"1.5", "serialNumber", uuid, "version", 1);
 	json_object_update(out, doc);
-	json_object_set_new(json_object_get(out, "metadata"), "timestamp", json_string(ts));
+	json_object_set_new(json_object_get(out, "metadata"), "timestamp", kj_str(ts));
 	json_decref(doc);
 	return ck_vex_dump(f, out);
 }

@@ -15,6 +15,7 @@
 #include "check/records/recset.h"
 #include "check/verdict/check.h"
 #include "check/verdict/delta.h"
+#include "core/diag.h"
 #include "core/error.h"
 #include "core/kjson.h"
 
@@ -33,6 +34,7 @@ struct ck_vex_opts {
 	const char *author, *role; /* document author and role (NULL: placeholder / none) */
 	const struct ck_sbom *sbom; /* bind the statements to this SBOM component, or NULL */
 	const struct ck_vex_since *since; /* a revision of a previous document, or NULL */
+	const struct kcve_diag *diag; /* the placeholder-author warning (NULL: the default sink) */
 };
 
 #define CK_VEX_DEFAULT_PURL "pkg:generic/linux-kernel"
@@ -54,7 +56,7 @@ void ck_vex_time_text(long long secs, char *out, size_t n);
 void ck_vex_timestamp(char *out, size_t n);
 /* A content-derived RFC 4122 URN: the same document gives the same id. */
 void ck_vex_content_uuid(json_t *doc, char out[46]);
-/* --author, or the placeholder with a warning on stderr. */
+/* --author, or the placeholder with a warning to o->diag. */
 const char *ck_vex_author(const struct ck_vex_opts *o);
 /* Print doc indented (and release it). */
 int ck_vex_dump(FILE *f, json_t *doc);

@@ -13,11 +13,12 @@
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 static int entry_cmp(const void *x, const void *y)
 {
-	return ck_cve_id_cmp_valid(((const struct ck_epss_entry *)x)->id,
-				   ((const struct ck_epss_entry *)y)->id);
+	return cveid_cmp(((const struct ck_epss_entry *)x)->id,
+			 ((const struct ck_epss_entry *)y)->id);
 }
 
 /* "0", "1", "0.12345", "1.0": a plain decimal in [0, 1]; strtod alone would take "nan",
@@ -85,7 +86,7 @@ int ck_epss_parse(struct ck_epss *e, const char *text, size_t len, const char *n
 		}
 		if (!header && n && p[0] == '#') {
 			if (!e->model[0])
-				snprintf(e->model, sizeof e->model, "%.*s", (int)(n - 1 < 127 ? n - 1 : 127),
+				text_snprintf(e->model, sizeof e->model, "%.*s", (int)(n - 1 < 127 ? n - 1 : 127),
 					 p + 1);
 		} else if (!header) {
 			if (n != 19 || memcmp(p, "cve,epss,percentile", 19) != 0) {

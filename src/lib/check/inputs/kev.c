@@ -13,32 +13,11 @@
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
-
-int ck_cve_id_cmp(const char *a, const char *b)
-{
-	bool va = cveid_valid_n(a, strlen(a)), vb = cveid_valid_n(b, strlen(b));
-	if (va != vb)
-		return va ? -1 : 1;
-	if (!va)
-		return strcmp(a, b);
-	return ck_cve_id_cmp_valid(a, b);
-}
-
-int ck_cve_id_cmp_valid(const char *a, const char *b)
-{
-	int c = memcmp(a + 4, b + 4, 4); /* year: four digits */
-	if (c)
-		return c;
-	size_t la = strlen(a + 9), lb = strlen(b + 9);
-	if (la != lb) /* same digits without leading zeros beyond the 4 the format pads to */
-		return la < lb ? -1 : 1;
-	return strcmp(a + 9, b + 9);
-}
+#include "core/text.h"
 
 static int entry_cmp(const void *x, const void *y)
 {
-	return ck_cve_id_cmp_valid(((const struct ck_kev_entry *)x)->id,
-				   ((const struct ck_kev_entry *)y)->id);
+	return cveid_cmp(((const struct ck_kev_entry *)x)->id, ((const struct ck_kev_entry *)y)->id);
 }
 
 static const char *const required[] = {"vendorProject", "product", "vulnerabilityName",
@@ -80,7 +59,7 @@ static int parse_entry(json_t *o, size_t i, struct ck_kev_entry *e, const char *
 					    "is not a string", name, i, json_string_value(id), k);
 	}
 	memcpy(e->id, json_string_value(id), json_string_length(id) + 1);
-	snprintf(e->date_added, sizeof e->date_added, "%s",
+	text_snprintf(e->date_added, sizeof e->date_added, "%s",
 		 json_string_value(json_object_get(o, "dateAdded")));
 	const char *ran = json_string_value(json_object_get(o, "knownRansomwareCampaignUse"));
 	e->ransomware = ran && !strcasecmp(ran, "Known");
@@ -104,7 +83,7 @@ static int parse_doc(struct ck_kev *k, json_t *doc, const char *name, struct kcv
 		return kcve_err_set(err, KCVE_E_PARSE, "%s is not a KEV catalogue (catalogVersion, "
 				    "dateReleased, count and a vulnerabilities array are required); "
 				    "give CISA's known_exploited_vulnerabilities.json", name);
-	snprintf(k->version, sizeof k->version, "%s", json_string_value(ver));
+	text_snprintf(k->version, sizeof k->version, "%s", json_string_value(ver));
 	size_t n = json_array_size(vulns);
 	k->v = n ? xcalloc(n, sizeof *k->v) : NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -169,7 +148,7 @@ const struct ck_kev_entry *ck_kev_find(const struct ck_kev *k, const char *id)
 	if (!k || !k->n || !cveid_valid_n(id, strlen(id)))
 		return NULL;
 	struct ck_kev_entry key;
-	snprintf(key.id, sizeof key.id, "%s", id);
+	text_snprintf(key.id, sizeof key.id, "%s", id);
 	return bsearch(&key, k->v, k->n, sizeof *k->v, entry_cmp);
 }
 

@@ -46,10 +46,4 @@ int ck_kev_load(struct ck_kev *k, const char *path, struct kcve_err *err);
 const struct ck_kev_entry *ck_kev_find(const struct ck_kev *k, const char *id);
 void ck_kev_release(struct ck_kev *k);
 
-/* Order of CVE ids: by year, then by number (CVE-2024-9999 before CVE-2024-10000); ids that are
- * not valid sort after valid ones, by bytes. */
-int ck_cve_id_cmp(const char *a, const char *b);
-/* The same for two ids already known valid (no validation: for sorting large tables). */
-int ck_cve_id_cmp_valid(const char *a, const char *b);
-
 #endif

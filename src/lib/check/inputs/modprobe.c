@@ -14,6 +14,7 @@
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 /* Everything read from one image at most (4,096 files of 1 MiB would be 4 GiB). */
 #define CK_MODPROBE_TOTAL ((size_t)16 << 20)
@@ -77,7 +78,7 @@ static void add_rule(struct ck_modprobe *mp, const char *name, bool install, con
 	XGROW(mp->v, mp->n + 1, mp->alloc);
 	struct mp_rule *r = &mp->v[mp->n];
 	memset(r, 0, sizeof *r);
-	snprintf(r->name, sizeof r->name, "%s", name);
+	text_snprintf(r->name, sizeof r->name, "%s", name);
 	r->install = install;
 	r->blocks = install && ck_modprobe_cmd_blocks(cmd);
 	r->seq = mp->n++;
@@ -319,20 +320,6 @@ static int conf_cmp(const void *x, const void *y)
 	return c ? c : a->dir < b->dir ? -1 : a->dir > b->dir;
 }
 
-static void warnf(void (*warn)(void *, const char *), void *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void warnf(void (*warn)(void *, const char *), void *ctx, const char *fmt, ...)
-{
-	if (!warn)
-		return;
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	warn(ctx, buf);
-}
-
 /* List the *.conf entries of one directory (fd) into files. */
 static void list_dir(int fd, size_t d, struct conf_file **files, size_t *n, size_t *alloc)
 {
@@ -368,7 +355,7 @@ static void list_dir(int fd, size_t d, struct conf_file **files, size_t *n, size
 
 /* ROOT/lib/modules/RELEASE/modules.builtin (or usr/lib/...), inside the root. */
 static void load_builtin(struct ck_modprobe *mp, int rootfd, const char *uname_r,
-			 void (*warn)(void *, const char *), void *ctx)
+			 const struct kcve_diag *diag)
 {
 	if (!uname_r || !safe_name(uname_r))
 		return;
@@ -376,19 +363,19 @@ static void load_builtin(struct ck_modprobe *mp, int rootfd, const char *uname_r
 	const char *const dirs[] = {"lib/modules", "usr/lib/modules"};
 	for (size_t d = 0; d < 2 && !mp->has_builtin; d++) {
 		char rel[512];
-		snprintf(rel, sizeof rel, "%s/%s/modules.builtin", dirs[d], uname_r);
+		text_snprintf(rel, sizeof rel, "%s/%s/modules.builtin", dirs[d], uname_r);
 		sb_reset(&sb);
 		if (safe_read_at(rootfd, rel, &sb, 4 * CK_MODPROBE_FILE_MAX) == 0)
 			ck_modprobe_add_builtin(mp, sb.buf, sb.len);
 	}
 	sb_release(&sb);
 	if (!mp->has_builtin && mp->n)
-		warnf(warn, ctx, "/lib/modules/%s/modules.builtin is missing: built-in code cannot be "
-		      "told from modules, so no modprobe rule counts as a mitigation", uname_r);
+		diag_warn(diag, "/lib/modules/%s/modules.builtin is missing: built-in code cannot be "
+			  "told from modules, so no modprobe rule counts as a mitigation", uname_r);
 }
 
 int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *uname_r,
-		     void (*warn)(void *ctx, const char *msg), void *ctx, struct kcve_err *err)
+		     const struct kcve_diag *diag, struct kcve_err *err)
 {
 	const char *r = root && *root ? root : "/";
 	int rootfd = open(r, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -415,28 +402,28 @@ int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *una
 		if (f->masked)
 			continue;
 		if (f->link) {
-			warnf(warn, ctx, "/%s/%s is a symbolic link: not followed (it could leave the "
-			      "image), its modprobe rules are not read", conf_dirs[f->dir], f->name);
+			diag_warn(diag, "/%s/%s is a symbolic link: not followed (it could leave the "
+				  "image), its modprobe rules are not read", conf_dirs[f->dir], f->name);
 			continue;
 		}
 		if (mp->nfiles >= CK_MODPROBE_FILES) {
-			warnf(warn, ctx, "more than %d modprobe configuration files: the rest are not read",
-			      CK_MODPROBE_FILES);
+			diag_warn(diag, "more than %d modprobe configuration files: the rest are not read",
+				  CK_MODPROBE_FILES);
 			break;
 		}
 		sb_reset(&sb);
 		char where[512];
-		snprintf(where, sizeof where, "/%s/%s", conf_dirs[f->dir], f->name);
+		text_snprintf(where, sizeof where, "/%s/%s", conf_dirs[f->dir], f->name);
 		if (safe_read_at(dfd[f->dir], f->name, &sb, CK_MODPROBE_FILE_MAX) != 0) {
 			int e = errno;
-			warnf(warn, ctx, "%s: not read (%s)", where,
-			      e == EFBIG ? "larger than 1 MiB" : e == ELOOP ? "a symbolic link"
-			      : e == ENODEV ? "not a regular file" : strerror(e));
+			diag_warn(diag, "%s: not read (%s)", where,
+				  e == EFBIG ? "larger than 1 MiB" : e == ELOOP ? "a symbolic link"
+				  : e == ENODEV ? "not a regular file" : strerror(e));
 			continue;
 		}
 		if ((total += sb.len) > CK_MODPROBE_TOTAL) {
-			warnf(warn, ctx, "the modprobe configuration exceeds %zu MiB: %s and later files "
-			      "are not read", CK_MODPROBE_TOTAL >> 20, where);
+			diag_warn(diag, "the modprobe configuration exceeds %zu MiB: %s and later files "
+				  "are not read", CK_MODPROBE_TOTAL >> 20, where);
 			break;
 		}
 		ck_modprobe_add_text(mp, where, sb.buf, sb.len);
@@ -447,7 +434,7 @@ int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *una
 	for (size_t d = 0; d < NDIRS; d++)
 		if (dfd[d] >= 0)
 			close(dfd[d]);
-	load_builtin(mp, rootfd, uname_r, warn, ctx);
+	load_builtin(mp, rootfd, uname_r, diag);
 	sb_reset(&sb);
 	if (safe_read_at(rootfd, "proc/cmdline", &sb, 1 << 16) == 0)
 		ck_modprobe_add_cmdline(mp, sb.buf, sb.len);

@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/diag.h"
 #include "core/error.h"
 
 #define CK_MODPROBE_FILE_MAX ((size_t)1 << 20)
@@ -53,9 +54,9 @@ struct ck_modprobe;
 
 /* Read the configuration under root ("" or NULL = this machine's /).  Missing directories are
  * not an error (an image without modprobe.d has no rules); a file that cannot be read is
- * skipped and reported through warn (may be NULL). */
+ * skipped and reported to diag (NULL: the default sink, core/diag.h). */
 int ck_modprobe_load(struct ck_modprobe **out, const char *root, const char *uname_r,
-		     void (*warn)(void *ctx, const char *msg), void *ctx, struct kcve_err *err);
+		     const struct kcve_diag *diag, struct kcve_err *err);
 /* The kernel command line (proc/cmdline): module_blacklist=a,b makes the kernel refuse those
  * modules whoever loads them (blocked); modprobe.blacklist=a,b is a blacklist rule. */
 void ck_modprobe_add_cmdline(struct ck_modprobe *mp, const char *text, size_t len);

@@ -8,6 +8,7 @@
 
 #include "core/xalloc.h"
 #include "policy/branches.h"
+#include "core/text.h"
 
 /* Branch key and patch number of a release string ("6.1.119" -> 6.1 and 119, "6.8-rc3" -> 6.8
  * and 0, "2.6.32.5" -> 2.6.32 and 5); false when it names no release ("0", "*", "6.1-queue").
@@ -49,9 +50,9 @@ static void key_name(unsigned long long key, char out[32])
 	unsigned long long m = (1ULL << KEY_BITS) - 1;
 	unsigned long long a = key >> (2 * KEY_BITS), b = key >> KEY_BITS & m, c = key & m;
 	if (a == 2 && b == 6)
-		snprintf(out, 32, "%llu.%llu.%llu", a, b, c);
+		text_snprintf(out, 32, "%llu.%llu.%llu", a, b, c);
 	else
-		snprintf(out, 32, "%llu.%llu", a, b);
+		text_snprintf(out, 32, "%llu.%llu", a, b);
 }
 
 static int cmp_branch(const void *a, const void *b)
@@ -172,7 +173,7 @@ static void day_of(long long t, char out[16])
 	time_t tt = (time_t)t;
 	struct tm tm;
 	if (!gmtime_r(&tt, &tm) || !strftime(out, 16, "%Y-%m-%d", &tm))
-		snprintf(out, 16, "?");
+		text_snprintf(out, 16, "?");
 }
 
 /* Why the supported-branch data calls the branch unsupported (it does: checked by the caller). */
@@ -185,15 +186,15 @@ static void unsupported_why(const struct branch_policy *bp, const char *major, c
 		if (r->eol_day >= 0) {
 			char day[16];
 			day_of(r->eol_day * 86400, day);
-			snprintf(why, n, "end of life since %s in scripts/kcve-eol", day);
+			text_snprintf(why, n, "end of life since %s in scripts/kcve-eol", day);
 		} else if (r->iseol) {
-			snprintf(why, n, "end of life in kernel.org's releases.json");
+			text_snprintf(why, n, "end of life in kernel.org's releases.json");
 		} else {
-			snprintf(why, n, "no moniker in the supported-branch data");
+			text_snprintf(why, n, "no moniker in the supported-branch data");
 		}
 		return;
 	}
-	snprintf(why, n, "not among the branches of the supported-branch data");
+	text_snprintf(why, n, "not among the branches of the supported-branch data");
 }
 
 size_t ck_coverage_of(const struct ck_cov_index *ix, const struct ck_set *s, const char *release,
@@ -213,29 +214,29 @@ size_t ck_coverage_of(const struct ck_cov_index *ix, const struct ck_set *s, con
 	bool have_data = s->branches.has_data;
 	if (!b && newer_branch) {
 		out[n].kind = "newer";
-		snprintf(out[n++].message, sizeof out->message,
+		text_snprintf(out[n++].message, sizeof out->message,
 			 "%s is on a branch newer than every branch the records know (up to %s); "
 			 "later fixes are not counted", release, top);
 	} else if (!b && !have_data) {
 		out[n].kind = "unsupported";
-		snprintf(out[n++].message, sizeof out->message,
+		text_snprintf(out[n++].message, sizeof out->message,
 			 "no record names a %s release: the kernel CNA does not track that branch, "
 			 "so no fixes are counted for %s (judged from the records: they carry no "
 			 "supported-branch data, see 'kcve branches import')", major, release);
 	} else if (b && patch > b->max_patch) {
 		char newest[64];
 		if (b->max_patch)
-			snprintf(newest, sizeof newest, "%s.%lld", major, b->max_patch);
+			text_snprintf(newest, sizeof newest, "%s.%lld", major, b->max_patch);
 		else
-			snprintf(newest, sizeof newest, "%s", major);
+			text_snprintf(newest, sizeof newest, "%s", major);
 		bool far = patch > b->max_patch + CK_COV_FAR;
 		out[n].kind = far ? "nonexistent" : "newer";
 		if (far)
-			snprintf(out[n++].message, sizeof out->message,
+			text_snprintf(out[n++].message, sizeof out->message,
 				 "%s is more than %d releases beyond %s, the newest %s release the "
 				 "records know: it may not exist", release, CK_COV_FAR, newest, major);
 		else
-			snprintf(out[n++].message, sizeof out->message,
+			text_snprintf(out[n++].message, sizeof out->message,
 				 "records know %s up to %s; later fixes are not counted for %s", major,
 				 newest, release);
 	}
@@ -244,7 +245,7 @@ size_t ck_coverage_of(const struct ck_cov_index *ix, const struct ck_set *s, con
 	 * though records name its releases (fixes of 2021 and earlier got CVEs in 2024). */
 	if (!have_data && b && branch_ended_before_cna(major) && n < max) {
 		out[n].kind = "unsupported";
-		snprintf(out[n++].message, sizeof out->message,
+		text_snprintf(out[n++].message, sizeof out->message,
 			 "%s had reached its end of life when the kernel CNA began (February 2024): no "
 			 "fixes are tracked for it, so later ones are not counted for %s (the records "
 			 "carry no supported-branch data, see 'kcve branches import')", major, release);
@@ -253,7 +254,7 @@ size_t ck_coverage_of(const struct ck_cov_index *ix, const struct ck_set *s, con
 		char why[96];
 		unsupported_why(&s->branches, major, why, sizeof why);
 		out[n].kind = "unsupported";
-		snprintf(out[n++].message, sizeof out->message,
+		text_snprintf(out[n++].message, sizeof out->message,
 			 "%s is not a branch the kernel CNA supports (%s; 'kcve branches list'): no "
 			 "fixes are tracked for it, so later ones are not counted for %s", major, why,
 			 release);
@@ -267,10 +268,10 @@ static void tree_source(const struct ck_set *s, char *buf, size_t n)
 	char day[16];
 	if (s->tree_head > 0) {
 		day_of(s->tree_head, day);
-		snprintf(buf, n, "git HEAD commit is from %s", day);
+		text_snprintf(buf, n, "git HEAD commit is from %s", day);
 	} else {
 		day_of(s->newest_record, day);
-		snprintf(buf, n, "newest record date, datePublished or dateUpdated, is %s", day);
+		text_snprintf(buf, n, "newest record date, datePublished or dateUpdated, is %s", day);
 	}
 }
 
@@ -284,7 +285,7 @@ int ck_coverage_age(const struct ck_set *s, long long now, long max_days, struct
 	char src[224], tsrc[160];
 	if (s->is_db && (s->db_format < 2 || (s->built <= 0 && data <= 0))) {
 		out->kind = "age-unknown";
-		snprintf(out->message, sizeof out->message,
+		text_snprintf(out->message, sizeof out->message,
 			 "the age of database %s is unknown: it was written by an older kcve (database "
 			 "format %u) that did not record when it was built; rebuild it with 'kcve db "
 			 "build' to have its age checked", name, s->db_format);
@@ -292,7 +293,7 @@ int ck_coverage_age(const struct ck_set *s, long long now, long max_days, struct
 	}
 	if (!s->is_db && data <= 0) {
 		out->kind = "age-unknown";
-		snprintf(out->message, sizeof out->message,
+		text_snprintf(out->message, sizeof out->message,
 			 "the age of the record tree %s is unknown: it is not a git checkout and no "
 			 "record carries a datePublished or dateUpdated date", name);
 		return 1;
@@ -304,14 +305,14 @@ int ck_coverage_age(const struct ck_set *s, long long now, long max_days, struct
 		day_of(s->built, built);
 		when = s->built > 0 && (data <= 0 || s->built < data) ? s->built : data;
 		if (data > 0 && s->built > 0)
-			snprintf(src, sizeof src, "built %s from a record tree whose %s", built, tsrc);
+			text_snprintf(src, sizeof src, "built %s from a record tree whose %s", built, tsrc);
 		else if (data > 0)
-			snprintf(src, sizeof src, "from a record tree whose %s", tsrc);
+			text_snprintf(src, sizeof src, "from a record tree whose %s", tsrc);
 		else
-			snprintf(src, sizeof src, "built %s", built);
+			text_snprintf(src, sizeof src, "built %s", built);
 	} else {
 		when = data;
-		snprintf(src, sizeof src, "its %s%s", tsrc,
+		text_snprintf(src, sizeof src, "its %s%s", tsrc,
 			 s->tree_head > 0 ? "" : "; no git HEAD commit dates it");
 	}
 	long long days = (now - when) / 86400;
@@ -319,14 +320,19 @@ int ck_coverage_age(const struct ck_set *s, long long now, long max_days, struct
 		return 0;
 	out->kind = "stale";
 	if (s->is_db)
-		snprintf(out->message, sizeof out->message,
+		text_snprintf(out->message, sizeof out->message,
 			 "database %s is %lld days old (%s); rebuild it from an updated record tree "
 			 "('kcve db build'), or pass --max-age DAYS", name, days, src);
 	else
-		snprintf(out->message, sizeof out->message,
+		text_snprintf(out->message, sizeof out->message,
 			 "the record tree %s is %lld days old (%s); update it (git pull), or pass "
 			 "--max-age DAYS", name, days, src);
 	return 1;
+}
+
+bool ck_coverage_is_age(const struct ck_coverage *c)
+{
+	return c->kind && (!strcmp(c->kind, "stale") || !strcmp(c->kind, "age-unknown"));
 }
 
 bool ck_coverage_strict(const struct ck_coverage *c)

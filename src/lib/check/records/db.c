@@ -21,7 +21,7 @@
 #define DB_MAGIC "KCVEDB\0\x02"
 #define DB_HDR 36   /* format 2; format 1 had 28 bytes (no build time) */
 #define DB_HDR_V1 28
-#define DB_FLAGS 63 /* every flag bit a format-2 image may set (format 1: 3) */
+#define DB_FLAGS 127 /* every flag bit a format-2 image may set (format 1: 3) */
 #define DB_MAX_RAW (1u << 30)
 
 /* ---- writer ------------------------------------------------------------------------------ */
@@ -111,7 +111,7 @@ uint32_t ck_db_payload(const struct ck_set *s, struct strbuf *out)
 	}
 	uint32_t flags = 4;
 	if (s->nconds) {
-		flags |= 1;
+		flags |= 1 | 64;
 		if (ck_set_has_modules(s))
 			flags |= 2;
 		put_uleb(out, s->nconds);
@@ -333,13 +333,13 @@ static int corrupt(struct kcve_err *err, const char *name, const char *what)
 }
 
 /* The flag bits a database of this format may carry together: bit 1 (modules) needs bit 0
- * (conditions), bit 3 (branch index) bit 2 (tree section); format 1 knows bits 0-1, format 2
- * always writes bit 2. */
+ * (conditions), bit 3 (branch index) bit 2 (tree section), bit 6 (conditions with ARCH) bit 0;
+ * format 1 knows bits 0-1, format 2 always writes bit 2. */
 static bool flags_ok(unsigned format, uint32_t flags)
 {
 	uint32_t known = format == 1 ? 3 : DB_FLAGS;
 	return !(flags & ~known) && (flags & 3) != 2 && (format < 2 || (flags & 4)) &&
-	       (flags & 12) != 8;
+	       (flags & 12) != 8 && (flags & 65) != 64;
 }
 
 int ck_db_parse(struct ck_set *s, const void *data, size_t len, const char *name,
@@ -509,10 +509,11 @@ int ck_db_parse_raw(struct ck_set *s, struct xbig *mem, size_t off, size_t len, 
 }
 
 /* A regular file read whole into m (huge pages: see xbig): 0 with *len, 1 when path is not a
- * regular file (the caller reads it otherwise), -1 with errno. */
+ * regular file or too large (the caller hands it to the bounded reader, which refuses it or
+ * reads standard input), -1 with errno. Opened without waiting: a FIFO never blocks. */
 static int read_big(const char *path, struct xbig *m, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0)
 		return -1;
@@ -544,7 +545,7 @@ int ck_set_load_db(struct ck_set *s, const char *path, struct kcve_err *err)
 		memset(s, 0, sizeof *s);
 		return kcve_err_set(err, e == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
 				    "cannot read database %s (%s); build one with 'kcve db build --tree DIR -o FILE'",
-				    path, strerror(e));
+				    path, read_file_reason(e));
 	}
 	int rc = got == 0 ? ck_db_parse(s, m.base, len, path, err)
 			  : ck_db_parse(s, sb.buf, sb.len, path, err);

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/cveid.h"
+#include "core/diag.h"
 #include "core/progress.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
@@ -22,7 +24,7 @@ struct id_idx {
 
 static int cmp_id(const void *a, const void *b)
 {
-	return strcmp(((const struct id_idx *)a)->id, ((const struct id_idx *)b)->id);
+	return cveid_cmp(((const struct id_idx *)a)->id, ((const struct id_idx *)b)->id);
 }
 
 struct walk_ctx {
@@ -137,7 +139,7 @@ out:
 	return rc;
 }
 
-int ck_tree_head_time(const char *root, long long *t)
+int ck_tree_head_time(const char *root, long long *t, const struct kcve_diag *diag)
 {
 	*t = 0;
 	/* a directory with neither a .git entry nor a HEAD file is no repository: then libgit2 is
@@ -167,7 +169,7 @@ int ck_tree_head_time(const char *root, long long *t)
 			rc = 0;
 		} else { /* a checkout whose HEAD cannot be read: say so, the age check is off */
 			char *r = safe_printable(root);
-			kcve_warn("cannot read the HEAD commit of the record tree %s (%s); its age is "
+			diag_warn(diag, "cannot read the HEAD commit of the record tree %s (%s); its age is "
 				  "not checked: repair the checkout (git fsck)", r,
 				  gerr.msg[0] ? gerr.msg : git_error_last() ? git_error_last()->message : "?");
 			free(r);

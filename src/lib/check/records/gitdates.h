@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "check/records/recset.h"
+#include "core/diag.h"
 #include "core/error.h"
 
 /* When root is the top of a git checkout: set every record's `published` to the commit time of
@@ -15,7 +16,8 @@ int ck_set_dates_from_git(struct ck_set *s, const char *root, size_t *ndated,
 			  struct kcve_err *err);
 /* Committer time of HEAD when root is the top of a git checkout (libgit2, no subprocess; a
  * shallow clone is enough): 0 with *t set; 1 when root is not the top of a git checkout or
- * its HEAD cannot be read (*t = 0).  For the coverage warning on the tree's age. */
-int ck_tree_head_time(const char *root, long long *t);
+ * its HEAD cannot be read (*t = 0; the second is a warning to diag, NULL: the default sink).
+ * For the coverage warning on the tree's age. */
+int ck_tree_head_time(const char *root, long long *t, const struct kcve_diag *diag);
 
 #endif

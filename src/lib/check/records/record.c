@@ -12,6 +12,7 @@
 #include "core/safefs.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 static const char *dup_or_null(const char *s)
 {
@@ -198,7 +199,7 @@ const char *const ck_record_exts[CK_REC_NFILES] = {
 /* <dir>/<id><ext> of one of the record's files into path (checked to fit by the caller). */
 static void record_path(char *path, size_t size, const char *dir, const char *id, int which)
 {
-	snprintf(path, size, "%s/%s%s", dir, id, ck_record_exts[which]);
+	text_snprintf(path, size, "%s/%s%s", dir, id, ck_record_exts[which]);
 }
 
 int ck_record_read(struct ck_record *r, const char *dir, const char *id, struct kcve_err *err)
@@ -304,7 +305,7 @@ const char *ck_record_subsystem(const struct ck_record *r, char *out, size_t out
 		/* Count directory components only (never the file name itself). */
 		const char *last = strrchr(f, '/');
 		if (!last) {
-			snprintf(out, outsz, "(top)");
+			text_snprintf(out, outsz, "(top)");
 			return out;
 		}
 		const char *p = f;
@@ -318,13 +319,13 @@ const char *ck_record_subsystem(const struct ck_record *r, char *out, size_t out
 			}
 			p = s + 1;
 		}
-		snprintf(out, outsz, "%.*s", (int)(end - f), f);
+		text_snprintf(out, outsz, "%.*s", (int)(end - f), f);
 		return out;
 	}
 	const char *c = strchr(r->title, ':');
 	if (c && c > r->title && (size_t)(c - r->title) < outsz)
-		snprintf(out, outsz, "%.*s", (int)(c - r->title), r->title);
+		text_snprintf(out, outsz, "%.*s", (int)(c - r->title), r->title);
 	else
-		snprintf(out, outsz, "other");
+		text_snprintf(out, outsz, "other");
 	return out;
 }

@@ -41,6 +41,9 @@
  * With flag bit 5, the fix fingerprints (codefix/fprint.h gives their layout): uleb length, then
  * that many bytes; a kcve older than fingerprints refuses such a file ("bad header": rebuild it
  * or update kcve), a file without them still loads.
+ * Flag bit 6 (with bit 0): the conditions cover several architectures and may test "ARCH=<arch>"
+ * (kbuild's kb_export_db_conditions); a kcve that would read ARCH as an unset symbol refuses
+ * such a file, a file without it (x86-only conditions) still loads.
  * Every length is bounds-checked on load: a corrupt file is a clean KCVE_E_PARSE error. */
 #ifndef KCVE_CHECK_RECSET_H
 #define KCVE_CHECK_RECSET_H

@@ -20,6 +20,7 @@
 #include "core/fileio.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 #define CACHE_MAGIC "KCVETC\0\x03" /* 3: the payload may carry CVSS vectors */
 #define CACHE_HDR 44
@@ -161,7 +162,7 @@ static int key_list_read(struct key_list *L, int pubfd, char *why, size_t nwhy)
 	char **years;
 	L->listed = true;
 	if (fstat(pubfd, &L->pubst) < 0 || list_names(pubfd, &years, &n) < 0) {
-		snprintf(why, nwhy, "cannot read cve/published");
+		text_snprintf(why, nwhy, "cannot read cve/published");
 		return -1;
 	}
 	int rc = 0;
@@ -172,7 +173,7 @@ static int key_list_read(struct key_list *L, int pubfd, char *why, size_t nwhy)
 		size_t nn;
 		char **names;
 		if (list_names(L->yfds[y], &names, &nn) < 0) {
-			snprintf(why, nwhy, "cannot read cve/published/%.64s", years[y]);
+			text_snprintf(why, nwhy, "cannot read cve/published/%.64s", years[y]);
 			rc = -1;
 			continue;
 		}
@@ -347,7 +348,7 @@ static int key_text(const struct key_list *L, struct strbuf *key, char *why, siz
 	int rc = 0;
 	for (int h = 0; h < 2; h++) {
 		if (half[h].irregular && rc == 0) {
-			snprintf(why, nwhy, "a file of record %.64s is not a regular file",
+			text_snprintf(why, nwhy, "a file of record %.64s is not a regular file",
 				 half[h].irregular);
 			rc = -1;
 		}
@@ -401,22 +402,22 @@ static int cache_read(int rootfd, struct cache_file *c, char *why, size_t nwhy)
 {
 	memset(c, 0, sizeof *c);
 	int kfd = openat(rootfd, STATE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int fd = kfd < 0 ? -1 : openat(kfd, CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = kfd < 0 ? -1 : openat(kfd, CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (kfd >= 0)
 		close(kfd);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(why, nwhy, "cannot open " STATE_DIR "/" CACHE_NAME " (%s)", strerror(errno));
+		text_snprintf(why, nwhy, "cannot open " STATE_DIR "/" CACHE_NAME " (%s)", strerror(errno));
 		return -1;
 	}
 	int rc = -1;
 	if (fstat(fd, &c->st) < 0 || !S_ISREG(c->st.st_mode)) {
-		snprintf(why, nwhy, STATE_DIR "/" CACHE_NAME " is not a regular file");
+		text_snprintf(why, nwhy, STATE_DIR "/" CACHE_NAME " is not a regular file");
 		goto out;
 	}
 	if (c->st.st_size < CACHE_HDR || (uint64_t)c->st.st_size > (uint64_t)CACHE_MAX) {
-		snprintf(why, nwhy, "damaged cache (bad size)");
+		text_snprintf(why, nwhy, "damaged cache (bad size)");
 		goto out;
 	}
 	c->len = (size_t)c->st.st_size;
@@ -428,7 +429,7 @@ static int cache_read(int rootfd, struct cache_file *c, char *why, size_t nwhy)
 	c->crc = get_u32(h + 40);
 	if (got != (ssize_t)c->len || memcmp(h, CACHE_MAGIC, 8) != 0 ||
 	    (uint64_t)CACHE_HDR + llen + plen != c->len) {
-		snprintf(why, nwhy, "damaged cache (bad header)");
+		text_snprintf(why, nwhy, "damaged cache (bad header)");
 		xbig_free(&c->mem);
 		goto out;
 	}
@@ -453,14 +454,14 @@ static int cache_parse(struct cache_file *c, const char *root, struct ck_set *s,
 	struct kcve_err perr = {0};
 	if (sum != c->crc) {
 		xbig_free(&c->mem);
-		snprintf(why, nwhy, "damaged cache (checksum mismatch)");
+		text_snprintf(why, nwhy, "damaged cache (checksum mismatch)");
 		return -1;
 	}
 	int rc = ck_db_parse_raw(s, &c->mem, c->payload_off, c->payload_len, c->nrec, c->flags,
 				 root, &perr);
 	if (rc != 0) {
 		ck_set_release(s);
-		snprintf(why, nwhy, "damaged cache (%.120s)", perr.msg);
+		text_snprintf(why, nwhy, "damaged cache (%.120s)", perr.msg);
 		return -1;
 	}
 	return 0;
@@ -492,7 +493,7 @@ static void *key_run(void *arg)
 	if (cvefd >= 0)
 		close(cvefd);
 	if (pubfd < 0) {
-		snprintf(j->why, sizeof j->why, "cve/published is not a plain directory");
+		text_snprintf(j->why, sizeof j->why, "cve/published is not a plain directory");
 		j->rc = -1;
 		return NULL;
 	}
@@ -520,7 +521,7 @@ static void *key_run(void *arg)
  * key_list_cached), checking it is the file `ino` (0: any).  0 or -1. */
 static int cache_stamp(int kfd, const struct timespec *t, ino_t ino)
 {
-	int fd = openat(kfd, CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(kfd, CACHE_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	struct stat st;
@@ -536,11 +537,11 @@ static int lock_tree(int kfd, int *lfd, char *why, size_t nwhy)
 {
 	*lfd = openat(kfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (*lfd < 0) {
-		snprintf(why, nwhy, "cannot open the tree lock (%s)", strerror(errno));
+		text_snprintf(why, nwhy, "cannot open the tree lock (%s)", strerror(errno));
 		return -1;
 	}
 	if (flock(*lfd, LOCK_EX | LOCK_NB) < 0) {
-		snprintf(why, nwhy, "the tree is locked by a writer; cache left as it is");
+		text_snprintf(why, nwhy, "the tree is locked by a writer; cache left as it is");
 		close(*lfd);
 		*lfd = -1;
 		return -1;
@@ -554,19 +555,19 @@ static int cache_write(int rootfd, const struct key_job *job, const struct ck_se
 		       char *why, size_t nwhy)
 {
 	if (mkdirat(rootfd, STATE_DIR, 0755) < 0 && errno != EEXIST) {
-		snprintf(why, nwhy, "cannot create " STATE_DIR " in the tree (%s)", strerror(errno));
+		text_snprintf(why, nwhy, "cannot create " STATE_DIR " in the tree (%s)", strerror(errno));
 		return -1;
 	}
 	int kfd = openat(rootfd, STATE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (kfd < 0) {
-		snprintf(why, nwhy, STATE_DIR " is not a plain directory (%s)", strerror(errno));
+		text_snprintf(why, nwhy, STATE_DIR " is not a plain directory (%s)", strerror(errno));
 		return -1;
 	}
 	/* the state directory keeps itself out of `git status`, as the store's writers do */
 	struct stat st;
 	if (fstatat(kfd, ".gitignore", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT &&
 	    atomic_write_at(kfd, ".gitignore", "*\n", 2, 0644, true) < 0) {
-		snprintf(why, nwhy, "cannot write " STATE_DIR "/.gitignore (%s)", strerror(errno));
+		text_snprintf(why, nwhy, "cannot write " STATE_DIR "/.gitignore (%s)", strerror(errno));
 		close(kfd);
 		return -1;
 	}
@@ -591,13 +592,13 @@ static int cache_write(int rootfd, const struct key_job *job, const struct ck_se
 	put_u32(h + 36, (uint32_t)plen);
 	put_u32(h + 40, (uint32_t)crc32(0L, h + CACHE_HDR, (uInt)(img.len - CACHE_HDR)));
 	if (img.len > CACHE_MAX)
-		snprintf(why, nwhy, "the records are too large for the cache");
+		text_snprintf(why, nwhy, "the records are too large for the cache");
 	else if (atomic_write_at(kfd, CACHE_NAME, img.buf, img.len, 0644, true) < 0)
-		snprintf(why, nwhy, "cannot write " STATE_DIR "/" CACHE_NAME " (%s)", strerror(errno));
+		text_snprintf(why, nwhy, "cannot write " STATE_DIR "/" CACHE_NAME " (%s)", strerror(errno));
 	else if (cache_stamp(kfd, &job->started, 0) < 0) {
 		/* its listing must not be trusted beyond the time it was taken */
 		unlinkat(kfd, CACHE_NAME, 0);
-		snprintf(why, nwhy, "cannot set the time of " STATE_DIR "/" CACHE_NAME " (%s)",
+		text_snprintf(why, nwhy, "cannot set the time of " STATE_DIR "/" CACHE_NAME " (%s)",
 			 strerror(errno));
 	} else
 		rc = 0;
@@ -642,7 +643,7 @@ int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
 	info->state = CK_CACHE_SKIPPED;
 	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0) {
-		snprintf(info->why, sizeof info->why, "cannot open the tree (%s)", strerror(errno));
+		text_snprintf(info->why, sizeof info->why, "cannot open the tree (%s)", strerror(errno));
 		return ck_set_load_tree(s, root, err);
 	}
 	char rwhy[sizeof info->why] = "";
@@ -672,7 +673,7 @@ int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
 		pthread_join(th, NULL);
 	int rc;
 	if (job.rc < 0) {
-		snprintf(info->why, sizeof info->why, "%s", job.why);
+		text_snprintf(info->why, sizeof info->why, "%s", job.why);
 		if (got == 1)
 			ck_set_release(s);
 		rc = ck_set_load_tree(s, root, err);
@@ -689,7 +690,7 @@ int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
 		s->tree_head = 0;
 		info->state = CK_CACHE_HIT;
 		if (job.listed)
-			snprintf(info->why, sizeof info->why,
+			text_snprintf(info->why, sizeof info->why,
 				 "the record directories were read (changed within %d s of the "
 				 "cache's listing)", RACY_SECS);
 		if (job.listed && job.settled && cm.listing_len)
@@ -699,7 +700,7 @@ int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
 	}
 	if (got == 1) {
 		ck_set_release(s);
-		snprintf(rwhy, sizeof rwhy, "stale cache (the records or kcve changed)");
+		text_snprintf(rwhy, sizeof rwhy, "stale cache (the records or kcve changed)");
 		got = -1;
 	}
 	/* the cache is rewritten with the listing its key was computed with: it must be one read
@@ -708,19 +709,19 @@ int ck_set_load_tree_cached(struct ck_set *s, const char *root, bool use_cache,
 		job.listing = NULL;
 		key_compute(&job);
 		if (job.rc < 0) {
-			snprintf(info->why, sizeof info->why, "%s", job.why);
+			text_snprintf(info->why, sizeof info->why, "%s", job.why);
 			rc = ck_set_load_tree(s, root, err);
 			goto out;
 		}
 	}
-	snprintf(info->why, sizeof info->why, "%s", rwhy);
+	text_snprintf(info->why, sizeof info->why, "%s", rwhy);
 	rc = ck_set_load_tree(s, root, err);
 	if (rc == 0) {
 		char wwhy[160] = "";
 		if (cache_write(rootfd, &job, s, wwhy, sizeof wwhy) == 0)
 			info->state = got < 0 ? CK_CACHE_REBUILT : CK_CACHE_BUILT;
 		else
-			snprintf(info->why, sizeof info->why, "%s", wwhy);
+			text_snprintf(info->why, sizeof info->why, "%s", wwhy);
 	}
 out:
 	free(listing);

@@ -15,6 +15,7 @@
 #include "codefix/patch.h"
 #include "core/xalloc.h"
 #include "history/history.h"
+#include "core/text.h"
 
 /* "6.1.52" → "6.1"; "6.8" or "6.9-rc3" → "mainline". */
 static void branch_label(const char *release, char *out, size_t n)
@@ -22,10 +23,10 @@ static void branch_label(const char *release, char *out, size_t n)
 	const char *dot = release ? strchr(release, '.') : NULL;
 	const char *second = dot ? strchr(dot + 1, '.') : NULL;
 	if (!second) {
-		snprintf(out, n, "mainline");
+		text_snprintf(out, n, "mainline");
 		return;
 	}
-	snprintf(out, n, "%.*s", (int)(second - release), release);
+	text_snprintf(out, n, "%.*s", (int)(second - release), release);
 }
 
 /* The commit's diff against its first parent as unified diff text. */
@@ -143,7 +144,7 @@ static int add_commit(struct cf_set *fs, struct history *h, const char *cve, con
 	    commit_patch(repo, c, &ptree, &tree, &text) == 0 && text.len) {
 		struct cf_patch p;
 		char name[64];
-		snprintf(name, sizeof name, "commit %.12s", sha40);
+		text_snprintf(name, sizeof name, "commit %.12s", sha40);
 		if (cf_patch_parse(&p, text.buf, text.len, name, err) != 0) {
 			added = -1;
 		} else if (cf_set_add_patch(fs, cve, label, &p) > 0) {

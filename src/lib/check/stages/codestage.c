@@ -3,17 +3,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check/stages/codestage.h"
 #include "codefix/match.h"
 #include "codefix/patch.h"
+#include "core/cveid.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "core/safefs.h"
 #include "core/xalloc.h"
+#include "core/kjson.h"
 
-int ck_set_add_patches(struct ck_set *s, const char *dir, size_t *added, struct kcve_err *err)
+int ck_set_add_patches(struct ck_set *s, const char *dir, const struct kcve_diag *diag,
+		       size_t *added, size_t *skipped, struct kcve_err *err)
 {
-	*added = 0;
+	*added = *skipped = 0;
 	if (!is_dir(dir))
 		return kcve_err_set(err, KCVE_E_NOTFOUND, "patch directory %s not found; give the "
 				    "directory holding CVE-YYYY-NNNN.patch files", dir);
@@ -26,20 +33,22 @@ int ck_set_add_patches(struct ck_set *s, const char *dir, size_t *added, struct 
 		sb_reset(&name);
 		sb_addf(&name, "%s.patch", s->v[i].id);
 		char *path = path_join(dir, name.buf);
-		if (!path_exists(path)) {
+		struct stat st;
+		if (lstat(path, &st) != 0 && errno == ENOENT) { /* no patch for this record */
 			free(path);
 			continue;
 		}
 		struct cf_patch p;
-		int rc = cf_patch_read(&p, path, err);
-		if (rc == 0 && cf_set_add_patch(s->fprints, s->v[i].id, "patch", &p) > 0)
-			++*added;
+		struct kcve_err perr = {0};
+		if (cf_patch_read(&p, path, &perr) == 0) {
+			if (cf_set_add_patch(s->fprints, s->v[i].id, "patch", &p) > 0)
+				++*added;
+		} else { /* one unusable patch: said, counted, and the others still read */
+			++*skipped;
+			diag_warn(diag, "%s left out: %s", name.buf, perr.msg);
+		}
 		cf_patch_release(&p);
 		free(path);
-		if (rc) {
-			sb_release(&name);
-			return rc;
-		}
 	}
 	sb_release(&name);
 	cf_set_sort(s->fprints);
@@ -50,7 +59,7 @@ static const struct ck_set *sort_set;
 
 static int cmp_rec_id(const void *a, const void *b)
 {
-	return strcmp(sort_set->v[*(const size_t *)a].id, sort_set->v[*(const size_t *)b].id);
+	return cveid_cmp(sort_set->v[*(const size_t *)a].id, sort_set->v[*(const size_t *)b].id);
 }
 
 /* Entry index of each record id, sorted by id (records are in year/number order). */
@@ -71,7 +80,7 @@ static long find_rec(const struct ck_set *s, const size_t *ix, const char *id)
 	size_t lo = 0, hi = s->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->v[ix[mid]].id, id);
+		int c = cveid_cmp(s->v[ix[mid]].id, id);
 		if (!c)
 			return (long)ix[mid];
 		if (c < 0)
@@ -96,16 +105,69 @@ static void apply(struct ck_result *res, struct ck_entry *e, const struct ck_cod
 	res->ncode_decided++;
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A fix's file that the tree holds as something else than a regular file (a FIFO, a device, a
+ * symbolic link) is read as missing, never followed or waited on: said in one warning naming
+ * the first such file and the count. */
+static void warn_refused_sources(const struct cf_set *fs, const char *srcdir)
+{
+	int dirfd = open(srcdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < fs->n; i++)
+		n += fs->v[i].n;
+	const char **paths = xcalloc(n + 1, sizeof *paths);
+	n = 0;
+	for (size_t i = 0; i < fs->n; i++)
+		for (uint32_t j = 0; j < fs->v[i].n; j++)
+			paths[n++] = fs->v[i].f[j].path;
+	if (n)
+		qsort(paths, n, sizeof *paths, cmp_strp);
+	size_t refused = 0;
+	const char *first = NULL, *why = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(paths[i], paths[i - 1]))
+			continue;
+		struct stat st;
+		int rc = safe_lstat_at(dirfd, paths[i], &st);
+		int e = errno;
+		const char *w = rc == 0 ? (S_ISREG(st.st_mode) ? NULL : S_ISLNK(st.st_mode)
+					   ? "a symbolic link (not followed)" : read_file_reason(ENODEV))
+				: e == ENOENT || e == ENOTDIR ? NULL : read_file_reason(e);
+		if (w && refused++ == 0) {
+			first = paths[i];
+			why = w;
+		}
+	}
+	close(dirfd);
+	if (refused > 1)
+		diag_warn(NULL, "--source %s: %s is %s, read as missing; and %zu more files of the "
+			  "fixes", srcdir, first, why, refused - 1);
+	else if (refused)
+		diag_warn(NULL, "--source %s: %s is %s, read as missing", srcdir, first, why);
+	free(paths);
+}
+
 int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_reading *out,
 		 struct kcve_err *err)
 {
 	const struct cf_set *fs = s->fprints;
 	out->code = xcalloc(s->n + 1, sizeof *out->code);
 	out->n = s->n;
+	if (!is_dir(srcdir))
+		return kcve_err_set(err, KCVE_E_NOTFOUND, "source tree %s not found; give the top "
+				    "directory of a kernel source tree", srcdir);
 	if (!fs || !fs->n)
 		return 0;
 	struct cf_result *r = xcalloc(fs->n + 1, sizeof *r);
 	int rc = cf_check_tree(fs, srcdir, r, err);
+	if (rc == 0)
+		warn_refused_sources(fs, srcdir);
 	size_t *ix = ids_sorted(s);
 	for (size_t i = 0; rc == 0 && i < fs->n;) {
 		size_t j = i;
@@ -178,15 +240,15 @@ json_t *ck_code_json(const struct ck_code *c)
 	json_t *ev = json_array();
 	for (size_t i = 0; i < c->nev; i++) {
 		const struct cf_ev *v = &c->ev[i];
-		json_t *o = json_pack("{s:s, s:I, s:s, s:o}", "file", v->moved ? v->moved : v->file,
+		json_t *o = kj_pack("{s:s, s:I, s:s, s:o}", "file", v->moved ? v->moved : v->file,
 				      "hunk", (json_int_t)v->hunk + 1, "state",
 				      cf_hstate_name(v->state), "line",
 				      v->line ? json_integer(v->line) : json_null());
 		if (v->moved) /* the file read is not the one the fix named (renamed or moved) */
-			json_object_set_new(o, "fingerprint_file", json_string(v->file));
+			json_object_set_new(o, "fingerprint_file", kj_str(v->file));
 		json_array_append_new(ev, o);
 	}
-	return json_pack("{s:s, s:I, s:I, s:s, s:o}", "verdict", cf_verdict_name(c->verdict),
+	return kj_pack("{s:s, s:I, s:I, s:s, s:o}", "verdict", cf_verdict_name(c->verdict),
 			 "hunks", (json_int_t)c->hunks, "found", (json_int_t)c->found, "fix",
 			 c->label ? c->label : "", "evidence", ev);
 }

@@ -11,11 +11,15 @@
 
 #include "check/records/recset.h"
 #include "check/verdict/check.h"
+#include "core/diag.h"
 #include "core/error.h"
 
 /* Read DIR/<CVE id>.patch for every record of s that has one into s->fprints (label
- * "patch").  *added: fingerprints added.  A patch that is not a usable diff is an error. */
-int ck_set_add_patches(struct ck_set *s, const char *dir, size_t *added, struct kcve_err *err);
+ * "patch").  *added: fingerprints added.  A patch that cannot be used (not a regular file, a
+ * FIFO or a link, too large, not a usable diff) is left out with one warning to diag naming it
+ * and counted in *skipped; the others are still read. An error only when dir is no directory. */
+int ck_set_add_patches(struct ck_set *s, const char *dir, const struct kcve_diag *diag,
+		       size_t *added, size_t *skipped, struct kcve_err *err);
 /* Fingerprints from the kernel repository at repo (its history index is built or updated
  * first): each record's mainline fix (.sha1) labelled "mainline" and each stable backport
  * labelled with its branch ("6.1").  *added: records that got at least one.  Not in builds
@@ -28,7 +32,8 @@ int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
 /* The same in two steps, for several kernels built from one tree (--batch): read the tree once
  * (code[i] for record i of s: checked when it has a fingerprint), then apply that reading to
  * each kernel's result.  With shared, res borrows rd's readings (ck_result_release leaves
- * them; rd must outlive res), else res owns them. */
+ * them; rd must outlive res), else res owns them.  A srcdir that is not a directory is
+ * KCVE_E_NOTFOUND ("source tree ... not found"), the error of the run that asked for it. */
 struct ck_code_reading {
 	struct ck_code *code;
 	size_t n;

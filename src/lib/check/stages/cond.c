@@ -103,8 +103,8 @@ static int factor(struct cp *c)
 					r = v && strlen(v) == an && strncmp(v, a, an) == 0;
 				}
 			} else {
-				const char *v = c->get(c->ctx, sym);
-				r = v && (strcmp(v, "y") == 0 || strcmp(v, "m") == 0);
+				/* set, whatever the value: as make reads $(CONFIG_X) in ifdef/ifneq */
+				r = c->get(c->ctx, sym) != NULL;
 			}
 		}
 	}

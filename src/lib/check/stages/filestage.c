@@ -11,6 +11,7 @@
 #include "core/strmap.h"
 #include "core/xalloc.h"
 #include "kbuild/kbuild.h"
+#include "core/text.h"
 
 struct ck_files {
 	struct kb_config *cfg;
@@ -21,10 +22,15 @@ struct ck_files {
 	char reason[512];
 };
 
-/* "arch/<other>/..." can never be part of a kernel for this architecture; kbuild leaves such
- * headers undecided, but the answer needs no makefile. */
+/* A header (or any file but a .c/.S source) under "arch/<other>/..." is not part of a kernel
+ * for this architecture; kbuild leaves such headers undecided, but the answer needs no
+ * makefile.  A source is left to the makefiles: arm64 compiles the .c files of arch/arm/xen
+ * (arch/arm64/xen/Makefile), and a --db's conditions cover every architecture. */
 static bool other_arch(const struct ck_files *f, const char *path)
 {
+	size_t n0 = strlen(path);
+	if (n0 > 2 && path[n0 - 2] == '.' && (path[n0 - 1] == 'c' || path[n0 - 1] == 'S'))
+		return false;
 	if (!f->arch[0] || strncmp(path, "arch/", 5) != 0)
 		return false;
 	const char *a = path + 5, *slash = strchr(a, '/');
@@ -55,16 +61,17 @@ int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, 
 	if (!ksrc)
 		f->conds = s;
 	const char *ca = arch ? kb_arch_srcarch(arch) : kb_config_arch(f->cfg);
-	snprintf(f->arch, sizeof f->arch, "%s", ca ? ca : "x86");
+	text_snprintf(f->arch, sizeof f->arch, "%s", ca ? ca : "x86");
 	*out = f;
 	return 0;
 }
 
-int ck_files_open_build(struct ck_files **out, const char *builddir, struct kcve_err *err)
+int ck_files_open_build(struct ck_files **out, const char *builddir, const struct kcve_diag *diag,
+			struct kcve_err *err)
 {
 	*out = NULL;
 	struct ck_files *f = xcalloc(1, sizeof *f);
-	int rc = kb_build_open(&f->build, builddir, err);
+	int rc = kb_build_open(&f->build, builddir, diag, err);
 	if (rc) {
 		free(f);
 		return rc;
@@ -73,9 +80,14 @@ int ck_files_open_build(struct ck_files **out, const char *builddir, struct kcve
 	return 0;
 }
 
+/* A database's conditions read the .config's symbols and "ARCH", the architecture the
+ * configuration is evaluated for (see kb_export_db_conditions). */
 static const char *cfg_get(void *ctx, const char *sym)
 {
-	return kb_config_get(ctx, sym);
+	const struct ck_files *f = ctx;
+	if (!strcmp(sym, "ARCH"))
+		return f->arch;
+	return kb_config_get(f->cfg, sym);
 }
 
 enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason)
@@ -90,7 +102,7 @@ enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason)
 	}
 	if (other_arch(f, path)) {
 		if (reason) {
-			snprintf(f->reason, sizeof f->reason, "architecture directory other than arch/%s/", f->arch);
+			text_snprintf(f->reason, sizeof f->reason, "architecture directory other than arch/%s/", f->arch);
 			*reason = f->reason;
 		}
 		return CK_FILE_NOT_COMPILED;
@@ -108,8 +120,8 @@ enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason)
 			*reason = "no condition in the database (header or unknown file)";
 		return CK_FILE_UNKNOWN;
 	}
-	int r = ck_cond_eval(cond, cfg_get, f->cfg);
-	snprintf(f->reason, sizeof f->reason, "condition %s is %s", cond,
+	int r = ck_cond_eval(cond, cfg_get, f);
+	text_snprintf(f->reason, sizeof f->reason, "condition %s is %s", cond,
 		 r == 1 ? "met" : r == 0 ? "not met" : "undecidable");
 	if (reason)
 		*reason = f->reason;
@@ -190,47 +202,25 @@ static const char **record_paths(const struct ck_set *s, size_t *n)
 	return v;
 }
 
-static int export_to(struct kb_tree *t, const struct ck_set *s, bool paths, char **buf,
-		     struct kcve_err *err)
-{
-	size_t len = 0;
-	FILE *mf = open_memstream(buf, &len);
-	if (!mf)
-		return kcve_err_set(err, KCVE_E_GENERIC, "out of memory");
-	int rc;
-	if (paths) {
-		size_t n = 0;
-		const char **v = record_paths(s, &n);
-		rc = kb_tree_export_paths(t, v, n, mf, err);
-		free(v);
-	} else {
-		rc = kb_tree_export_conditions(t, mf, err);
-	}
-	fclose(mf);
-	return rc;
-}
-
 int ck_set_add_conditions(struct ck_set *s, const char *ksrc, struct kcve_err *err)
 {
-	struct kb_config *cfg = NULL;
-	struct kb_tree *t = NULL;
-	int rc = kb_config_parse(&cfg, "", 0, "(empty config)", err);
-	if (rc == 0)
-		rc = kb_tree_open(&t, ksrc, cfg, NULL, err);
-	char *all = NULL, *rec = NULL;
-	/* the .c files of the tree, then the records' own paths (exact rule + module) */
-	if (rc == 0)
-		rc = export_to(t, s, false, &all, err);
-	if (rc == 0)
-		rc = export_to(t, s, true, &rec, err);
-	if (t)
-		kb_tree_close(t);
-	if (cfg)
-		kb_config_free(cfg);
+	/* the .c files of the tree and the records' own paths (exact rule + module), for every
+	 * architecture kbuild evaluates */
+	size_t n = 0;
+	const char **v = record_paths(s, &n);
+	char *all = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&all, &len);
+	if (!mf) {
+		free(v);
+		return kcve_err_set(err, KCVE_E_GENERIC, "out of memory");
+	}
+	int rc = kb_export_db_conditions(ksrc, v, n, mf, err);
+	fclose(mf);
+	free(v);
 	if (rc == 0) {
 		size_t alloc = 0;
 		parse_cond_lines(s, all, &alloc);
-		parse_cond_lines(s, rec, &alloc);
 		if (s->nconds)
 			qsort(s->conds, s->nconds, sizeof *s->conds, cmp_cond);
 		/* drop duplicate paths (keep the first, see cmp_cond) so lookups stay well-defined */
@@ -252,7 +242,6 @@ int ck_set_add_conditions(struct ck_set *s, const char *ksrc, struct kcve_err *e
 		s->has_modules = true;
 	}
 	free(all);
-	free(rec);
 	return rc;
 }
 
@@ -264,7 +253,7 @@ bool ck_files_module(const struct ck_files *f, const struct ck_set *s, const cha
 	const char *m = s ? ck_set_module(s, path) : NULL;
 	if (!m || outsz == 0)
 		return false;
-	snprintf(out, outsz, "%s", m);
+	text_snprintf(out, outsz, "%s", m);
 	return true;
 }
 

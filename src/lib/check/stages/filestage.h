@@ -16,6 +16,7 @@
 
 #include "check/records/recset.h"
 #include "check/verdict/check.h"
+#include "core/diag.h"
 #include "core/error.h"
 
 struct ck_files;
@@ -23,7 +24,10 @@ struct ck_files;
  * conditions of s (error if s has none). arch NULL: from the config. */
 int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, const char *ksrc,
 			 const char *arch, const struct ck_set *s, struct kcve_err *err);
-int ck_files_open_build(struct ck_files **out, const char *builddir, struct kcve_err *err);
+/* A build directory's .cmd files; one that cannot be read is a warning to diag (NULL: the
+ * default sink, core/diag.h). */
+int ck_files_open_build(struct ck_files **out, const char *builddir, const struct kcve_diag *diag,
+			struct kcve_err *err);
 enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason);
 /* Value of a CONFIG symbol in a config-backed file stage (NULL if unset or no config). */
 const char *ck_files_config_value(const struct ck_files *f, const char *sym);

@@ -20,7 +20,8 @@ int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, 
 	return unavailable(err);
 }
 
-int ck_files_open_build(struct ck_files **out, const char *builddir, struct kcve_err *err)
+int ck_files_open_build(struct ck_files **out, const char *builddir, const struct kcve_diag *diag,
+			struct kcve_err *err)
 {
 	(void)builddir;
 	*out = NULL;

@@ -9,6 +9,7 @@
 #include "check/stages/funclevel.h"
 #include "check/stages/functree.h"
 #include "codefix/fprint.h"
+#include "core/text.h"
 
 /* The fingerprint of cve labelled label, or NULL (s->v sorted by CVE then label). */
 static const struct cf_fp *find_fp(const struct cf_set *cs, const char *cve, const char *label)
@@ -76,7 +77,7 @@ void ck_fix_branch(const char *release, char *out, size_t n)
 	const char *dot = release ? strchr(release, '.') : NULL;
 	const char *second = dot ? strchr(dot + 1, '.') : NULL;
 	if (!second || strstr(release, "-rc"))
-		snprintf(out, n, "mainline");
+		text_snprintf(out, n, "mainline");
 	else
-		snprintf(out, n, "%.*s", (int)(second - release), release);
+		text_snprintf(out, n, "%.*s", (int)(second - release), release);
 }

@@ -10,6 +10,7 @@
 #include "check/inputs/gitrefs.h"
 #include "check/inputs/scancache.h"
 #include "check/verdict/verdict.h"
+#include "core/diag.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/safefs.h"
@@ -146,6 +147,7 @@ struct ck_git {
 	size_t nread, ncached; /* commits read from objects / from the scan cache */
 	unsigned ancestry;     /* gitguard_ancestry(): shallow, grafts, replace refs */
 	char boundary[32];     /* a shallow clone's newest boundary release ("": unknown) */
+	const struct kcve_diag *diag; /* warnings (NULL: the default sink) */
 };
 
 static void edges_add(struct edges *e, const unsigned char *from, const unsigned char *to, size_t n)
@@ -346,7 +348,7 @@ static int walk(struct ck_git *g, git_repository *repo, git_odb *odb, const git_
 }
 
 int ck_git_open(struct ck_git **out, const char *path, const char *ref, const char *cache_path,
-		bool use_cache, struct kcve_err *err)
+		bool use_cache, const struct kcve_diag *diag, struct kcve_err *err)
 {
 	*out = NULL;
 	hextab_init();
@@ -366,6 +368,7 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, const ch
 	struct scan_cache *cache = NULL;
 	char *cpath = NULL;
 	struct ck_git *g = xcalloc(1, sizeof *g);
+	g->diag = diag;
 	const char *rev = ref ? ref : "HEAD";
 	if ((rc = gitguard_install(repo, err)))
 		goto out;
@@ -373,7 +376,7 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, const ch
 	    !gitguard_shallow_release(repo, g->boundary, sizeof g->boundary))
 		g->boundary[0] = '\0';
 	if (g->ancestry)
-		kcve_warn("%s has %s: commits are missing or their parents rewritten, so \"not "
+		diag_warn(diag, "%s has %s: commits are missing or their parents rewritten, so \"not "
 			  "affected\" by git can be wrong; use a full clone (git fetch --unshallow, "
 			  "remove info/grafts and refs/replace/)", path, gitguard_ancestry_text(g->ancestry));
 	if (git_revparse_single(&obj, repo, rev) < 0) {
@@ -398,7 +401,7 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, const ch
 		cache = scan_cache_load(cpath, &why);
 		if (why && strcmp(why, "no cache file yet")) {
 			char *cp = safe_printable(cpath);
-			kcve_warn("ignoring the scan cache %s: %s", cp, why);
+			diag_warn(diag, "ignoring the scan cache %s: %s", cp, why);
 			free(cp);
 		}
 	}
@@ -407,7 +410,7 @@ int ck_git_open(struct ck_git **out, const char *path, const char *ref, const ch
 		struct kcve_err serr = {0};
 		/* a cache that cannot be written costs speed next time, not correctness */
 		if (scan_cache_save(cache, cpath, &serr))
-			kcve_warn("%s", serr.msg);
+			diag_warn(diag, "%s", serr.msg);
 	}
 out:
 	scan_cache_free(cache);
@@ -648,11 +651,11 @@ void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const cha
 				sb_addf(&sb, " (unreliable: the repository has %s)",
 					gitguard_ancestry_text(g->ancestry));
 				if (g->boundary[0])
-					kcve_warn("%s: not introduced by git, but its introducing commit "
+					diag_warn(g->diag, "%s: not introduced by git, but its introducing commit "
 						  "(released in %s) may lie beyond the shallow clone's "
 						  "boundary (release %s)", r->id, vver, g->boundary);
 				else
-					kcve_warn("%s: not introduced by git, but the repository has %s: "
+					diag_warn(g->diag, "%s: not introduced by git, but the repository has %s: "
 						  "the introducing commit may be beyond it", r->id,
 						  gitguard_ancestry_text(g->ancestry));
 			}
@@ -692,3 +695,8 @@ unsigned ck_git_ancestry(const struct ck_git *g)
 {
 	return g ? g->ancestry : 0;
 }
+
+const struct ck_git_ops ck_git_libgit2 = {
+	ck_git_open, ck_git_close, ck_run_git, ck_git_commit_count, ck_git_read_count,
+	ck_git_cached_count, ck_git_reference_count, ck_git_ancestry,
+};

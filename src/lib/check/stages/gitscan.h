@@ -14,15 +14,18 @@
 #include <stddef.h>
 
 #include "check/verdict/check.h"
+#include "core/diag.h"
 #include "core/error.h"
 
 struct ck_git;
 /* KCVE_E_NOREPO when path is not a git repository, KCVE_E_NOTFOUND for an unknown ref.
  * With use_cache, what each commit holds is taken from / added to the scan cache
- * (check/inputs/scancache.h) at cache_path, default <git common dir>/kcve-scan.cache; a cache that
- * cannot be written is a warning, not an error. */
+ * (check/inputs/scancache.h) at cache_path, default <git common dir>/kcve-scan.cache; a cache
+ * that cannot be written is a warning, not an error. Warnings (that one, a shallow clone, a
+ * record whose introduction may lie beyond its boundary) go to diag (NULL: the default sink,
+ * core/diag.h), which must outlive the handle. */
 int ck_git_open(struct ck_git **out, const char *path, const char *ref, const char *cache_path,
-		bool use_cache, struct kcve_err *err);
+		bool use_cache, const struct kcve_diag *diag, struct kcve_err *err);
 size_t ck_git_commit_count(const struct ck_git *g);
 /* Of those commits: read from the object database / known from the scan cache. */
 size_t ck_git_read_count(const struct ck_git *g);
@@ -42,5 +45,21 @@ void ck_git_close(struct ck_git *g);
 unsigned ck_git_ancestry(const struct ck_git *g);
 void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
 		struct ck_result *out);
+
+/* What the check entry (check/run/entry.h) needs of this file, as a table its caller passes
+ * in: a build without libgit2 (kcve-embedded) then links the entry without the git stage. */
+struct ck_git_ops {
+	int (*open)(struct ck_git **out, const char *path, const char *ref, const char *cache_path,
+		    bool use_cache, const struct kcve_diag *diag, struct kcve_err *err);
+	void (*close)(struct ck_git *g);
+	void (*run)(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
+		    struct ck_result *out);
+	size_t (*commits)(const struct ck_git *g);
+	size_t (*read)(const struct ck_git *g);
+	size_t (*cached)(const struct ck_git *g);
+	size_t (*references)(const struct ck_git *g);
+	unsigned (*ancestry)(const struct ck_git *g);
+};
+extern const struct ck_git_ops ck_git_libgit2;
 
 #endif

@@ -4,7 +4,7 @@
 # This keeps the tree linking while the kbuild module is still being written.
 dir="$1"
 for fn in kb_config_load kb_config_load_gz kb_config_parse kb_config_get kb_config_free \
-          kb_tree_open kb_file_verdict kb_tree_close kb_tree_export_conditions \
+          kb_tree_open kb_file_verdict kb_tree_close kb_tree_export_conditions kb_export_db_conditions \
           kb_build_open kb_build_verdict kb_build_close; do
 	found=no
 	for f in $(grep -l "^[a-z][a-z_ ]*[ *]$fn(" "$dir"/*.c 2>/dev/null); do

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "check/inputs/kev.h"
+#include "core/cveid.h"
 
 /* 0 reachable now, 1 modules not loaded, 2 modules blacklisted */
 static int exposure(const struct ck_entry *e)
@@ -30,7 +31,7 @@ int ck_rank_cmp(const struct ck_set *s, const struct ck_entry *a, const struct c
 	unsigned sa = s->v[a->rec].score10, sb = s->v[b->rec].score10;
 	if (sa != sb)
 		return sa > sb ? -1 : 1;
-	int c = ck_cve_id_cmp(s->v[a->rec].id, s->v[b->rec].id);
+	int c = cveid_cmp(s->v[a->rec].id, s->v[b->rec].id);
 	if (c)
 		return c;
 	return a->rec < b->rec ? -1 : a->rec > b->rec; /* two records with one id: set order */

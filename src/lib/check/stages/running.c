@@ -14,6 +14,7 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 /* Files of the running system are small: /proc/modules of a big system is ~20 KiB. */
 #define PROBE_MAX ((size_t)1 << 20)
@@ -33,7 +34,7 @@ static int probe_read(const struct probe_sys *ps, const char *rel, struct strbuf
 	if (ps->rootfd >= 0)
 		return read_file_in_root(ps->rootfd, rel, sb, PROBE_MAX);
 	char path[4096];
-	snprintf(path, sizeof path, "/%s", rel);
+	text_snprintf(path, sizeof path, "/%s", rel);
 	return read_file_capped(path, sb, PROBE_MAX);
 }
 
@@ -55,7 +56,7 @@ static int probe_uname(struct ck_running *rn, const struct probe_sys *ps, struct
 		if (uname(&u) < 0)
 			return kcve_err_set(err, KCVE_E_IO, "uname() failed; pass --version instead of "
 					    "--running");
-		snprintf(rn->uname_r, sizeof rn->uname_r, "%s", u.release);
+		text_snprintf(rn->uname_r, sizeof rn->uname_r, "%s", u.release);
 		return 0;
 	}
 	if (!read_line_file(ps, "proc/sys/kernel/osrelease", sb) || !sb->len ||
@@ -67,7 +68,7 @@ static int probe_uname(struct ck_running *rn, const struct probe_sys *ps, struct
 				    "(uname -r), or pass --version instead of --running",
 				    ps->root, sb->len ? "more than one line" : read_file_reason(e));
 	}
-	snprintf(rn->uname_r, sizeof rn->uname_r, "%s", sb->buf);
+	text_snprintf(rn->uname_r, sizeof rn->uname_r, "%s", sb->buf);
 	return 0;
 }
 
@@ -78,7 +79,7 @@ static bool probe_config_file(struct ck_running *rn, const struct probe_sys *ps,
 	char path[4096];
 	if (ps->rootfd < 0) {
 		struct stat st;
-		snprintf(path, sizeof path, "/%s", rel);
+		text_snprintf(path, sizeof path, "/%s", rel);
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			return false;
 		rn->config = xstrdup(path);
@@ -90,9 +91,9 @@ static bool probe_config_file(struct ck_running *rn, const struct probe_sys *ps,
 		return false;
 	rn->config_fd = fd;
 	rn->config_fd_open = true;
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	text_snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	rn->config = xstrdup(path);
-	snprintf(path, sizeof path, "%s/%s", ps->root, rel);
+	text_snprintf(path, sizeof path, "%s/%s", ps->root, rel);
 	rn->config_shown = xstrdup(path);
 	return true;
 }
@@ -105,7 +106,7 @@ static void probe_config(struct ck_running *rn, const struct probe_sys *ps)
 		rn->config_gz = true;
 		return;
 	}
-	snprintf(rel, sizeof rel, "boot/config-%s", rn->uname_r);
+	text_snprintf(rel, sizeof rel, "boot/config-%s", rn->uname_r);
 	if (!strchr(rn->uname_r, '/') && probe_config_file(rn, ps, rel))
 		return;
 	struct strbuf w = STRBUF_INIT;
@@ -206,13 +207,13 @@ static bool file_in_loaded_module(const struct ck_running *rn, const struct ck_f
 	char cand[2][128];
 	const char *slash = strrchr(file, '/');
 	const char *base = slash ? slash + 1 : file;
-	snprintf(cand[0], sizeof cand[0], "%.*s", (int)strcspn(base, "."), base);
+	text_snprintf(cand[0], sizeof cand[0], "%.*s", (int)strcspn(base, "."), base);
 	cand[1][0] = '\0';
 	if (slash) {
 		const char *d = slash;
 		while (d > file && d[-1] != '/')
 			d--;
-		snprintf(cand[1], sizeof cand[1], "%.*s", (int)(slash - d), d);
+		text_snprintf(cand[1], sizeof cand[1], "%.*s", (int)(slash - d), d);
 	}
 	for (int c = 0; c < 2; c++) {
 		for (char *q = cand[c]; *q; q++)

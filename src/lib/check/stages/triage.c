@@ -5,17 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cveid.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 static int cmp_id(const void *a, const void *b)
 {
-	return ck_cve_id_cmp(*(char *const *)a, *(char *const *)b);
+	return cveid_cmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int cmp_rec_id(const void *key, const void *elem)
 {
-	return ck_cve_id_cmp(key, *(char *const *)elem);
+	return cveid_cmp(key, *(char *const *)elem);
 }
 
 void ck_triage_init(struct ck_triage *t, const struct ck_set *s, const struct ck_kev *kev,
@@ -127,7 +129,7 @@ static void mitigate(const struct ck_record *r, struct ck_entry *e, const struct
 		if (dup)
 			continue;
 		if (nmods < 8)
-			snprintf(seen[nmods], sizeof seen[nmods], "%.55s", mod);
+			text_snprintf(seen[nmods], sizeof seen[nmods], "%.55s", mod);
 		nmods++;
 		const char *rule = NULL;
 		switch (ck_modprobe_rule(mp, mod, &rule)) {

@@ -5,8 +5,10 @@
 
 #include "check/verdict/verdict.h"
 #include "codefix/match.h"
+#include "core/assert.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/text.h"
 
 const char *ck_outcome_name(enum ck_outcome o)
 {
@@ -29,7 +31,8 @@ bool ck_outcome_kept(enum ck_outcome o)
 
 void ck_result_push_stage(struct ck_result *res, const char *name)
 {
-	if (res->nstages >= (int)(sizeof res->stages / sizeof res->stages[0]))
+	KCVE_ASSERT(res->nstages < CK_STAGE_COUNTS_MAX);
+	if (res->nstages >= CK_STAGE_COUNTS_MAX) /* sized from the stage table: cannot happen */
 		return;
 	struct ck_stage_count *c = &res->stages[res->nstages++];
 	c->name = name;
@@ -43,13 +46,23 @@ void ck_result_push_stage(struct ck_result *res, const char *name)
 	}
 }
 
+void ck_result_copy(struct ck_result *dst, const struct ck_result *src)
+{
+	KCVE_ASSERT(src->code == NULL);
+	for (size_t i = 0; i < src->n; i++)
+		KCVE_ASSERT(src->e[i].reason == NULL && src->e[i].mitigation_why == NULL);
+	*dst = *src;
+	dst->e = xmalloc((src->n + 1) * sizeof *dst->e);
+	memcpy(dst->e, src->e, src->n * sizeof *dst->e);
+}
+
 void ck_result_init(struct ck_result *res, const struct ck_set *s, const char *label,
 		    const char *release)
 {
 	memset(res, 0, sizeof *res);
-	snprintf(res->label, sizeof res->label, "%s", label);
+	text_snprintf(res->label, sizeof res->label, "%s", label);
 	if (release)
-		snprintf(res->release, sizeof res->release, "%s", release);
+		text_snprintf(res->release, sizeof res->release, "%s", release);
 	res->e = xcalloc(s->n + 1, sizeof *res->e);
 	res->n = s->n;
 	res->stages[0].name = "records";
@@ -68,9 +81,8 @@ void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,
 		struct ck_entry *e = &out->e[i];
 		struct ck_readings rs;
 		ck_record_readings(&s->v[i], &v, rd, &rs);
-		if (s->compile_once) {
+		if (s->compile_once)
 			ck_record_drop_compiled(&s->v[i]);
-		}
 		e->rec = i;
 		e->stage = "version";
 		e->semver = (unsigned char)rs.json;
@@ -119,7 +131,7 @@ static void dyad_why(const struct ck_record *r, const struct kver *v, char *buf,
 		if (ck_pair_same_release(p) || !ck_release_in(p->vver, v))
 			continue;
 		if (strcmp(p->fver, "0") != 0 && ck_release_in(p->fver, v)) {
-			snprintf(buf, n, "pair %s->%s: the fix %s is in the release", p->vver, p->fver,
+			text_snprintf(buf, n, "pair %s->%s: the fix %s is in the release", p->vver, p->fver,
 				 p->fver);
 			return;
 		}
@@ -127,12 +139,12 @@ static void dyad_why(const struct ck_record *r, const struct kver *v, char *buf,
 			looked = p;
 	}
 	if (looked)
-		snprintf(buf, n, "pair %s->%s: introduced, no fix of an applicable pair is in the release",
+		text_snprintf(buf, n, "pair %s->%s: introduced, no fix of an applicable pair is in the release",
 			 looked->vver, strcmp(looked->fver, "0") ? looked->fver : "(unfixed)");
 	else if (r->pairs.n)
-		snprintf(buf, n, "no pair's introduction is in the release");
+		text_snprintf(buf, n, "no pair's introduction is in the release");
 	else
-		snprintf(buf, n, "no pairs");
+		text_snprintf(buf, n, "no pairs");
 }
 
 void ck_readings_explain(const struct ck_set *s, const struct ck_result *res,
@@ -146,9 +158,9 @@ void ck_readings_explain(const struct ck_set *s, const struct ck_result *res,
 	enum ck_vstatus j = ck_record_json_verdict(r, &v, &w);
 	char t[160];
 	ck_json_why_text(r, &w, t, sizeof t);
-	snprintf(json_why, n, "JSON %s (%s)", vstatus_word((unsigned char)j), t);
+	text_snprintf(json_why, n, "JSON %s (%s)", vstatus_word((unsigned char)j), t);
 	dyad_why(r, &v, t, sizeof t);
-	snprintf(dyad_why_buf, n, ".dyad %s (%s)", vstatus_word(e->dyad), t);
+	text_snprintf(dyad_why_buf, n, ".dyad %s (%s)", vstatus_word(e->dyad), t);
 }
 
 const char *ck_entry_reason(const struct ck_set *s, const struct ck_result *res,
@@ -162,23 +174,23 @@ const char *ck_entry_reason(const struct ck_set *s, const struct ck_result *res,
 	const char *used = res->reading == CK_READ_DYAD ? dw : jw;
 	switch ((enum ck_outcome)e->outcome) {
 	case CK_OUT_AFFECTED:
-		snprintf(buf, n, "%s is in the vulnerable range: %s", rel, used);
+		text_snprintf(buf, n, "%s is in the vulnerable range: %s", rel, used);
 		break;
 	case CK_OUT_FIXED:
-		snprintf(buf, n, "fixed: %s", used);
+		text_snprintf(buf, n, "fixed: %s", used);
 		break;
 	case CK_OUT_NOT_INTRODUCED:
-		snprintf(buf, n, "vulnerable code not introduced in %s: %s", rel, used);
+		text_snprintf(buf, n, "vulnerable code not introduced in %s: %s", rel, used);
 		break;
 	case CK_OUT_UNKNOWN:
 		if (e->needs_git) {
-			snprintf(buf, n, "unknown (needs --git): %s holds only part of what the records "
+			text_snprintf(buf, n, "unknown (needs --git): %s holds only part of what the records "
 					 "date to its final release; %s", rel, used);
 			break;
 		}
 		/* fall through */
 	default:
-		snprintf(buf, n, "record has no usable JSON version data and no vulnerable:fixed pair");
+		text_snprintf(buf, n, "record has no usable JSON version data and no vulnerable:fixed pair");
 	}
 	return buf;
 }
@@ -265,7 +277,7 @@ void ck_compute_fixed_in(struct ck_set *s, struct ck_result *res)
 		struct kver k;
 		ck_kver_parse(&k, e->fixed_in);
 		if (!res->fixed_in[0] || kver_cmp(&k, &best) > 0) {
-			snprintf(res->fixed_in, sizeof res->fixed_in, "%s", e->fixed_in);
+			text_snprintf(res->fixed_in, sizeof res->fixed_in, "%s", e->fixed_in);
 			best = k;
 		}
 	}

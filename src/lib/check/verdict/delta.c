@@ -7,9 +7,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/cveid.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 static const char *const kind_names[3] = {"added", "removed", "changed"};
 
@@ -29,7 +32,7 @@ static const struct ck_set *sort_set;
 
 static int cmp_ix(const void *a, const void *b)
 {
-	return strcmp(sort_set->v[*(const size_t *)a].id, sort_set->v[*(const size_t *)b].id);
+	return cveid_cmp(sort_set->v[*(const size_t *)a].id, sort_set->v[*(const size_t *)b].id);
 }
 
 static void by_id_build(struct by_id *b, const struct ck_set *s)
@@ -49,7 +52,7 @@ static size_t by_id_find(const struct by_id *b, const char *id)
 	size_t lo = 0, hi = b->s->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(b->s->v[b->ix[mid]].id, id);
+		int c = cveid_cmp(b->s->v[b->ix[mid]].id, id);
 		if (c == 0)
 			return b->ix[mid];
 		if (c < 0)
@@ -66,10 +69,10 @@ static void push(struct ck_delta *d, enum ck_delta_kind k, const char *id, bool 
 	XGROW(d->v, d->n + 1, d->alloc);
 	struct ck_delta_entry *e = &d->v[d->n++];
 	memset(e, 0, sizeof *e);
-	snprintf(e->id, sizeof e->id, "%s", id);
+	text_snprintf(e->id, sizeof e->id, "%s", id);
 	e->kind = (unsigned char)k;
 	e->rejected = rejected;
-	snprintf(e->why, sizeof e->why, "%s", why);
+	text_snprintf(e->why, sizeof e->why, "%s", why);
 	d->count[k]++;
 }
 
@@ -86,9 +89,9 @@ static void what_changed(const struct ck_record *o, const struct ck_entry *oe,
 	    !same_str(o->severity, n->severity)) {
 		char a[16] = "none", b[16] = "none";
 		if (o->score10)
-			snprintf(a, sizeof a, "%u.%u", o->score10 / 10, o->score10 % 10);
+			text_snprintf(a, sizeof a, "%u.%u", o->score10 / 10, o->score10 % 10);
 		if (n->score10)
-			snprintf(b, sizeof b, "%u.%u", n->score10 / 10, n->score10 % 10);
+			text_snprintf(b, sizeof b, "%u.%u", n->score10 / 10, n->score10 % 10);
 		sb_addf(sb, "%sscore %s -> %s%s", sb->len ? "; " : "", a, b,
 			o->score10 == n->score10 ? " (vector or severity changed)" : "");
 	}
@@ -110,7 +113,7 @@ static bool rejected_in(const char *root, const char *id)
 		return false;
 	char p[4096];
 	struct stat st;
-	snprintf(p, sizeof p, "%s/cve/rejected/%.4s/%s.json", root, id + 4, id);
+	text_snprintf(p, sizeof p, "%s/cve/rejected/%.4s/%s.json", root, id + 4, id);
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
@@ -119,7 +122,7 @@ static int cmp_entry(const void *a, const void *b)
 	const struct ck_delta_entry *x = a, *y = b;
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
-	return strcmp(x->id, y->id);
+	return cveid_cmp(x->id, y->id);
 }
 
 /* A record of the current set against the same CVE with OLD (oe NULL when OLD lacks it). */
@@ -134,7 +137,7 @@ static void compare_one(const struct ck_set *old_s, const struct ck_result *old_
 	if (nk && !oe) {
 		push(d, CK_DELTA_ADDED, n->id, false, "new record");
 	} else if (nk && !ok) {
-		snprintf(why, sizeof why, "the record's range or fix changed: was %s (%s)",
+		text_snprintf(why, sizeof why, "the record's range or fix changed: was %s (%s)",
 			 ck_outcome_name(oe->outcome), ck_entry_reason(old_s, old_r, oe, rb, sizeof rb));
 		push(d, CK_DELTA_ADDED, n->id, false, why);
 	} else if (!nk && ok) {
@@ -143,7 +146,7 @@ static void compare_one(const struct ck_set *old_s, const struct ck_result *old_
 				: ne->outcome == CK_OUT_NOT_INTRODUCED ? "not introduced in this release "
 									 "(the record's range changed)"
 				: "no longer compiled";
-		snprintf(why, sizeof why, "%s: %s", w, ck_entry_reason(new_s, new_r, ne, rb, sizeof rb));
+		text_snprintf(why, sizeof why, "%s: %s", w, ck_entry_reason(new_s, new_r, ne, rb, sizeof rb));
 		push(d, CK_DELTA_REMOVED, n->id, false, why);
 	} else if (nk && ok) {
 		what_changed(&old_s->v[oe->rec], oe, n, ne, &sb);
@@ -211,14 +214,14 @@ void ck_delta_release(struct ck_delta *d)
 json_t *ck_delta_json(const struct ck_delta *d, const char *since)
 {
 	json_t *o = json_object(), *lists[3];
-	json_object_set_new(o, "since", json_string(since ? since : ""));
+	json_object_set_new(o, "since", kj_str(since ? since : ""));
 	for (int k = 0; k < 3; k++) {
 		lists[k] = json_array();
 		json_object_set_new(o, kind_names[k], lists[k]);
 	}
 	for (size_t i = 0; i < d->n; i++) {
 		const struct ck_delta_entry *e = &d->v[i];
-		json_t *x = json_pack("{s:s, s:s}", "id", e->id, "why", e->why);
+		json_t *x = kj_pack("{s:s, s:s}", "id", e->id, "why", e->why);
 		if (e->rejected)
 			json_object_set_new(x, "withdrawn", json_true());
 		json_array_append_new(lists[e->kind], x);
@@ -228,15 +231,10 @@ json_t *ck_delta_json(const struct ck_delta *d, const char *since)
 
 void ck_delta_print(FILE *f, const struct ck_delta *d, const char *label, const char *since)
 {
-	fprintf(f, "%s: since %s: %zu added, %zu removed, %zu changed\n", label, since,
-		d->count[CK_DELTA_ADDED], d->count[CK_DELTA_REMOVED], d->count[CK_DELTA_CHANGED]);
+	fprint_display(f, "%s: since %s: %zu added, %zu removed, %zu changed\n", label, since,
+		       d->count[CK_DELTA_ADDED], d->count[CK_DELTA_REMOVED], d->count[CK_DELTA_CHANGED]);
 	static const char mark[3] = {'+', '-', '~'};
-	struct strbuf why = STRBUF_INIT;
-	for (size_t i = 0; i < d->n; i++) { /* reasons quote records, makefiles, tree paths */
-		sb_reset(&why);
-		sb_add_display(&why, d->v[i].why);
-		fprintf(f, "  %c %-16s %s\n", mark[d->v[i].kind], d->v[i].id, sb_str(&why));
-	}
-	sb_release(&why);
+	for (size_t i = 0; i < d->n; i++) /* reasons quote records, makefiles, tree paths */
+		fprint_display(f, "  %c %-16s %s\n", mark[d->v[i].kind], d->v[i].id, d->v[i].why);
 	fputc('\n', f);
 }

@@ -10,6 +10,7 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "core/version.h"
+#include "core/text.h"
 
 /* include/config/kernel.release is one line; the running-system probes read with the same cap. */
 #define RELEASE_FILE_MAX ((size_t)1 << 20)
@@ -40,7 +41,7 @@ bool ck_build_release(const char *builddir, char *out, size_t outsz)
 	char p[4096];
 	struct strbuf sb = STRBUF_INIT;
 	struct kcve_err err = {0};
-	snprintf(p, sizeof p, "%s/include/config/kernel.release", builddir);
+	text_snprintf(p, sizeof p, "%s/include/config/kernel.release", builddir);
 	bool ok = read_file_capped(p, &sb, RELEASE_FILE_MAX) == 0 &&
 		  (sb_rtrim(&sb), ck_version_normalize(sb.buf, out, outsz, &err) == 0);
 	sb_release(&sb);

@@ -4,8 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cveid.h"
 #include "core/version.h"
 #include "core/xalloc.h"
+#include "core/kjson.h"
+#include "core/text.h"
 
 int ck_previous_release(const char *rel, char *out, size_t outsz, struct kcve_err *err)
 {
@@ -19,23 +22,23 @@ int ck_previous_release(const char *rel, char *out, size_t outsz, struct kcve_er
 	if (v.ncomp == base + 1) { /* stable: the previous stable release, or the mainline one */
 		unsigned z = v.comp[base];
 		if (old && z > 1)
-			snprintf(out, outsz, "2.%u.%u.%u", v.comp[1], v.comp[2], z - 1);
+			text_snprintf(out, outsz, "2.%u.%u.%u", v.comp[1], v.comp[2], z - 1);
 		else if (old)
-			snprintf(out, outsz, "2.%u.%u", v.comp[1], v.comp[2]);
+			text_snprintf(out, outsz, "2.%u.%u", v.comp[1], v.comp[2]);
 		else if (z > 1)
-			snprintf(out, outsz, "%u.%u.%u", v.comp[0], v.comp[1], z - 1);
+			text_snprintf(out, outsz, "%u.%u.%u", v.comp[0], v.comp[1], z - 1);
 		else
-			snprintf(out, outsz, "%u.%u", v.comp[0], v.comp[1]);
+			text_snprintf(out, outsz, "%u.%u", v.comp[0], v.comp[1]);
 		return 0;
 	}
 	if (old) {
 		if (v.comp[2] <= 12) /* git history starts at 2.6.12 */
 			return kcve_err_set(err, KCVE_E_USAGE, "--fixed-by %s: no earlier release in git", rel);
-		snprintf(out, outsz, "2.6.%u", v.comp[2] - 1);
+		text_snprintf(out, outsz, "2.6.%u", v.comp[2] - 1);
 		return 0;
 	}
 	if (v.comp[1] > 0) {
-		snprintf(out, outsz, "%u.%u", v.comp[0], v.comp[1] - 1);
+		text_snprintf(out, outsz, "%u.%u", v.comp[0], v.comp[1] - 1);
 		return 0;
 	}
 	/* the last release of the previous major: 2.6.39, 3.19, 4.20, 5.19, 6.19 */
@@ -43,7 +46,7 @@ int ck_previous_release(const char *rel, char *out, size_t outsz, struct kcve_er
 	if (v.comp[0] >= sizeof last / sizeof *last || !last[v.comp[0]])
 		return kcve_err_set(err, KCVE_E_USAGE,
 				    "--fixed-by %s: the release before it is not known; use --fixed-between", rel);
-	snprintf(out, outsz, "%s", last[v.comp[0]]);
+	text_snprintf(out, outsz, "%s", last[v.comp[0]]);
 	return 0;
 }
 
@@ -66,7 +69,7 @@ static int cmp_row(const void *a, const void *b)
 	const struct fixed_row *x = a, *y = b;
 	if (x->sev != y->sev)
 		return x->sev - y->sev;
-	return strcmp(x->r->id, y->r->id);
+	return cveid_cmp(x->r->id, y->r->id);
 }
 
 int ck_print_fixed_between(FILE *f, struct ck_set *s, const char *v1, const char *v2,
@@ -97,17 +100,17 @@ int ck_print_fixed_between(FILE *f, struct ck_set *s, const char *v1, const char
 		fputc('\n', f);
 	} else if (fmt == CK_FIXED_JSON) {
 		json_t *doc = json_object(), *c = json_object(), *l = json_array();
-		json_object_set_new(doc, "from", json_string(v1));
-		json_object_set_new(doc, "to", json_string(v2));
+		json_object_set_new(doc, "from", kj_str(v1));
+		json_object_set_new(doc, "to", kj_str(v2));
 		json_object_set_new(doc, "fixed", json_integer((json_int_t)n));
 		for (int k = 0; k < 5; k++)
 			json_object_set_new(c, sev_names[k], json_integer((json_int_t)count[k]));
 		json_object_set_new(doc, "severity", c);
 		for (size_t i = 0; i < n; i++) {
 			json_t *o = json_object();
-			json_object_set_new(o, "id", json_string(rows[i].r->id));
-			json_object_set_new(o, "title", json_string(rows[i].r->title));
-			json_object_set_new(o, "severity", json_string(rows[i].r->severity));
+			json_object_set_new(o, "id", kj_str(rows[i].r->id));
+			json_object_set_new(o, "title", kj_str(rows[i].r->title));
+			json_object_set_new(o, "severity", kj_str(rows[i].r->severity));
 			json_object_set_new(o, "score", json_real(rows[i].r->score10 / 10.0));
 			json_array_append_new(l, o);
 		}

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/text.h"
+
 /* ---- dyad pairs -------------------------------------------------------------------------- */
 
 /* kver_parse() for the plain shapes found in records ("6.1.107", "2.6.36", "6.9-rc3"), without
@@ -88,7 +90,7 @@ static int cmp_bound(const struct kver *x, const char *b)
 	if (n >= 2 && strcmp(b + n - 2, ".*") == 0) {
 		struct kver p;
 		char buf[64];
-		snprintf(buf, sizeof buf, "%.*s", (int)(n - 2), b);
+		text_snprintf(buf, sizeof buf, "%.*s", (int)(n - 2), b);
 		ck_kver_parse(&p, buf);
 		/* Compare x's leading components with the prefix; equal prefix = inside the series,
 		 * which lies below the bound. */
@@ -154,7 +156,7 @@ static bool range_matches(const struct ck_range *g, const struct kver *x)
 			size_t n = strlen(g->less_than);
 			struct kver p;
 			char buf[64];
-			snprintf(buf, sizeof buf, "%.*s", (int)(n - 2), g->less_than);
+			text_snprintf(buf, sizeof buf, "%.*s", (int)(n - 2), g->less_than);
 			ck_kver_parse(&p, buf);
 			for (int i = 0; i < p.ncomp; i++) {
 				unsigned xc = i < x->ncomp ? x->comp[i] : 0;
@@ -225,9 +227,9 @@ int ck_version_normalize(const char *in, char *out, size_t outsz, struct kcve_er
 		n = base; /* X.Y.0 is the mainline release X.Y */
 	char num[64];
 	if (base == 3)
-		snprintf(num, sizeof num, "%u.%u.%u", comp[0], comp[1], comp[2]);
+		text_snprintf(num, sizeof num, "%u.%u.%u", comp[0], comp[1], comp[2]);
 	else
-		snprintf(num, sizeof num, "%u.%u", comp[0], comp[1]);
+		text_snprintf(num, sizeof num, "%u.%u", comp[0], comp[1]);
 	bool rc = strncmp(p, "-rc", 3) == 0 && isdigit((unsigned char)p[3]);
 	if (n == base + 1) {
 		if (rc)
@@ -236,14 +238,14 @@ int ck_version_normalize(const char *in, char *out, size_t outsz, struct kcve_er
 					    "the queue; pass %s.%u (what it surely holds) or check the tree with --git",
 					    in, num, comp[base] - 1, num, comp[base] - 1);
 		/* any other suffix is a local or package version: "6.1.192-3", "6.6.30+" */
-		snprintf(out, outsz, "%s.%u", num, comp[base]);
+		text_snprintf(out, outsz, "%s.%u", num, comp[base]);
 		return 0;
 	}
 	if (rc) {
 		int r = 0;
 		for (const char *q = p + 3; isdigit((unsigned char)*q) && r < 1000; q++)
 			r = r * 10 + (*q - '0');
-		snprintf(out, outsz, "%s-rc%d", num, r);
+		text_snprintf(out, outsz, "%s-rc%d", num, r);
 		return 0;
 	}
 	if (*p == '-' && isdigit((unsigned char)p[1]))
@@ -252,7 +254,7 @@ int ck_version_normalize(const char *in, char *out, size_t outsz, struct kcve_er
 				    "which stable release %s.N it carries; pass the upstream version (Debian: the "
 				    "'Debian %s.N-M' text in /proc/version or the package version) or use --running",
 				    in, num, num, num, num);
-	snprintf(out, outsz, "%s", num);
+	text_snprintf(out, outsz, "%s", num);
 	return 0;
 }
 
@@ -286,7 +288,7 @@ bool ck_version_from_proc(const char *pv, char *out, size_t outsz)
 			while (sp > u && sp[-1] != ' ')
 				sp--;
 			char tok[64];
-			snprintf(tok, sizeof tok, "%.*s", (int)(close - sp), sp);
+			text_snprintf(tok, sizeof tok, "%.*s", (int)(close - sp), sp);
 			struct kcve_err e;
 			if (isdigit((unsigned char)tok[0]) && ck_version_normalize(tok, out, outsz, &e) == 0)
 				return true;
@@ -333,7 +335,7 @@ static void compile_bound(struct ck_crange *c, const char *b, bool strict)
 		c->kind = RK_INF;
 	} else if (n >= 2 && strcmp(b + n - 2, ".*") == 0) {
 		char buf[64];
-		snprintf(buf, sizeof buf, "%.*s", (int)(n - 2), b);
+		text_snprintf(buf, sizeof buf, "%.*s", (int)(n - 2), b);
 		ck_kver_parse(&c->hi, buf);
 		c->kind = strict ? RK_LT_SERIES : RK_LE_SERIES;
 	} else {
@@ -598,32 +600,38 @@ void ck_json_why_text(const struct ck_record *r, const struct ck_json_why *w, ch
 {
 	static const char *const st[] = {"none", "affected", "unaffected", "unknown", "undecided"};
 	if (w->prod < 0 || (size_t)w->prod >= r->nprod) {
-		snprintf(buf, n, "no product decides");
+		text_snprintf(buf, n, "no product decides");
 		return;
 	}
 	const struct ck_product *p = &r->prod[w->prod];
 	if (w->entry < 0 || (size_t)w->entry >= p->n) {
-		snprintf(buf, n, "product %d: no entry matches, defaultStatus %s", w->prod + 1,
+		text_snprintf(buf, n, "product %d: no entry matches, defaultStatus %s", w->prod + 1,
 			 st[p->default_status < 5 ? p->default_status : 0]);
 		return;
 	}
 	const struct ck_range *g = &p->v[w->entry];
 	if (g->less_than)
-		snprintf(buf, n, "product %d: %s < %s %s", w->prod + 1, g->version, g->less_than,
+		text_snprintf(buf, n, "product %d: %s < %s %s", w->prod + 1, g->version, g->less_than,
 			 st[g->status < 5 ? g->status : 0]);
 	else if (g->less_equal)
-		snprintf(buf, n, "product %d: %s <= %s %s", w->prod + 1, g->version, g->less_equal,
+		text_snprintf(buf, n, "product %d: %s <= %s %s", w->prod + 1, g->version, g->less_equal,
 			 st[g->status < 5 ? g->status : 0]);
 	else
-		snprintf(buf, n, "product %d: %s %s", w->prod + 1, g->version,
+		text_snprintf(buf, n, "product %d: %s %s", w->prod + 1, g->version,
 			 st[g->status < 5 ? g->status : 0]);
+}
+
+static const char *const reading_names[] = {"json", "dyad", "either"};
+
+const char *ck_reading_name(enum ck_reading rd)
+{
+	return reading_names[(unsigned)rd < 3 ? rd : 0];
 }
 
 bool ck_reading_parse(const char *s, enum ck_reading *out)
 {
-	static const char *const names[] = {"json", "dyad", "either"};
 	for (int i = 0; i < 3; i++)
-		if (strcmp(s, names[i]) == 0) {
+		if (strcmp(s, reading_names[i]) == 0) {
 			*out = (enum ck_reading)i;
 			return true;
 		}
@@ -694,6 +702,6 @@ bool ck_branch_fix(struct ck_record *r, const struct kver *x, enum ck_reading rd
 	}
 	if (!best)
 		return false;
-	snprintf(out, outsz, "%s", best);
+	text_snprintf(out, outsz, "%s", best);
 	return true;
 }

@@ -306,6 +306,11 @@ static void call_function(struct mk_ctx *c, const struct mk_fn *f, const char *s
 void mk_expand_var(struct mk_ctx *c, const char *name, struct strbuf *out)
 {
 	size_t n = strlen(name);
+	for (size_t i = 0; i < c->novr; i++)
+		if (!strcmp(c->ovr_names[i], name)) {
+			sb_adds(out, c->ovr_vals[i]);
+			return;
+		}
 	struct mk_var *v = mk_vars_get(c->locals, name, n);
 	if (!v && n > 7 && memcmp(name, "CONFIG_", 7) == 0) {
 		const char *raw = kb_config_raw(c->cfg, name);

@@ -3,22 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/emit/json.h"
 #include "check/emit/output.h"
 #include "check/emit/vex.h"
 #include "check/records/gitdates.h"
 #include "check/records/recset.h"
 #include "check/records/treecache.h"
-#include "check/run/batch.h"
-#include "check/run/pipeline.h"
+#include "check/run/entry.h"
 #include "check/run/since.h"
-#include "check/stages/codestage.h"
-#include "check/stages/filestage.h"
-#include "check/stages/funclevel.h"
 #include "check/stages/gitscan.h"
-#include "check/stages/running.h"
-#include "check/stages/triage.h"
 #include "check/verdict/check.h"
-#include "check/verdict/kernelrel.h"
 #include "check/verdict/upgrade.h"
 #include "check/verdict/verdict.h"
 #include "core/clock.h"
@@ -223,9 +217,9 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 				"--product/--cpe");
 }
 
-/* The releases to check: --version, else the SBOM's, the running kernel's or the build's. */
-static void gather_versions(const struct cli_parser *p, struct check_args *a, struct ck_sbom *sbom,
-			    struct ck_running *rn)
+/* The releases given: --version, else the SBOM's (ck_run adds the one --running, --build or
+ * --source says when none is given). */
+static void gather_versions(const struct cli_parser *p, struct check_args *a, struct ck_sbom *sbom)
 {
 	struct kcve_err err = {0};
 	if (a->sbom_path) {
@@ -248,28 +242,7 @@ static void gather_versions(const struct cli_parser *p, struct check_args *a, st
 		free(a->versions[i]);
 		a->versions[i] = xstrdup(norm);
 	}
-	if (a->running) {
-		if (ck_running_probe(rn, a->root, &err))
-			die_err(&err);
-		if (rn->warning)
-			fprintf(stderr, "kcve: warning: %s\n", rn->warning);
-		/* say what was read, so a user (and the QEMU boot test) can see the inputs used */
-		fprintf(stderr, "kcve: running kernel %s (release %s), configuration %s, %zu modules loaded\n",
-			rn->uname_r, rn->release, rn->config ? rn->config_shown : "none", rn->nmodules);
-		if (a->nversions == 0)
-			add_version(a, rn->release);
-		if (!a->config && rn->config)
-			a->config = rn->config;
-	}
-	char norm[64];
-	if (a->build && a->nversions == 0 && !a->gitdir && ck_build_release(a->build, norm, sizeof norm))
-		add_version(a, norm);
-	if (a->source && a->nversions == 0 && !a->gitdir && !a->batch) {
-		if (ck_source_release(a->source, norm, sizeof norm, &err) != 0)
-			die_err(&err);
-		add_version(a, norm);
-	}
-	if (a->nversions == 0 && !a->gitdir && !a->batch)
+	if (a->nversions == 0 && !a->gitdir && !a->batch && !a->running && !a->build && !a->source)
 		kcve_die(KCVE_E_USAGE, "nothing to check: give --version, --git, --running or --build "
 				       "(with include/config/kernel.release); see 'kcve check --help'");
 	if (a->gitdir && a->nversions > 1)
@@ -327,168 +300,34 @@ static void check_fixed(struct kcve_global *g, const struct check_args *a, const
 		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
 }
 
-/* --batch: every kernel of the list, JSON Lines on stdout; frees the record set. */
-static int check_batch(struct ck_set *set, const struct check_args *a, struct ck_triage *tri,
-		       struct kcve_global *g)
-{
-	struct ck_coverage age;
-	long long now = clock_now();
-	bool has_age = ck_coverage_age(set, now, a->max_age, &age);
-	struct ck_batch_opts bo = {.source = a->source, .arch = a->arch, .fixed_in = a->fixed_in,
-				   .reading = a->reading, .now = now, .age = has_age ? &age : NULL,
-				   .triage = a->kev || a->epss ? tri : NULL};
-	struct ck_batch_stats st;
-	struct kcve_err err = {0};
-	int rc = ck_batch_run(set, a->batch, stdout, &bo, &st, &err);
-	ck_triage_release(tri);
-	ck_set_release(set);
-	if (rc)
-		die_err(&err);
-	if (has_age) /* once, after the list could be read (in every line's "coverage") */
-		fprintf(stderr, "kcve: warning: %s\n", age.message);
-	if (st.code_other && st.code_release[0])
-		fprintf(stderr, "kcve: warning: the code of --source %s (release %s) decides only the "
-			"kernels of that release; %zu kernel%s of another release %s checked without "
-			"it (check each source tree in its own run)\n", a->source, st.code_release,
-			st.code_other, st.code_other == 1 ? "" : "s", st.code_other == 1 ? "was" : "were");
-	else if (st.code_other)
-		fprintf(stderr, "kcve: warning: the Makefile of --source %s names no release "
-			"(VERSION/PATCHLEVEL): its code was applied to none of the %zu kernel%s (give "
-			"a tree with its top Makefile)\n", a->source, st.code_other,
-			st.code_other == 1 ? "" : "s");
-	if (st.uncovered)
-		fprintf(stderr, "kcve: warning: the records do not cover %zu of the %zu kernels "
-			"(newer than the records know, nonexistent or on an unsupported branch: see "
-			"the \"coverage\" of their lines)\n", st.uncovered, st.kernels);
-	if (g->verbose)
-		fprintf(stderr, "kcve: %zu kernels (%zu releases, %zu distinct file inputs, %zu "
-			"evaluations), %zu with a CVE, %zu not checked\n", st.kernels, st.releases,
-			st.files, st.evaluated, st.affected, st.errors);
-	if (st.errors)
-		kcve_die(KCVE_E_PARSE, "%zu of the %zu kernels in %s could not be checked (their "
-			 "lines carry an \"error\"); fix those lines", st.errors, st.kernels, a->batch);
-	if (a->fail && st.affected)
-		return KCVE_E_VULNERABLE;
-	bool gaps = st.uncovered || (has_age && ck_coverage_strict(&age));
-	return a->strict && gaps ? KCVE_E_COVERAGE : 0;
-}
-
-/* The inputs opened once and applied to every checked kernel. */
-struct check_inputs {
-	struct ck_files *cf, *bf;
-	struct ck_git *gt;
-	char glabel[128];
-	struct ck_modprobe *mp; /* --running: the modprobe.d rules */
-	struct ksyms syms; /* the image's symbols (function level) */
-	bool have_syms;
-	char branch[32];   /* the checked kernel's branch, for its version of each fix */
-	struct ck_fix_ctx fctx;
+/* The printer: ck_run's sink (check/run/entry.h) for the chosen output. */
+struct printer {
+	const struct check_args *a;
+	struct kcve_global *g;
+	bool affected, gaps;
 };
 
-/* The function level's symbols: --system-map, else a build directory's vmlinux and modules,
- * else the running kernel's; only when the records carry fix fingerprints (their functions). */
-static void open_symbols(const struct check_args *a, const struct ck_set *set,
-			 const struct ck_running *rn, struct check_inputs *in)
+static void print_warning(void *ctx, const char *msg)
 {
-	struct kcve_err err = {0};
-	int rc = 0;
-	if (!a->system_map && (!set->fprints || (!a->build && !a->running)))
-		return;
-	if (!set->fprints)
-		kcve_die(KCVE_E_USAGE, "--system-map needs a --db holding fix fingerprints with their "
-				       "functions ('kcve db build --repo LINUX.git')");
-	if (a->system_map)
-		rc = ksyms_open_system_map(&in->syms, a->system_map, &err);
-	else if (a->build)
-		rc = ksyms_open_build(&in->syms, a->build, &err);
-	else
-		rc = ksyms_open_running(&in->syms, a->root, rn->uname_r, &err);
-	if (rc != 0 && a->system_map)
-		die_err(&err);
-	if (rc != 0) {
-		fprintf(stderr, "kcve: warning: function level skipped: %s\n", err.msg);
-		ksyms_free(&in->syms);
-		return;
-	}
-	if (in->syms.warning[0])
-		fprintf(stderr, "kcve: warning: %s\n", in->syms.warning);
-	in->have_syms = true;
+	(void)ctx;
+	fprintf(stderr, "kcve: warning: %s\n", msg);
 }
 
-static void open_inputs(struct kcve_global *g, const struct check_args *a, const struct ck_set *set,
-			const struct ck_running *rn, struct check_inputs *in)
+static void print_note(void *ctx, bool verbose, const char *msg)
 {
-	struct kcve_err err = {0};
-	memset(in, 0, sizeof *in);
-	if (a->config) {
-		bool gz = a->running && a->config == rn->config ? rn->config_gz : false;
-		size_t cl = strlen(a->config);
-		if (cl > 3 && strcmp(a->config + cl - 3, ".gz") == 0)
-			gz = true;
-		if (a->running && !a->source && !set->nconds && a->config == rn->config)
-			fprintf(stderr, "kcve: warning: no kernel source (--source) and the records carry no "
-					"file conditions (build the db with --source); configuration stage skipped\n");
-		else if (ck_files_open_config(&in->cf, a->config, gz, a->source, a->arch, set, &err) != 0)
-			die_err(&err);
-	}
-	if (a->build && ck_files_open_build(&in->bf, a->build, NULL, &err) != 0)
-		die_err(&err);
-	open_symbols(a, set, rn, in);
-	if (a->running && ck_modprobe_load(&in->mp, a->root, rn->uname_r, NULL, &err) != 0)
-		die_err(&err);
-#ifndef KCVE_NO_GIT
-	if (!a->gitdir)
-		return;
-	if (ck_git_open(&in->gt, a->gitdir, a->ref, a->git_cache, !a->no_git_cache, NULL, &err) != 0)
-		die_err(&err);
-	text_snprintf(in->glabel, sizeof in->glabel, "git:%s@%s", a->gitdir, a->ref ? a->ref : "HEAD");
-	if (g->verbose)
-		fprintf(stderr, "kcve: %zu commits (%zu read, %zu from the scan cache), %zu "
-			"upstream references in %s\n", ck_git_commit_count(in->gt),
-			ck_git_read_count(in->gt), ck_git_cached_count(in->gt),
-			ck_git_reference_count(in->gt), in->glabel);
-#else
-	(void)g;
-#endif
+	const struct printer *pr = ctx;
+	if (!verbose || pr->g->verbose)
+		fprintf(stderr, "kcve: %s\n", msg);
 }
 
-static void close_inputs(struct check_inputs *in)
+/* --ids streams: each result is printed (and then freed), so that checking hundreds of
+ * releases in one run stays small. */
+static int print_kernel(void *ctx, const struct ck_set *set, struct ck_result *res)
 {
-#ifndef KCVE_NO_GIT
-	ck_git_close(in->gt);
-#endif
-	ck_files_close(in->cf);
-	ck_files_close(in->bf);
-	ck_modprobe_free(in->mp);
-	ksyms_free(&in->syms);
-}
-
-/* The kernel description of the i-th checked kernel (check/run/pipeline.h). */
-static struct ck_kernel kernel_of(const struct check_args *a, struct check_inputs *in,
-				  const struct ck_running *rn, size_t i)
-{
-	struct ck_kernel k = {.reading = a->reading, .fixed_in = a->fixes};
-	k.release = in->gt ? (a->nversions ? a->versions[0] : NULL) : a->versions[i];
-#ifndef KCVE_NO_GIT
-	k.git = in->gt;
-	k.git_run = ck_run_git;
-	k.git_label = in->glabel;
-#endif
-	if (in->cf)
-		k.config = (struct ck_file_input){"config", ck_files_verdict, in->cf};
-	if (in->bf)
-		k.build = (struct ck_file_input){"build", ck_files_verdict, in->bf};
-	if (in->have_syms && k.release) {
-		ck_fix_branch(k.release, in->branch, sizeof in->branch);
-		in->fctx = (struct ck_fix_ctx){in->branch, a->source};
-		k.funcs = (struct ck_func_input){&in->syms, ck_fix_funcs_fprints, NULL, &in->fctx};
-	}
-	if (a->running) {
-		k.running = rn;
-		k.modmap = in->cf;
-		k.modprobe = in->mp;
-	}
-	return k;
+	const struct printer *pr = ctx;
+	if (pr->a->ids)
+		ck_print_ids(stdout, set, res, 1);
+	return 0;
 }
 
 static void print_results(const struct check_args *a, const struct ck_set *set,
@@ -520,6 +359,22 @@ static void print_results(const struct check_args *a, const struct ck_set *set,
 		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
 }
 
+static int print_end(void *ctx, const struct ck_set *set, const struct ck_run_end *end,
+		     struct kcve_err *err)
+{
+	struct printer *pr = ctx;
+	(void)err;
+	pr->affected = end->affected;
+	pr->gaps = end->gaps;
+	if (pr->a->batch) {
+		if (fflush(stdout) != 0)
+			kcve_die(KCVE_E_IO, "cannot write the result to standard output");
+		return 0;
+	}
+	print_results(pr->a, set, end->res, end->nres, end->since);
+	return 0;
+}
+
 int cmd_check(int argc, char **argv, struct kcve_global *g)
 {
 	struct check_args a = {.root = getenv("KCVE_ROOT"), .max_age = CK_COV_MAX_AGE,
@@ -547,85 +402,38 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	}
 	cli_end(&p);
 	check_usage(&p, &a);
-	struct ck_running rn = {0};
-	gather_versions(&p, &a, &sbom, &rn);
+	gather_versions(&p, &a, &sbom);
 
 	struct ck_set set;
 	load_set(g, a.tree, a.db, !a.no_cache, &set);
 	if (a.source && !a.config && !a.running && !a.batch && !set.fprints)
 		cli_usage_error(&p, "--source needs --config FILE (or --running), or a --db built with "
 				"fix fingerprints ('kcve db build --patches DIR' or '--repo LINUX.git')");
-	if (a.source && set.fprints && !is_dir(a.source))
-		kcve_die(KCVE_E_NOTFOUND, "source tree %s not found; give the top directory of a "
-			 "kernel source tree", a.source);
-	struct ck_triage tri;
-	struct kcve_err err = {0};
-	if (ck_triage_open(&tri, &set, a.kev, a.epss, &err) != 0)
-		die_err(&err);
-	if (a.batch)
-		return check_batch(&set, &a, &tri, g);
-
-	/* what every kernel shares: the coverage index, the records' age, the opened inputs */
-	struct ck_cov_index covix;
-	ck_cov_index_build(&covix, &set);
-	struct ck_coverage age;
-	struct ck_pipeline pl = {.set = &set, .cov = &covix, .now = clock_now(),
-				 .triage = a.kev || a.epss ? &tri : NULL};
-	if (ck_coverage_age(&set, pl.now, a.max_age, &age))
-		pl.age = &age;
-	struct check_inputs in;
-	open_inputs(g, &a, &set, &rn, &in);
-
-	/* One result per checked kernel.  --ids streams (print and free each result), so that
-	 * checking hundreds of releases in one run stays small. */
-	size_t nres = a.gitdir ? 1 : a.nversions;
-	set.compile_once = nres == 1 && !a.fixes;
-	struct ck_since since;
-	if (a.since && ck_since_open(&since, a.since, a.since_vex, &err))
-		die_err(&err);
-	struct ck_result *res = xcalloc(nres, sizeof *res);
-	bool any = false, gaps = false;
-	if (pl.age)
-		fprintf(stderr, "kcve: warning: %s\n", age.message);
-	for (size_t i = 0; i < nres; i++) {
-		struct ck_result *R = &res[i];
-		struct ck_kernel k = kernel_of(&a, &in, &rn, i);
-		if (a.source && set.fprints)
-			k.code_source = a.source;
-		ck_pipeline_run(&pl, &k, R);
-		if (a.since) /* the same kernel with OLD's records */
-			ck_since_kernel(&since, &set, &k, R);
-		/* the release's warnings; the age (the last one) was said once, above */
-		for (size_t w = 0; w < R->ncov - (pl.age != NULL); w++)
-			fprintf(stderr, "kcve: warning: %s\n", R->cov[w].message);
-		for (size_t w = 0; w < R->ncov; w++)
-			gaps |= ck_coverage_strict(&R->cov[w]);
-		for (size_t e = 0; e < R->n; e++)
-			any |= R->e[e].outcome == CK_OUT_AFFECTED;
-		if (a.ids) {
-			ck_print_ids(stdout, &set, R, 1);
-			ck_result_release(R);
-		}
-	}
+	struct ck_request rq = {
+		.set = &set, .releases = a.versions, .nreleases = a.nversions,
+		.running = a.running, .root = a.root,
+		.gitdir = a.gitdir, .ref = a.ref, .git_cache = a.git_cache,
+		.git_cache_write = !a.no_git_cache,
 #ifndef KCVE_NO_GIT
-	gaps |= ck_git_ancestry(in.gt) != 0; /* --strict: a shallow clone proves no absence */
+		.git = &ck_git_libgit2,
 #endif
-	close_inputs(&in);
-	ck_cov_index_release(&covix);
-	print_results(&a, &set, res, nres, a.since ? &since : NULL);
-	if (a.since)
-		ck_since_close(&since);
-
-	for (size_t i = 0; i < nres; i++)
-		ck_result_release(&res[i]);
-	free(res);
-	ck_triage_release(&tri);
+		.batch = a.batch, .config = a.config, .source = a.source, .arch = a.arch,
+		.build = a.build, .system_map = a.system_map, .kev = a.kev, .epss = a.epss,
+		.reading = a.reading, .fixes = a.fixes, .max_age = a.max_age, .now = clock_now(),
+		.since = a.since, .since_vex = a.since_vex, .stream = a.ids,
+	};
+	struct printer pr = {.a = &a, .g = g};
+	struct ck_sink sink = {.ctx = &pr, .warn = print_warning, .note = print_note,
+			       .kernel = print_kernel, .end = print_end, .lines = stdout};
+	struct kcve_err err = {0};
+	int rc = ck_run(&rq, &sink, &err);
 	ck_set_release(&set);
 	free_versions(&a);
-	ck_running_release(&rn);
 	if (a.vo.sbom)
 		ck_sbom_release(&sbom);
-	if (a.fail && any)
+	if (rc)
+		die_err(&err);
+	if (a.fail && pr.affected)
 		return KCVE_E_VULNERABLE;
-	return a.strict && gaps ? KCVE_E_COVERAGE : 0;
+	return a.strict && pr.gaps ? KCVE_E_COVERAGE : 0;
 }

@@ -54,9 +54,9 @@ static const struct cli_option opts[] = {
 #undef A
 static const struct cli_command review_cmd = {
 	"review",
-	"RANGE [--auto [--vote] [--json]] [--reviewer NAME]\n"
+	"RANGE [--auto [--vote] [--json]] [--threshold P] [--model FILE] [--reviewer NAME]\n"
 	"--score [--review-dir DIR]\n"
-	"--classify [--json] FILE...",
+	"--classify [--json] [--threshold P] [--model FILE] FILE...",
 	"  RANGE        stable release range, e.g. v6.1.74..v6.1.75\n",
 	opts, false};
 

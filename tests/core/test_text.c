@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
+#include "core/gunzip.h"
 #include "core/kjson.h"
 #include "core/text.h"
 
@@ -88,7 +91,9 @@ static void test_kj(void **state)
 	assert_true(json_is_null(json_object_get(o, "null")));
 	assert_string_equal(json_string_value(json_array_get(json_object_get(o, "a"), 1)), "y\\xC3");
 	json_decref(o);
-	json_t *nul = kj_pack("{s:s, s:o}", "a", (const char *)NULL, "b", (json_t *)NULL);
+	json_t *nul = kj_pack("{s:s, s:o, s:f}", "a", (const char *)NULL, "b", (json_t *)NULL, "c",
+			      0.0 / 0.0);
+	assert_true(json_is_null(json_object_get(nul, "c")));
 	assert_true(json_is_null(json_object_get(nul, "a")));
 	assert_true(json_is_null(json_object_get(nul, "b")));
 	json_decref(nul);
@@ -124,6 +129,43 @@ static void test_limits(void **state)
 	rmdir(dir);
 }
 
+/* text as one gzip member, appended to out */
+static void gz_member(const char *text, struct strbuf *out)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	unsigned char buf[4096];
+	z.next_in = (unsigned char *)text;
+	z.avail_in = (uInt)strlen(text);
+	z.next_out = buf;
+	z.avail_out = sizeof buf;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	sb_add(out, buf, sizeof buf - z.avail_out);
+	deflateEnd(&z);
+}
+
+static void test_gunzip(void **state)
+{
+	(void)state;
+	struct strbuf gz = STRBUF_INIT, out = STRBUF_INIT;
+	gz_member("first\n", &gz);
+	gz_member("second\n", &gz);
+	assert_int_equal(gunzip_capped(gz.buf, gz.len, 1 << 20, &out), GUNZIP_OK);
+	assert_string_equal(out.buf, "first\nsecond\n"); /* both members, as gzip reads them */
+	sb_reset(&out);
+	assert_int_equal(gunzip_capped(gz.buf, gz.len, 8, &out), GUNZIP_TOO_BIG);
+	sb_reset(&out);
+	assert_int_equal(gunzip_capped(gz.buf, gz.len - 3, 1 << 20, &out), GUNZIP_TRUNCATED);
+	sb_reset(&out);
+	sb_add(&gz, "junk", 4);
+	assert_int_equal(gunzip_capped(gz.buf, gz.len, 1 << 20, &out), GUNZIP_TRAILING);
+	sb_reset(&out);
+	assert_int_equal(gunzip_capped("plain text", 10, 1 << 20, &out), GUNZIP_CORRUPT);
+	sb_release(&gz);
+	sb_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_valid_escape),
 		cmocka_unit_test(test_kj),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_gunzip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "check/records/recset.h"
-#include "check/run/pipeline.h"
+#include "check/run/entry.h"
 #include "check/verdict/check.h"
 #include "check/verdict/verdict.h"
 #include "core/clock.h"
@@ -91,6 +91,35 @@ void kcve_records_close(kcve_records *r)
 	free(r);
 }
 
+/* The sink of kcve_check_version: each record's answer to the caller's function. */
+struct api_walk {
+	int all;
+	kcve_cve_fn fn;
+	void *ctx;
+	int rc; /* fn's non-zero value */
+};
+
+static int api_kernel(void *ctx, const struct ck_set *s, struct ck_result *res)
+{
+	struct api_walk *w = ctx;
+	for (size_t i = 0; i < res->n && w->rc == 0; i++) {
+		const struct ck_entry *en = &res->e[i];
+		if (!w->all && !ck_outcome_kept(en->outcome))
+			continue;
+		const struct ck_record *rec = &s->v[en->rec];
+		struct kcve_cve c = {
+			.id = rec->id,
+			.title = rec->title ? rec->title : "",
+			.severity = rec->severity ? rec->severity : "",
+			.score = rec->score10 / 10.0,
+			.status = en->outcome,
+			.fixed_in = en->fixed_in,
+		};
+		w->rc = w->fn(&c, w->ctx);
+	}
+	return w->rc;
+}
+
 int kcve_check_version(kcve_records *r, const char *version, int all, kcve_cve_fn fn, void *ctx,
 		       char *err, size_t errlen)
 {
@@ -101,27 +130,16 @@ int kcve_check_version(kcve_records *r, const char *version, int all, kcve_cve_f
 			kcve_err_set(&e, KCVE_E_USAGE, "no kernel release given");
 		return fail(&e, err, errlen);
 	}
-	struct ck_result res;
-	struct ck_pipeline p = {.set = &r->set};
-	struct ck_kernel k = {.release = norm, .reading = CK_READ_JSON, .fixed_in = true};
-	ck_pipeline_run(&p, &k, &res);
-	int rc = 0;
-	for (size_t i = 0; i < res.n && rc == 0; i++) {
-		const struct ck_entry *en = &res.e[i];
-		if (!all && !ck_outcome_kept(en->outcome))
-			continue;
-		const struct ck_record *rec = &r->set.v[en->rec];
-		struct kcve_cve c = {
-			.id = rec->id,
-			.title = rec->title ? rec->title : "",
-			.severity = rec->severity ? rec->severity : "",
-			.score = rec->score10 / 10.0,
-			.status = en->outcome,
-			.fixed_in = en->fixed_in,
-		};
-		rc = fn(&c, ctx);
-	}
-	ck_result_release(&res);
+	/* the same entry as `kcve check --version` (check/run/entry.h) */
+	char *rels[] = {norm};
+	struct ck_request rq = {.set = &r->set, .releases = rels, .nreleases = 1,
+				.reading = CK_READ_JSON, .fixes = true, .max_age = -1,
+				.now = clock_now(), .stream = true};
+	struct api_walk w = {all, fn, ctx, 0};
+	struct ck_sink sink = {.ctx = &w, .kernel = api_kernel};
+	int rc = ck_run(&rq, &sink, &e);
+	if (rc && w.rc == 0)
+		return fail(&e, err, errlen);
 	return rc;
 }
 

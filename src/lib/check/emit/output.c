@@ -73,8 +73,6 @@ static void print_stages(FILE *f, const struct ck_result *r)
 	fputc('\n', f);
 }
 
-static const char *const reading_names[] = {"json", "dyad", "either"};
-
 /* Records whose JSON and .dyad readings differ for this kernel, both kept and dropped ones:
  * never pick one silently. */
 static void print_disagreements(FILE *f, const struct ck_set *s, const struct ck_result *R)
@@ -83,7 +81,7 @@ static void print_disagreements(FILE *f, const struct ck_set *s, const struct ck
 		return;
 	fprint_display(f, "≠ %zu record(s) whose JSON and .dyad readings differ for %s (verdict from the %s "
 		   "reading; --reading either for the cautious answer, --json for both):\n",
-		R->ndisagree, R->label, reading_names[R->reading < 3 ? R->reading : 0]);
+		R->ndisagree, R->label, ck_reading_name((enum ck_reading)R->reading));
 	for (size_t i = 0; i < R->n; i++) {
 		const struct ck_entry *e = &R->e[i];
 		if (!e->disagree)
@@ -275,161 +273,4 @@ void ck_print_ids(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 				fprint_display(f, " %s", s->v[res[k].e[i].rec].id);
 		fputc('\n', f);
 	}
-}
-
-static const char *vstat_name(unsigned char v)
-{
-	switch (v) {
-	case CK_ST_AFFECTED: return "affected";
-	case CK_ST_UNAFFECTED: return "unaffected";
-	case CK_ST_UNDECIDED: return "undecided";
-	default: return "unknown";
-	}
-}
-
-static bool listed(const struct ck_entry *e, const struct ck_out_opts *o)
-{
-	return o->all || (e->outcome != CK_OUT_FIXED && e->outcome != CK_OUT_NOT_INTRODUCED);
-}
-
-static int dump(FILE *f, json_t *doc)
-{
-	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	fputc('\n', f);
-	json_decref(doc);
-	return rc;
-}
-
-/* One CVE of a result in --json; rank: its place in the ranking (1 = first), 0 when not kept. */
-static json_t *cve_json(const struct ck_set *s, const struct ck_result *R, const struct ck_entry *e,
-			size_t rank)
-{
-	const struct ck_record *r = &s->v[e->rec];
-	char sub[96];
-	json_t *c = json_object();
-	json_object_set_new(c, "id", kj_str(r->id));
-	json_object_set_new(c, "title", kj_str(r->title));
-	json_object_set_new(c, "subsystem",
-			    kj_str(ck_record_subsystem(r, sub, sizeof sub)));
-	bool scored = r->severity && *r->severity;
-	json_object_set_new(c, "severity", scored ? kj_str(r->severity) : json_null());
-	json_object_set_new(c, "score", scored && r->score10 ? json_real(r->score10 / 10.0)
-							    : json_null());
-	json_object_set_new(c, "outcome", kj_str(ck_outcome_name(e->outcome)));
-	json_object_set_new(c, "stage", kj_str(e->stage ? e->stage : ""));
-	char rb[256];
-	json_object_set_new(c, "reason", kj_str(ck_entry_reason(s, R, e, rb, sizeof rb)));
-	json_object_set_new(c, "json", kj_str(vstat_name(e->semver)));
-	json_object_set_new(c, "dyad", kj_str(vstat_name(e->dyad)));
-	json_object_set_new(c, "disagree", json_boolean(e->disagree));
-	if (e->needs_git)
-		json_object_set_new(c, "needs_git", json_true());
-	if (e->disagree) {
-		char jw[256], dw[256];
-		ck_readings_explain(s, R, e, jw, dw, sizeof jw);
-		json_t *why = json_object();
-		json_object_set_new(why, "json", kj_str(jw));
-		json_object_set_new(why, "dyad", kj_str(dw));
-		json_object_set_new(c, "readings", why);
-	}
-	if (e->module != CK_MOD_NONE)
-		json_object_set_new(c, "module_loaded",
-				    json_boolean(e->module == CK_MOD_LOADED));
-	if (e->fixed_in[0])
-		json_object_set_new(c, "fixed_in", kj_str(e->fixed_in));
-	json_t *files = json_array();
-	for (size_t j = 0; j < r->nfiles; j++)
-		json_array_append_new(files, kj_str(r->files[j]));
-	json_object_set_new(c, "files", files);
-	if (R->code && R->code[e - R->e].checked)
-		json_object_set_new(c, "code", ck_code_json(&R->code[e - R->e]));
-	if (rank)
-		json_object_set_new(c, "rank", json_integer((json_int_t)rank));
-	if (R->ranked_kev) {
-		json_object_set_new(c, "kev", json_boolean(e->kev));
-		if (e->kev_ransomware)
-			json_object_set_new(c, "kev_ransomware", json_true());
-	}
-	if (e->has_epss)
-		json_object_set_new(c, "epss", kj_pack("{s:f, s:f}", "probability", e->epss,
-							 "percentile", e->epss_pct));
-	if (e->mitigation != CK_MIT_NONE)
-		json_object_set_new(c, "mitigation",
-				    kj_pack("{s:s, s:s}", "state",
-					      e->mitigation == CK_MIT_BLOCKED ? "blocked" : "blacklisted",
-					      "evidence", e->mitigation_why ? e->mitigation_why : ""));
-	return c;
-}
-
-int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
-		  const struct ck_out_opts *o)
-{
-	json_t *doc = json_object();
-	json_object_set_new(doc, "tool", kj_str("kcve check"));
-	json_object_set_new(doc, "format", json_integer(1));
-	json_object_set_new(doc, "source", kj_str(s->origin ? s->origin : ""));
-	json_object_set_new(doc, "records", json_integer((json_int_t)s->n));
-	json_t *results = json_array();
-	for (size_t k = 0; k < nres; k++) {
-		struct ck_result *R = &res[k];
-		json_t *jr = json_object();
-		json_object_set_new(jr, "kernel", kj_str(R->label));
-		json_object_set_new(jr, "release", kj_str(R->release));
-		json_t *st = json_array();
-		for (int i = 0; i < R->nstages; i++) {
-			json_t *c = json_object();
-			json_object_set_new(c, "name", kj_str(R->stages[i].name));
-			json_object_set_new(c, "count", json_integer((json_int_t)R->stages[i].count));
-			json_object_set_new(c, "undecided", json_integer((json_int_t)R->stages[i].unknown));
-			json_array_append_new(st, c);
-		}
-		json_object_set_new(jr, "stages", st);
-		json_object_set_new(jr, "reading",
-				    kj_str(reading_names[R->reading < 3 ? R->reading : 0]));
-		json_object_set_new(jr, "disagreements", json_integer((json_int_t)R->ndisagree));
-		json_object_set_new(jr, "needs_git", json_integer((json_int_t)R->nneeds_git));
-		json_t *cov = json_array();
-		for (size_t i = 0; i < R->ncov; i++) {
-			json_t *c = json_object();
-			json_object_set_new(c, "kind", kj_str(R->cov[i].kind));
-			json_object_set_new(c, "message", kj_str(R->cov[i].message));
-			json_array_append_new(cov, c);
-		}
-		json_object_set_new(jr, "coverage", cov);
-		if (o->fixed_in) {
-			json_object_set_new(jr, "fixed_in", kj_str(R->fixed_in));
-			json_object_set_new(jr, "unfixed_on_branch",
-					    json_integer((json_int_t)R->unfixed_on_branch));
-		}
-		/* kept CVEs first, in the one ranking (check/stages/rank.h), then the others */
-		size_t *order = xcalloc(2 * R->n + 1, sizeof *order), *rank = order + R->n;
-		size_t nk = ck_rank_order(s, R, order);
-		for (size_t i = 0; i < nk; i++)
-			rank[i] = i + 1;
-		for (size_t i = 0, m = nk; i < R->n; i++)
-			if (!ck_outcome_kept(R->e[i].outcome)) {
-				rank[m] = 0;
-				order[m++] = i;
-			}
-		json_t *cves = json_array();
-		for (size_t i = 0; i < R->n; i++) {
-			const struct ck_entry *e = &R->e[order[i]];
-			if (!listed(e, o) && !e->disagree)
-				continue;
-			json_array_append_new(cves, cve_json(s, R, e, rank[i]));
-		}
-		free(order);
-		json_object_set_new(jr, "cves", cves);
-		if (R->ranked_kev) {
-			json_t *u = json_array();
-			for (size_t i = 0; i < R->nuntracked_kev; i++)
-				json_array_append_new(u, kj_str(R->untracked_kev[i]));
-			json_object_set_new(jr, "untracked_kev", u);
-		}
-		if (o->deltas)
-			json_object_set_new(jr, "delta", ck_delta_json(&o->deltas[k], o->since));
-		json_array_append_new(results, jr);
-	}
-	json_object_set_new(doc, "results", results);
-	return dump(f, doc);
 }

@@ -29,7 +29,5 @@ void ck_print_table(FILE *f, const struct ck_set *s, struct ck_result *res, size
 		    const struct ck_out_opts *o);
 /* One line per result: "<release>: CVE-A CVE-B ..." (kept CVEs). */
 void ck_print_ids(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres);
-int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
-		  const struct ck_out_opts *o);
 
 #endif

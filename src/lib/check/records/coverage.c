@@ -330,6 +330,11 @@ int ck_coverage_age(const struct ck_set *s, long long now, long max_days, struct
 	return 1;
 }
 
+bool ck_coverage_is_age(const struct ck_coverage *c)
+{
+	return c->kind && (!strcmp(c->kind, "stale") || !strcmp(c->kind, "age-unknown"));
+}
+
 bool ck_coverage_strict(const struct ck_coverage *c)
 {
 	return c->kind && strcmp(c->kind, "age-unknown") != 0;

@@ -59,6 +59,8 @@ size_t ck_coverage_of(const struct ck_cov_index *ix, const struct ck_set *s, con
 /* The age warning of the set (stale or age-unknown); 1 when out was filled.  max_days < 0
  * turns the check off. */
 int ck_coverage_age(const struct ck_set *s, long long now, long max_days, struct ck_coverage *out);
+/* Is it the records' age (stale, age-unknown), not a warning about the release? */
+bool ck_coverage_is_age(const struct ck_coverage *c);
 /* Does the warning make --strict fail (everything but age-unknown)? */
 bool ck_coverage_strict(const struct ck_coverage *c);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check/emit/json.h"
 #include "check/run/pipeline.h"
 #include "check/stages/codestage.h"
 #include "check/stages/filestage.h"
@@ -22,6 +23,7 @@
 #include "core/safefs.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
+#include "core/assert.h"
 #include "record/json_writer.h"
 #include "core/kjson.h"
 #include "core/text.h"
@@ -101,6 +103,7 @@ struct batch {
 	size_t nkeys;
 	char **frag;                /* per key: the JSON members of its result */
 	bool *gap;                  /* per key: the release has a coverage warning */
+	bool *affected;             /* per key: a CVE applies */
 	struct ck_cov_index cov;
 	struct filemap map;
 	size_t next_key;            /* evaluate(): next key to claim (under lock) */
@@ -503,140 +506,28 @@ static void index_kernels(struct batch *b)
 	}
 }
 
-/* The ids of one list, in the one ranking (check/stages/rank.h): affected, unknown (and no data), or
- * (kev) the kept ones CISA's catalogue lists. */
-enum id_list { IDS_AFFECTED, IDS_UNKNOWN, IDS_KEV };
-
-static void add_ids(struct strbuf *sb, const struct ck_set *s, const struct ck_result *r,
-		    const size_t *order, size_t n, const char *name, enum id_list which)
+/* The JSON members of one evaluated result, without the braces (the one writer:
+ * check/emit/json.h); funcs: the function level ran. */
+static char *fragment(const struct ck_set *s, const struct ck_result *r, bool funcs)
 {
-	sb_addf(sb, ",\"%s\":[", name);
-	bool first = true;
-	for (size_t i = 0; i < n; i++) {
-		const struct ck_entry *e = &r->e[order[i]];
-		bool want = which == IDS_AFFECTED ? e->outcome == CK_OUT_AFFECTED
-			    : which == IDS_KEV    ? e->kev
-						  : e->outcome != CK_OUT_AFFECTED;
-		if (!want)
-			continue;
-		if (!first)
-			sb_addc(sb, ',');
-		first = false;
-		const char *id = s->v[e->rec].id;
-		json_escape_string(sb, id, strlen(id));
-	}
-	sb_addc(sb, ']');
-}
-
-/* --kev: the catalogue's Linux kernel ids no record carries. */
-static void add_untracked(struct strbuf *sb, const struct ck_result *r)
-{
-	sb_adds(sb, ",\"untracked_kev\":[");
-	for (size_t i = 0; i < r->nuntracked_kev; i++) {
-		if (i)
-			sb_addc(sb, ',');
-		json_escape_string(sb, r->untracked_kev[i], strlen(r->untracked_kev[i]));
-	}
-	sb_addc(sb, ']');
-}
-
-/* The code stage's evidence of the CVEs whose outcome it decided (the function level may have
- * decided some of them further): "code":{"decided":N, "cves":[{"id", and check --json's "code"
- * members}...]}. */
-static void add_code(struct strbuf *sb, const struct ck_set *s, const struct ck_result *r)
-{
-	sb_addf(sb, ",\"code\":{\"decided\":%zu,\"cves\":[", r->ncode_decided);
-	bool first = true;
-	for (size_t i = 0; i < r->n; i++) {
-		const struct ck_entry *e = &r->e[i];
-		/* decided by the code: its stage, or the function level's after it */
-		if (!r->code[i].checked || r->code[i].verdict == CF_UNDECIDED || !e->stage ||
-		    (strcmp(e->stage, "code") && strcmp(e->stage, "functions")))
-			continue;
-		json_t *o = kj_pack("{s:s}", "id", s->v[e->rec].id), *c = ck_code_json(&r->code[i]);
-		json_object_update(o, c);
-		json_decref(c);
-		char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		sb_adds(sb, first ? "" : ",");
-		sb_adds(sb, text ? text : "{}");
-		first = false;
-		free(text);
-		json_decref(o);
-	}
-	sb_adds(sb, "]}");
-}
-
-/* The function level's evidence: "functions":{"decided":N,"cves":[{"id","reason"}...]}, the
- * CVEs it found not affected (their changed code is not in the image). */
-static void add_functions(struct strbuf *sb, const struct ck_set *s, const struct ck_result *r)
-{
-	struct strbuf list = STRBUF_INIT;
-	size_t n = 0;
-	for (size_t i = 0; i < r->n; i++) {
-		const struct ck_entry *e = &r->e[i];
-		if (!e->stage || strcmp(e->stage, "functions"))
-			continue;
-		sb_adds(&list, n++ ? ",{\"id\":" : "{\"id\":");
-		json_escape_string(&list, s->v[e->rec].id, strlen(s->v[e->rec].id));
-		sb_adds(&list, ",\"reason\":");
-		json_escape_string(&list, e->reason ? e->reason : "", e->reason ? strlen(e->reason) : 0);
-		sb_addc(&list, '}');
-	}
-	sb_addf(sb, ",\"functions\":{\"decided\":%zu,\"cves\":[%s]}", n, sb_str(&list));
-	sb_release(&list);
-}
-
-/* The JSON members of one evaluated result (without braces); funcs: the function level ran. */
-static char *fragment(const struct ck_set *s, const struct ck_result *r,
-		      const struct ck_coverage *age, bool funcs)
-{
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "\"records\":%zu", r->n);
-	size_t *order = xcalloc(r->n + 1, sizeof *order);
-	size_t n = ck_rank_order(s, r, order);
-	add_ids(&sb, s, r, order, n, "affected", IDS_AFFECTED);
-	add_ids(&sb, s, r, order, n, "unknown", IDS_UNKNOWN);
-	if (r->ranked_kev) {
-		add_ids(&sb, s, r, order, n, "kev", IDS_KEV);
-		add_untracked(&sb, r);
-	}
-	free(order);
-	sb_adds(&sb, ",\"stages\":[");
-	for (int i = 0; i < r->nstages; i++)
-		sb_addf(&sb, "%s{\"name\":\"%s\",\"count\":%zu,\"unknown\":%zu}", i ? "," : "",
-			r->stages[i].name, r->stages[i].count, r->stages[i].unknown);
-	sb_adds(&sb, "],\"fixed_in\":");
-	if (r->fixed_in[0])
-		json_escape_string(&sb, r->fixed_in, strlen(r->fixed_in));
-	else
-		sb_adds(&sb, "null");
-	sb_adds(&sb, ",\"coverage\":[");
-	for (size_t i = 0; i <= r->ncov; i++) {
-		const struct ck_coverage *c = i < r->ncov ? &r->cov[i] : age;
-		if (!c)
-			continue;
-		sb_adds(&sb, i ? ",{\"kind\":" : "{\"kind\":");
-		json_escape_string(&sb, c->kind, strlen(c->kind));
-		sb_adds(&sb, ",\"message\":");
-		json_escape_string(&sb, c->message, strlen(c->message));
-		sb_addc(&sb, '}');
-	}
-	sb_addc(&sb, ']');
-	if (r->code)
-		add_code(&sb, s, r);
-	if (funcs)
-		add_functions(&sb, s, r);
-	return sb_detach(&sb);
+	json_t *o = ck_result_line_json(s, r, funcs);
+	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	KCVE_ASSERT(text && text[0] == '{' && text[strlen(text) - 1] == '}');
+	size_t n = strlen(text);
+	memmove(text, text + 1, n - 2);
+	text[n - 2] = '\0';
+	return text;
 }
 
 /* Evaluate the keys of one release: the pipeline's release stages once, then its kernel
- * stages for each FILES input (check/run/pipeline.h).  The age warning is not in the results:
- * fragment() adds it, and a kernel's "uncovered" counts only the release's own warnings. */
+ * stages for each FILES input (check/run/pipeline.h).  A kernel's "uncovered" counts only the
+ * release's own warnings, not the records' age (the same for every kernel). */
 static void evaluate_release(struct batch *b, size_t first, size_t end)
 {
 	size_t rel = key_rel(b, b->keys[first]);
 	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now,
-				.triage = b->o->triage};
+				.age = b->o->age, .triage = b->o->triage};
 	/* a kernel of another release than the tree's is another tree: the tree's code (a fix
 	 * found there) says nothing about it, nor do the functions read there */
 	bool own = b->code && !strcmp(b->rels[rel], b->code_release);
@@ -646,12 +537,15 @@ static void evaluate_release(struct batch *b, size_t first, size_t end)
 	ck_fix_branch(b->rels[rel], branch, sizeof branch);
 	struct ck_fix_ctx fctx = {branch, own ? b->o->source : NULL};
 	struct ck_result base;
-	ck_pipeline_run_scope(&p, &k, &base, CK_STAGE_RELEASE);
+	/* no stage of a batch can fail: its code stage applies a reading made before (the errors
+	 * of reading the tree are ck_batch_run's) */
+	struct kcve_err err = {0};
+	int rc = ck_pipeline_run_scope(&p, &k, &base, CK_STAGE_RELEASE, &err);
+	KCVE_ASSERT(rc == 0);
 	for (size_t i = first; i < end; i++) {
 		int fs = key_fs(b, b->keys[i]), sym = key_sym(b, b->keys[i]);
-		struct ck_result r = base;
-		r.e = xmalloc((base.n + 1) * sizeof *r.e);
-		memcpy(r.e, base.e, base.n * sizeof *r.e);
+		struct ck_result r;
+		ck_result_copy(&r, &base);
 		struct table_ctx t = {&b->map, fs >= 0 ? b->fs[fs].verdict : NULL};
 		k.config = (struct ck_file_input){0};
 		if (fs >= 0)
@@ -661,12 +555,17 @@ static void evaluate_release(struct batch *b, size_t first, size_t end)
 		if (sym >= 0)
 			k.funcs = (struct ck_func_input){&b->sy[sym].k, ck_fix_funcs_fprints, NULL,
 							 &fctx};
-		ck_pipeline_run_scope(&p, &k, &r, CK_STAGE_KERNEL);
-		b->frag[i] = fragment(b->s, &r, b->o->age, sym >= 0);
-		b->gap[i] = r.ncov > 0;
+		rc = ck_pipeline_run_scope(&p, &k, &r, CK_STAGE_KERNEL, &err);
+		KCVE_ASSERT(rc == 0);
+		b->frag[i] = fragment(b->s, &r, sym >= 0);
+		for (size_t w = 0; w < r.ncov; w++)
+			b->gap[i] |= !ck_coverage_is_age(&r.cov[w]);
+		for (size_t e = 0; e < r.n; e++)
+			b->affected[i] |= r.e[e].outcome == CK_OUT_AFFECTED;
 		ck_result_release(&r);
 	}
 	ck_result_release(&base);
+	(void)rc;
 }
 
 /* Workers claim one release (all its keys) at a time. */
@@ -695,6 +594,7 @@ static void evaluate(struct batch *b)
 {
 	b->frag = xcalloc(b->nkeys + 1, sizeof *b->frag);
 	b->gap = xcalloc(b->nkeys + 1, sizeof *b->gap);
+	b->affected = xcalloc(b->nkeys + 1, sizeof *b->affected);
 	/* The version verdict compiles each record's ranges on first use and keeps them in the
 	 * record: do that for every record here, before the workers share the set. */
 	struct kver any;
@@ -793,7 +693,7 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 		fwrite(line.buf, 1, line.len, out);
 		if (k->error)
 			st->errors++;
-		else if (strstr(b.frag[k->key], "\"affected\":[\""))
+		else if (b.affected[k->key])
 			st->affected++;
 		if (!k->error && b.gap[k->key])
 			st->uncovered++;
@@ -813,6 +713,7 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 		free(b.frag[i]);
 	free(b.frag);
 	free(b.gap);
+	free(b.affected);
 	ck_cov_index_release(&b.cov);
 	ck_code_reading_release(&code);
 	for (size_t i = 0; i < b.nsy; i++) {

@@ -22,7 +22,7 @@
  * reuse its result.
  * Output, in input order, one line each:
  *   {"line":N,"id":ID|null,"version":"as given","release":"normalised","files":PATH|null,
- *    "records":R,"affected":[CVE...],"unknown":[CVE...],"stages":[{"name","count","unknown"}],
+ *    "records":R,"affected":[CVE...],"unknown":[CVE...],"stages":[{"name","count","undecided"}],
  *    "fixed_in":"X.Y.Z"|null,"coverage":[{"kind","message"}...]}
  * With the code stage, after "coverage": "code":{"decided":N,"cves":[{"id", and the members of
  * check --json's "code"}...]} for the CVEs whose outcome the code decided; with a symbol source

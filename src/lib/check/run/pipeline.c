@@ -5,87 +5,100 @@
 
 #include <string.h>
 
-typedef void (*ck_stage_fn)(const struct ck_pipeline *p, const struct ck_kernel *k,
-			    struct ck_result *res);
+#include "core/assert.h"
+
+/* A stage: 0, or an error in err (the run stops and the caller gets it). */
+typedef int (*ck_stage_fn)(const struct ck_pipeline *p, const struct ck_kernel *k,
+			   struct ck_result *res, struct kcve_err *err);
 
 /* version (or git): one entry per record, its outcome by version or by git history */
-static void stage_version(const struct ck_pipeline *p, const struct ck_kernel *k,
-			  struct ck_result *res)
+static int stage_version(const struct ck_pipeline *p, const struct ck_kernel *k,
+			 struct ck_result *res, struct kcve_err *err)
 {
-	if (k->git) {
+	(void)err;
+	if (k->git)
 		k->git_run(p->set, k->git, k->git_label, k->release, res);
-		return;
-	}
-	ck_run_version(p->set, k->release, k->reading, res);
+	else
+		ck_run_version(p->set, k->release, k->reading, res);
+	return 0;
 }
 
 /* coverage: what the records cannot vouch for about the release, then the records' age */
-static void stage_coverage(const struct ck_pipeline *p, const struct ck_kernel *k,
-			   struct ck_result *res)
+static int stage_coverage(const struct ck_pipeline *p, const struct ck_kernel *k,
+			  struct ck_result *res, struct kcve_err *err)
 {
-	(void)k;
+	(void)k, (void)err;
 	if (p->cov && res->release[0])
 		res->ncov = ck_coverage_of(p->cov, p->set, res->release, p->now, res->cov,
 					   CK_COV_MAX - 1);
 	if (p->age)
 		res->cov[res->ncov++] = *p->age;
+	return 0;
 }
 
-static void stage_config(const struct ck_pipeline *p, const struct ck_kernel *k,
-			 struct ck_result *res)
+static int stage_config(const struct ck_pipeline *p, const struct ck_kernel *k,
+			struct ck_result *res, struct kcve_err *err)
 {
+	(void)err;
 	if (k->config.fn)
 		ck_run_files(p->set, res, k->config.stage, k->config.fn, k->config.ctx);
+	return 0;
 }
 
-static void stage_build(const struct ck_pipeline *p, const struct ck_kernel *k,
-			struct ck_result *res)
+static int stage_build(const struct ck_pipeline *p, const struct ck_kernel *k,
+		       struct ck_result *res, struct kcve_err *err)
 {
+	(void)err;
 	if (k->build.fn)
 		ck_run_files(p->set, res, k->build.stage, k->build.fn, k->build.ctx);
+	return 0;
 }
 
 /* code (--source with a database holding fix fingerprints): the fix read in the tree's code
- * overrides the version where it decides; a tree that cannot be opened leaves every entry as
- * it is (the caller checks the directory before) */
-static void stage_code(const struct ck_pipeline *p, const struct ck_kernel *k,
-		       struct ck_result *res)
+ * overrides the version where it decides; a tree that cannot be read is the run's error */
+static int stage_code(const struct ck_pipeline *p, const struct ck_kernel *k,
+		      struct ck_result *res, struct kcve_err *err)
 {
-	struct kcve_err err = {0};
 	if (k->code_reading)
 		ck_code_apply(k->code_reading, res, true);
 	else if (k->code_source && p->set->fprints)
-		(void)ck_run_code(p->set, res, k->code_source, &err);
+		return ck_run_code(p->set, res, k->code_source, err);
+	return 0;
 }
 
 /* functions: the changed code is not in the image (check/stages/funclevel.h) */
-static void stage_functions(const struct ck_pipeline *p, const struct ck_kernel *k,
-			    struct ck_result *res)
+static int stage_functions(const struct ck_pipeline *p, const struct ck_kernel *k,
+			   struct ck_result *res, struct kcve_err *err)
 {
+	(void)err;
 	ck_run_functions(p->set, res, &k->funcs);
+	return 0;
 }
 
 /* modules (--running): an annotation of the kept entries, not a verdict */
-static void stage_modules(const struct ck_pipeline *p, const struct ck_kernel *k,
-			  struct ck_result *res)
+static int stage_modules(const struct ck_pipeline *p, const struct ck_kernel *k,
+			 struct ck_result *res, struct kcve_err *err)
 {
+	(void)err;
 	if (!k->running)
-		return;
+		return 0;
 	for (size_t i = 0; i < res->n; i++) {
 		struct ck_entry *e = &res->e[i];
 		if (ck_outcome_kept(e->outcome))
 			e->module = ck_running_module_state(k->running, k->modmap, p->set,
 							    &p->set->v[e->rec]);
 	}
+	return 0;
 }
 
 /* exploitation (--kev, --epss): what the ranking reads (check/stages/triage.h, check/stages/rank.h) */
-static void stage_exploitation(const struct ck_pipeline *p, const struct ck_kernel *k,
-			       struct ck_result *res)
+static int stage_exploitation(const struct ck_pipeline *p, const struct ck_kernel *k,
+			      struct ck_result *res, struct kcve_err *err)
 {
-	(void)k;
+	(void)k, (void)err;
 	if (p->triage)
 		ck_run_exploitation(p->set, res, p->triage);
+	return 0;
 }
 
 struct modmap_ctx {
@@ -106,20 +119,24 @@ static bool modmap_module(void *ctx, const char *path, char *out, size_t outsz)
 
 /* modprobe (--running): code only in modules the system's rules keep from loading is
  * mitigated (check/stages/triage.h); needs the exact file-to-module mapping */
-static void stage_modprobe(const struct ck_pipeline *p, const struct ck_kernel *k,
-			   struct ck_result *res)
+static int stage_modprobe(const struct ck_pipeline *p, const struct ck_kernel *k,
+			  struct ck_result *res, struct kcve_err *err)
 {
+	(void)err;
 	if (!k->modprobe || !k->running || !k->modmap || !ck_files_have_modules(k->modmap, p->set))
-		return;
+		return 0;
 	struct modmap_ctx c = {k->modmap, p->set};
 	ck_run_modprobe(p->set, res, k->modprobe, modmap_verdict, modmap_module, &c);
+	return 0;
 }
 
-static void stage_fixed_in(const struct ck_pipeline *p, const struct ck_kernel *k,
-			   struct ck_result *res)
+static int stage_fixed_in(const struct ck_pipeline *p, const struct ck_kernel *k,
+			  struct ck_result *res, struct kcve_err *err)
 {
+	(void)err;
 	if (k->fixed_in)
 		ck_compute_fixed_in(p->set, res);
+	return 0;
 }
 
 /* ==== THE STAGES, in the order they run.  A new stage goes here, at its place: ==========
@@ -142,16 +159,36 @@ static const struct {
 	{"fixed-in", CK_STAGE_KERNEL, stage_fixed_in},
 };
 /* ======================================================================================== */
+_Static_assert(sizeof stages / sizeof stages[0] == CK_PIPELINE_STAGES,
+	       "CK_PIPELINE_STAGES (check/verdict/check.h) sizes each result's stage counts");
 
-void ck_pipeline_run_scope(const struct ck_pipeline *p, const struct ck_kernel *k,
-			   struct ck_result *res, enum ck_stage_scope scope)
+/* The rules of the table, asserted: the first stage creates one entry per record of the set,
+ * every stage adds at most one stage count, and a result the release-scope stages made alone
+ * owns nothing per entry (--batch copies it for each kernel of the release: ck_result_copy). */
+int ck_pipeline_run_scope(const struct ck_pipeline *p, const struct ck_kernel *k,
+			  struct ck_result *res, enum ck_stage_scope scope, struct kcve_err *err)
 {
-	for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++)
-		if (stages[i].scope & scope)
-			stages[i].run(p, k, res);
+	KCVE_ASSERT(scope & CK_STAGE_RELEASE || (res->e && res->n == p->set->n));
+	for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
+		if (!(stages[i].scope & scope))
+			continue;
+		int before = i == 0 ? 1 : res->nstages; /* the first stage starts the result */
+		int rc = stages[i].run(p, k, res, err);
+		KCVE_ASSERT(i > 0 || (res->e && res->n == p->set->n));
+		KCVE_ASSERT(res->nstages <= before + 1);
+		if (rc)
+			return rc;
+	}
+	if (scope == CK_STAGE_RELEASE) {
+		KCVE_ASSERT(res->code == NULL);
+		for (size_t i = 0; i < res->n; i++)
+			KCVE_ASSERT(res->e[i].reason == NULL && res->e[i].mitigation_why == NULL);
+	}
+	return 0;
 }
 
-void ck_pipeline_run(const struct ck_pipeline *p, const struct ck_kernel *k, struct ck_result *res)
+int ck_pipeline_run(const struct ck_pipeline *p, const struct ck_kernel *k, struct ck_result *res,
+		    struct kcve_err *err)
 {
-	ck_pipeline_run_scope(p, k, res, CK_STAGE_ALL);
+	return ck_pipeline_run_scope(p, k, res, CK_STAGE_ALL, err);
 }

@@ -8,9 +8,13 @@
  * A stage reads what the kernel description gives it and the result so far, and is skipped
  * when its input is absent (no configuration: no config stage).  Adding a stage: add its input
  * to struct ck_kernel (or to struct ck_pipeline when it is shared by every kernel of a run),
- * write `static void stage_x(const struct ck_pipeline *, const struct ck_kernel *,
- * struct ck_result *)` in pipeline.c (or in its own file, declared here) and put it in the
- * table at its place.  A stage whose result depends only on the release (not on a kernel's
+ * write `static int stage_x(const struct ck_pipeline *, const struct ck_kernel *,
+ * struct ck_result *, struct kcve_err *)` in pipeline.c (or in its own file, declared here)
+ * and put it in the table at its place; a stage that fails returns its error, which stops the
+ * run and reaches the caller (check/run/entry.h).  Rules, asserted: the first stage creates
+ * one entry per record; a stage adds at most one stage count (the counts are sized from the
+ * table: CK_PIPELINE_STAGES); the release-scope stages allocate nothing per entry, so --batch
+ * can copy their result for every kernel of a release (ck_result_copy).  A stage whose result depends only on the release (not on a kernel's
  * configuration, build, machine...) is CK_STAGE_RELEASE: --batch runs those once per distinct
  * release and the CK_STAGE_KERNEL ones once per distinct kernel. */
 #ifndef KCVE_CHECK_PIPELINE_H
@@ -79,11 +83,13 @@ enum ck_stage_scope {
 	CK_STAGE_ALL = 3,
 };
 
-/* Run every stage for one kernel into res (initialised here; ck_result_release() frees it). */
-void ck_pipeline_run(const struct ck_pipeline *p, const struct ck_kernel *k, struct ck_result *res);
+/* Run every stage for one kernel into res (initialised here; ck_result_release() frees it,
+ * also after an error).  0, or the error of the stage that failed. */
+int ck_pipeline_run(const struct ck_pipeline *p, const struct ck_kernel *k, struct ck_result *res,
+		    struct kcve_err *err);
 /* Run the stages of one scope: CK_STAGE_RELEASE initialises res, CK_STAGE_KERNEL continues a
  * result the release stages made (--batch shares those between the kernels of a release). */
-void ck_pipeline_run_scope(const struct ck_pipeline *p, const struct ck_kernel *k,
-			   struct ck_result *res, enum ck_stage_scope scope);
+int ck_pipeline_run_scope(const struct ck_pipeline *p, const struct ck_kernel *k,
+			  struct ck_result *res, enum ck_stage_scope scope, struct kcve_err *err);
 
 #endif

@@ -22,18 +22,23 @@ int ck_since_open(struct ck_since *S, const char *old, const char *since_vex,
 	return 0;
 }
 
-void ck_since_kernel(struct ck_since *S, const struct ck_set *cur_set, const struct ck_kernel *k,
-		     const struct ck_result *cur)
+int ck_since_kernel(struct ck_since *S, const struct ck_set *cur_set, const struct ck_kernel *k,
+		    const struct ck_result *cur, struct kcve_err *err)
 {
 	XGROW(S->ores, S->n + 1, S->alloc);
 	S->deltas = xrealloc(S->deltas, S->alloc * sizeof *S->deltas);
 	struct ck_result *o = &S->ores[S->n];
 	memset(o, 0, sizeof *o);
-	ck_pipeline_run(&S->pl, k, o);
+	int rc = ck_pipeline_run(&S->pl, k, o, err);
+	if (rc) {
+		ck_result_release(o);
+		return rc;
+	}
 	/* rejected records are under the current tree's cve/rejected/ (a database has none) */
 	ck_delta_compute(&S->old, o, cur_set, cur, cur_set->is_db ? NULL : cur_set->origin,
 			 &S->deltas[S->n]);
 	S->n++;
+	return 0;
 }
 
 int ck_since_finish(struct ck_since *S, const struct ck_vex_opts *vo, bool openvex,

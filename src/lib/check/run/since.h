@@ -32,9 +32,9 @@ struct ck_since {
 int ck_since_open(struct ck_since *S, const char *old, const char *since_vex,
 		  struct kcve_err *err);
 /* Check kernel k with OLD's records and compare with its current result cur (of the records
- * cur_set); call once per kernel, in order. */
-void ck_since_kernel(struct ck_since *S, const struct ck_set *cur_set, const struct ck_kernel *k,
-		     const struct ck_result *cur);
+ * cur_set); call once per kernel, in order.  0, or the error of a stage. */
+int ck_since_kernel(struct ck_since *S, const struct ck_set *cur_set, const struct ck_kernel *k,
+		    const struct ck_result *cur, struct kcve_err *err);
 /* After every kernel: the CSAF revision inputs and, for openvex, the previous OpenVEX
  * document (--since-vex, else OLD's, dated by OLD's age; vo names the kernels as the current
  * document will). */

@@ -159,6 +159,9 @@ int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_read
 	const struct cf_set *fs = s->fprints;
 	out->code = xcalloc(s->n + 1, sizeof *out->code);
 	out->n = s->n;
+	if (!is_dir(srcdir))
+		return kcve_err_set(err, KCVE_E_NOTFOUND, "source tree %s not found; give the top "
+				    "directory of a kernel source tree", srcdir);
 	if (!fs || !fs->n)
 		return 0;
 	struct cf_result *r = xcalloc(fs->n + 1, sizeof *r);

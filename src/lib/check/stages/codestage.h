@@ -32,7 +32,8 @@ int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
 /* The same in two steps, for several kernels built from one tree (--batch): read the tree once
  * (code[i] for record i of s: checked when it has a fingerprint), then apply that reading to
  * each kernel's result.  With shared, res borrows rd's readings (ck_result_release leaves
- * them; rd must outlive res), else res owns them. */
+ * them; rd must outlive res), else res owns them.  A srcdir that is not a directory is
+ * KCVE_E_NOTFOUND ("source tree ... not found"), the error of the run that asked for it. */
 struct ck_code_reading {
 	struct ck_code *code;
 	size_t n;

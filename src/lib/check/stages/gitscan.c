@@ -695,3 +695,8 @@ unsigned ck_git_ancestry(const struct ck_git *g)
 {
 	return g ? g->ancestry : 0;
 }
+
+const struct ck_git_ops ck_git_libgit2 = {
+	ck_git_open, ck_git_close, ck_run_git, ck_git_commit_count, ck_git_read_count,
+	ck_git_cached_count, ck_git_reference_count, ck_git_ancestry,
+};

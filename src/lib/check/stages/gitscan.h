@@ -46,4 +46,20 @@ unsigned ck_git_ancestry(const struct ck_git *g);
 void ck_run_git(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
 		struct ck_result *out);
 
+/* What the check entry (check/run/entry.h) needs of this file, as a table its caller passes
+ * in: a build without libgit2 (kcve-embedded) then links the entry without the git stage. */
+struct ck_git_ops {
+	int (*open)(struct ck_git **out, const char *path, const char *ref, const char *cache_path,
+		    bool use_cache, const struct kcve_diag *diag, struct kcve_err *err);
+	void (*close)(struct ck_git *g);
+	void (*run)(struct ck_set *s, struct ck_git *g, const char *label, const char *release,
+		    struct ck_result *out);
+	size_t (*commits)(const struct ck_git *g);
+	size_t (*read)(const struct ck_git *g);
+	size_t (*cached)(const struct ck_git *g);
+	size_t (*references)(const struct ck_git *g);
+	unsigned (*ancestry)(const struct ck_git *g);
+};
+extern const struct ck_git_ops ck_git_libgit2;
+
 #endif

@@ -5,6 +5,7 @@
 
 #include "check/verdict/verdict.h"
 #include "codefix/match.h"
+#include "core/assert.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "core/text.h"
@@ -30,7 +31,8 @@ bool ck_outcome_kept(enum ck_outcome o)
 
 void ck_result_push_stage(struct ck_result *res, const char *name)
 {
-	if (res->nstages >= (int)(sizeof res->stages / sizeof res->stages[0]))
+	KCVE_ASSERT(res->nstages < CK_STAGE_COUNTS_MAX);
+	if (res->nstages >= CK_STAGE_COUNTS_MAX) /* sized from the stage table: cannot happen */
 		return;
 	struct ck_stage_count *c = &res->stages[res->nstages++];
 	c->name = name;
@@ -42,6 +44,16 @@ void ck_result_push_stage(struct ck_result *res, const char *name)
 				c->unknown++;
 		}
 	}
+}
+
+void ck_result_copy(struct ck_result *dst, const struct ck_result *src)
+{
+	KCVE_ASSERT(src->code == NULL);
+	for (size_t i = 0; i < src->n; i++)
+		KCVE_ASSERT(src->e[i].reason == NULL && src->e[i].mitigation_why == NULL);
+	*dst = *src;
+	dst->e = xmalloc((src->n + 1) * sizeof *dst->e);
+	memcpy(dst->e, src->e, src->n * sizeof *dst->e);
 }
 
 void ck_result_init(struct ck_result *res, const struct ck_set *s, const char *label,
@@ -69,9 +81,8 @@ void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,
 		struct ck_entry *e = &out->e[i];
 		struct ck_readings rs;
 		ck_record_readings(&s->v[i], &v, rd, &rs);
-		if (s->compile_once) {
+		if (s->compile_once)
 			ck_record_drop_compiled(&s->v[i]);
-		}
 		e->rec = i;
 		e->stage = "version";
 		e->semver = (unsigned char)rs.json;

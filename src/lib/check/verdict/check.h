@@ -5,7 +5,18 @@
  *
  * Every record keeps an entry with its outcome and the reason, so not-affected verdicts can
  * be exported (VEX) and nothing is silently dropped: a file stage that cannot decide keeps
- * the CVE as "unknown". */
+ * the CVE as "unknown".
+ *
+ * Ownership of a struct ck_result:
+ *  - owned, freed by ck_result_release(): the entry array e, each entry's reason and
+ *    mitigation_why, and the code readings (code, with each reading's evidence) unless
+ *    code_shared says they are borrowed;
+ *  - borrowed, never freed by the result: the records and strings of the set (an entry's
+ *    rec is an index into it), each stage count's name (static strings), untracked_kev (the
+ *    triage's), and with code_shared the code readings (their owner outlives the result);
+ *  - plain values: label, release, fixed_in, the coverage warnings (messages inline), the
+ *    counts.  So a result can be copied only by ck_result_copy(), which copies the entries;
+ *    a byte copy would free the entries twice. */
 #ifndef KCVE_CHECK_CHECK_H
 #define KCVE_CHECK_CHECK_H
 
@@ -69,6 +80,11 @@ struct ck_entry {
 	char *mitigation_why;  /* the rules: "/etc/modprobe.d/x.conf:3: install m /bin/false" */
 };
 
+/* Stages of the pipeline's table (check/run/pipeline.c, which checks this number at compile
+ * time); each adds at most one count to a result, after the "records" count. */
+#define CK_PIPELINE_STAGES 10
+#define CK_STAGE_COUNTS_MAX (1 + CK_PIPELINE_STAGES)
+
 struct ck_stage_count {
 	const char *name;
 	size_t count;   /* CVEs still kept after the stage */
@@ -92,7 +108,7 @@ struct ck_result {
 	char release[32];      /* release number when known ("" for a git tree without --version) */
 	struct ck_entry *e;    /* one per record, same order as the set */
 	size_t n;
-	struct ck_stage_count stages[6];
+	struct ck_stage_count stages[CK_STAGE_COUNTS_MAX];
 	int nstages;
 	size_t ndisagree;
 	size_t nneeds_git;     /* entries left unknown because an -rc cannot be placed */
@@ -114,8 +130,13 @@ struct ck_result {
  * the "records" stage count; release may be NULL (a git tree without --version). */
 void ck_result_init(struct ck_result *res, const struct ck_set *s, const char *label,
 		    const char *release);
-/* Count the entries still kept after the stage name (a stage calls it when done). */
+/* Count the entries still kept after the stage name (a stage calls it when done, at most once;
+ * room for every stage of the table is asserted). */
 void ck_result_push_stage(struct ck_result *res, const char *name);
+/* dst = a copy of src, a result the release-scope stages alone made (check/run/pipeline.h),
+ * for another kernel of the same release: such a result owns nothing per entry (no reason, no
+ * mitigation, no code reading: asserted), so copying the entry array is a full copy. */
+void ck_result_copy(struct ck_result *dst, const struct ck_result *src);
 /* Version stage: the reading rd of every record (check/verdict/verdict.h), the other reading kept for
  * comparison.  release must be normalised. */
 void ck_run_version(struct ck_set *s, const char *release, enum ck_reading rd,

@@ -621,11 +621,17 @@ void ck_json_why_text(const struct ck_record *r, const struct ck_json_why *w, ch
 			 st[g->status < 5 ? g->status : 0]);
 }
 
+static const char *const reading_names[] = {"json", "dyad", "either"};
+
+const char *ck_reading_name(enum ck_reading rd)
+{
+	return reading_names[(unsigned)rd < 3 ? rd : 0];
+}
+
 bool ck_reading_parse(const char *s, enum ck_reading *out)
 {
-	static const char *const names[] = {"json", "dyad", "either"};
 	for (int i = 0; i < 3; i++)
-		if (strcmp(s, names[i]) == 0) {
+		if (strcmp(s, reading_names[i]) == 0) {
 			*out = (enum ck_reading)i;
 			return true;
 		}

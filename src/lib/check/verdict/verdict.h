@@ -62,6 +62,8 @@ void ck_json_why_text(const struct ck_record *r, const struct ck_json_why *w, ch
 enum ck_reading { CK_READ_JSON = 0, CK_READ_DYAD = 1, CK_READ_EITHER = 2 };
 /* "json"/"dyad"/"either" -> reading; false when unknown. */
 bool ck_reading_parse(const char *s, enum ck_reading *out);
+/* The name of a reading ("json" for a value out of range). */
+const char *ck_reading_name(enum ck_reading rd);
 
 struct ck_readings {
 	enum ck_vstatus json, dyad; /* the two readings */

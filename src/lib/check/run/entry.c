@@ -1,0 +1,392 @@
+/* The one entry of a check (see entry.h). */
+#include "check/run/entry.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/inputs/modprobe.h"
+#include "check/records/coverage.h"
+#include "check/run/batch.h"
+#include "check/run/pipeline.h"
+#include "check/stages/codestage.h"
+#include "check/stages/filestage.h"
+#include "check/stages/funclevel.h"
+#include "check/stages/running.h"
+#include "check/stages/triage.h"
+#include "check/verdict/kernelrel.h"
+#include "core/diag.h"
+#include "core/text.h"
+#include "core/xalloc.h"
+#include "ksyms/ksyms.h"
+
+/* Everything one run opened (released by run_close, whatever was reached). */
+struct run {
+	const struct ck_request *rq;
+	const struct ck_sink *sk;
+	struct ck_triage tri;
+	bool have_tri;
+	struct ck_running rn;
+	char **rels;                 /* the kernels' releases (owned copies) */
+	size_t nrels, arels;
+	struct ck_cov_index cov;
+	bool have_cov;
+	struct ck_coverage age;
+	bool has_age;
+	struct ck_files *cf, *bf;    /* configuration and build directory */
+	struct ck_git *gt;
+	char glabel[128];
+	struct ck_modprobe *mp;      /* --running: the modprobe.d rules */
+	struct ksyms syms;           /* the image's symbols (function level) */
+	bool have_syms;
+	struct ck_code_reading code; /* --source with fix fingerprints: the tree read once */
+	bool have_code;
+	char branch[32];             /* the checked kernel's branch, for its version of each fix */
+	struct ck_fix_ctx fctx;
+	struct ck_since since;
+	bool have_since;
+	struct kcve_diag diag;       /* the inputs' own warnings, to the sink */
+	struct ck_result *res;
+	size_t nres;
+};
+
+static void say(const struct ck_sink *sk, int kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* kind 0: a warning; 1: a note; 2: a note for -v. */
+static void say(const struct ck_sink *sk, int kind, const char *fmt, ...)
+{
+	if (kind == 0 ? !sk->warn : !sk->note)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = diag_vformat(fmt, ap); /* one line, nothing that drives a terminal */
+	va_end(ap);
+	if (kind == 0)
+		sk->warn(sk->ctx, msg);
+	else
+		sk->note(sk->ctx, kind == 2, msg);
+	free(msg);
+}
+
+/* The inputs' warnings and notes (core/diag.h) go to the sink. */
+static void diag_to_warn(void *ctx, const char *msg)
+{
+	say(ctx, 0, "%s", msg);
+}
+
+static void diag_to_note(void *ctx, const char *msg)
+{
+	say(ctx, 1, "%s", msg);
+}
+
+static void add_release(struct run *r, const char *rel)
+{
+	XGROW(r->rels, r->nrels + 1, r->arels);
+	r->rels[r->nrels++] = xstrdup(rel);
+}
+
+/* The releases to check: the request's, else the one --running, --build or --source says. */
+static int gather_releases(struct run *r, struct kcve_err *err)
+{
+	const struct ck_request *rq = r->rq;
+	for (size_t i = 0; i < rq->nreleases; i++)
+		add_release(r, rq->releases[i]);
+	if (rq->running) {
+		if (ck_running_probe(&r->rn, rq->root, err))
+			return err->code;
+		if (r->rn.warning)
+			say(r->sk, 0, "%s", r->rn.warning);
+		/* say what was read, so a user (and the QEMU boot test) can see the inputs used */
+		say(r->sk, 1, "running kernel %s (release %s), configuration %s, %zu modules loaded",
+		    r->rn.uname_r, r->rn.release, r->rn.config ? r->rn.config_shown : "none",
+		    r->rn.nmodules);
+		if (r->nrels == 0)
+			add_release(r, r->rn.release);
+	}
+	char norm[64];
+	if (rq->build && r->nrels == 0 && !rq->gitdir &&
+	    ck_build_release(rq->build, norm, sizeof norm))
+		add_release(r, norm);
+	if (rq->source && r->nrels == 0 && !rq->gitdir && !rq->batch) {
+		if (ck_source_release(rq->source, norm, sizeof norm, err) != 0)
+			return err->code;
+		add_release(r, norm);
+	}
+	if (r->nrels == 0 && !rq->gitdir && !rq->batch)
+		return kcve_err_set(err, KCVE_E_USAGE, "nothing to check: give --version, --git, "
+				    "--running or --build (with include/config/kernel.release); see "
+				    "'kcve check --help'");
+	if (rq->gitdir && r->nrels > 1)
+		return kcve_err_set(err, KCVE_E_USAGE, "--git checks one tree: give at most one "
+				    "--version with it");
+	return 0;
+}
+
+/* The function level's symbols: --system-map, else a build directory's vmlinux and modules,
+ * else the running kernel's; only when the records carry fix fingerprints (their functions). */
+static int open_symbols(struct run *r, struct kcve_err *err)
+{
+	const struct ck_request *rq = r->rq;
+	if (!rq->system_map && (!rq->set->fprints || (!rq->build && !rq->running)))
+		return 0;
+	if (!rq->set->fprints)
+		return kcve_err_set(err, KCVE_E_USAGE, "--system-map needs a --db holding fix "
+				    "fingerprints with their functions ('kcve db build --repo "
+				    "LINUX.git')");
+	struct kcve_err e = {0};
+	int rc;
+	if (rq->system_map)
+		rc = ksyms_open_system_map(&r->syms, rq->system_map, &e);
+	else if (rq->build)
+		rc = ksyms_open_build(&r->syms, rq->build, &e);
+	else
+		rc = ksyms_open_running(&r->syms, rq->root, r->rn.uname_r, &e);
+	if (rc != 0 && rq->system_map) {
+		*err = e;
+		return rc;
+	}
+	if (rc != 0) {
+		say(r->sk, 0, "function level skipped: %s", e.msg);
+		ksyms_free(&r->syms);
+		return 0;
+	}
+	if (r->syms.warning[0])
+		say(r->sk, 0, "%s", r->syms.warning);
+	r->have_syms = true;
+	return 0;
+}
+
+/* The configuration: --config, else the one --running found (which may be gzip-compressed and
+ * may have no source or conditions to read it with: then the stage is skipped, said once). */
+static int open_config(struct run *r, struct kcve_err *err)
+{
+	const struct ck_request *rq = r->rq;
+	const char *config = rq->config;
+	bool from_running = false;
+	if (!config && rq->running && r->rn.config) {
+		config = r->rn.config;
+		from_running = true;
+	}
+	if (!config)
+		return 0;
+	bool gz = from_running && r->rn.config_gz;
+	size_t cl = strlen(config);
+	if (cl > 3 && strcmp(config + cl - 3, ".gz") == 0)
+		gz = true;
+	if (from_running && !rq->source && !rq->set->nconds) {
+		say(r->sk, 0, "no kernel source (--source) and the records carry no file conditions "
+		    "(build the db with --source); configuration stage skipped");
+		return 0;
+	}
+	return ck_files_open_config(&r->cf, config, gz, rq->source, rq->arch, rq->set, err);
+}
+
+/* The inputs every kernel of the run shares, opened once. */
+static int open_inputs(struct run *r, struct kcve_err *err)
+{
+	const struct ck_request *rq = r->rq;
+	/* the code first: its tree is read once for every kernel (a missing tree is the error) */
+	if (rq->source && rq->set->fprints) {
+		r->have_code = true;
+		if (ck_code_read(rq->set, rq->source, &r->code, err) != 0)
+			return err->code;
+	}
+	if (open_config(r, err) != 0)
+		return err->code;
+	if (rq->build && ck_files_open_build(&r->bf, rq->build, &r->diag, err) != 0)
+		return err->code;
+	if (open_symbols(r, err) != 0)
+		return err->code;
+	if (rq->running && ck_modprobe_load(&r->mp, rq->root, r->rn.uname_r, &r->diag, err) != 0)
+		return err->code;
+	if (!rq->gitdir)
+		return 0;
+	if (!rq->git)
+		return kcve_err_set(err, KCVE_E_USAGE, "--git %s: this build has no git support",
+				    rq->gitdir);
+	if (rq->git->open(&r->gt, rq->gitdir, rq->ref, rq->git_cache, rq->git_cache_write, &r->diag,
+			  err))
+		return err->code;
+	text_snprintf(r->glabel, sizeof r->glabel, "git:%s@%s", rq->gitdir,
+		      rq->ref ? rq->ref : "HEAD");
+	say(r->sk, 2, "%zu commits (%zu read, %zu from the scan cache), %zu upstream references "
+	    "in %s", rq->git->commits(r->gt), rq->git->read(r->gt), rq->git->cached(r->gt),
+	    rq->git->references(r->gt), r->glabel);
+	return 0;
+}
+
+/* The description of the i-th kernel (check/run/pipeline.h): the one place it is built. */
+static struct ck_kernel kernel_of(struct run *r, size_t i)
+{
+	const struct ck_request *rq = r->rq;
+	struct ck_kernel k = {.reading = rq->reading, .fixed_in = rq->fixes};
+	k.release = r->gt ? (r->nrels ? r->rels[0] : NULL) : r->rels[i];
+	if (r->gt) {
+		k.git = r->gt;
+		k.git_run = rq->git->run;
+		k.git_label = r->glabel;
+	}
+	if (r->cf)
+		k.config = (struct ck_file_input){"config", ck_files_verdict, r->cf};
+	if (r->bf)
+		k.build = (struct ck_file_input){"build", ck_files_verdict, r->bf};
+	if (r->have_syms && k.release) {
+		ck_fix_branch(k.release, r->branch, sizeof r->branch);
+		r->fctx = (struct ck_fix_ctx){r->branch, rq->source};
+		k.funcs = (struct ck_func_input){&r->syms, ck_fix_funcs_fprints, NULL, &r->fctx};
+	}
+	if (rq->running) {
+		k.running = &r->rn;
+		k.modmap = r->cf;
+		k.modprobe = r->mp;
+	}
+	if (r->have_code)
+		k.code_reading = &r->code;
+	return k;
+}
+
+/* --batch: the fleet's JSON Lines (check/run/batch.h), then what the run says once. */
+static int run_batch(struct run *r, struct kcve_err *err)
+{
+	const struct ck_request *rq = r->rq;
+	const struct ck_sink *sk = r->sk;
+	struct ck_batch_opts bo = {.source = rq->source, .arch = rq->arch, .fixed_in = rq->fixes,
+				   .reading = rq->reading, .now = rq->now,
+				   .age = r->has_age ? &r->age : NULL,
+				   .triage = rq->kev || rq->epss ? &r->tri : NULL};
+	struct ck_batch_stats st;
+	int rc = ck_batch_run(rq->set, rq->batch, sk->lines, &bo, &st, err);
+	if (rc)
+		return rc;
+	if (r->has_age) /* once, after the list could be read (in every line's "coverage") */
+		say(sk, 0, "%s", r->age.message);
+	if (st.code_other && st.code_release[0])
+		say(sk, 0, "the code of --source %s (release %s) decides only the kernels of that "
+		    "release; %zu kernel%s of another release %s checked without it (check each "
+		    "source tree in its own run)", rq->source, st.code_release, st.code_other,
+		    st.code_other == 1 ? "" : "s", st.code_other == 1 ? "was" : "were");
+	else if (st.code_other)
+		say(sk, 0, "the Makefile of --source %s names no release (VERSION/PATCHLEVEL): its "
+		    "code was applied to none of the %zu kernel%s (give a tree with its top "
+		    "Makefile)", rq->source, st.code_other, st.code_other == 1 ? "" : "s");
+	if (st.uncovered)
+		say(sk, 0, "the records do not cover %zu of the %zu kernels (newer than the records "
+		    "know, nonexistent or on an unsupported branch: see the \"coverage\" of their "
+		    "lines)", st.uncovered, st.kernels);
+	say(sk, 2, "%zu kernels (%zu releases, %zu distinct file inputs, %zu evaluations), %zu "
+	    "with a CVE, %zu not checked", st.kernels, st.releases, st.files, st.evaluated,
+	    st.affected, st.errors);
+	if (st.errors)
+		return kcve_err_set(err, KCVE_E_PARSE, "%zu of the %zu kernels in %s could not be "
+				    "checked (their lines carry an \"error\"); fix those lines",
+				    st.errors, st.kernels, rq->batch);
+	struct ck_run_end end = {
+		.affected = st.affected > 0,
+		.gaps = st.uncovered || (r->has_age && ck_coverage_strict(&r->age)),
+	};
+	return sk->end ? sk->end(sk->ctx, rq->set, &end, err) : 0;
+}
+
+/* One kernel: the pipeline, OLD's records with --since, its warnings, the sink. */
+static int run_kernel(struct run *r, const struct ck_pipeline *pl, size_t i,
+		      struct ck_run_end *end, struct kcve_err *err)
+{
+	const struct ck_request *rq = r->rq;
+	struct ck_result *R = &r->res[i];
+	struct ck_kernel k = kernel_of(r, i);
+	int rc = ck_pipeline_run(pl, &k, R, err);
+	if (rc == 0 && r->have_since) { /* the same kernel with OLD's records (and fingerprints) */
+		struct ck_kernel ok = k;
+		ok.code_reading = NULL;
+		ok.code_source = r->have_code ? rq->source : NULL;
+		rc = ck_since_kernel(&r->since, rq->set, &ok, R, err);
+	}
+	if (rc)
+		return rc;
+	for (size_t w = 0; w < R->ncov; w++) {
+		if (!ck_coverage_is_age(&R->cov[w])) /* the age was said once, before */
+			say(r->sk, 0, "%s", R->cov[w].message);
+		end->gaps |= ck_coverage_strict(&R->cov[w]);
+	}
+	for (size_t e = 0; e < R->n; e++)
+		end->affected |= R->e[e].outcome == CK_OUT_AFFECTED;
+	if (r->sk->kernel && (rc = r->sk->kernel(r->sk->ctx, rq->set, R)) != 0)
+		return rc;
+	if (rq->stream)
+		ck_result_release(R);
+	return 0;
+}
+
+/* One result per checked kernel, then the end. */
+static int run_kernels(struct run *r, struct kcve_err *err)
+{
+	const struct ck_request *rq = r->rq;
+	ck_cov_index_build(&r->cov, rq->set);
+	r->have_cov = true;
+	struct ck_pipeline pl = {.set = rq->set, .cov = &r->cov, .now = rq->now,
+				 .age = r->has_age ? &r->age : NULL,
+				 .triage = rq->kev || rq->epss ? &r->tri : NULL};
+	int rc = open_inputs(r, err);
+	if (rc)
+		return rc;
+	r->nres = r->gt ? 1 : r->nrels;
+	rq->set->compile_once = r->nres == 1 && !rq->fixes;
+	if (rq->since && (rc = ck_since_open(&r->since, rq->since, rq->since_vex, err)) != 0)
+		return rc;
+	r->have_since = rq->since != NULL;
+	r->res = xcalloc(r->nres + 1, sizeof *r->res);
+	if (r->has_age)
+		say(r->sk, 0, "%s", r->age.message);
+	struct ck_run_end end = {0};
+	for (size_t i = 0; i < r->nres; i++)
+		if ((rc = run_kernel(r, &pl, i, &end, err)) != 0)
+			return rc;
+	if (r->gt)
+		end.gaps |= rq->git->ancestry(r->gt) != 0; /* a shallow clone proves no absence */
+	end.res = rq->stream ? NULL : r->res;
+	end.nres = rq->stream ? 0 : r->nres;
+	end.since = r->have_since ? &r->since : NULL;
+	return r->sk->end ? r->sk->end(r->sk->ctx, rq->set, &end, err) : 0;
+}
+
+static void run_close(struct run *r)
+{
+	for (size_t i = 0; r->res && i < r->nres; i++)
+		ck_result_release(&r->res[i]);
+	free(r->res);
+	if (r->have_since)
+		ck_since_close(&r->since);
+	if (r->gt)
+		r->rq->git->close(r->gt);
+	ck_files_close(r->cf);
+	ck_files_close(r->bf);
+	ck_modprobe_free(r->mp);
+	ksyms_free(&r->syms);
+	ck_code_reading_release(&r->code);
+	if (r->have_cov)
+		ck_cov_index_release(&r->cov);
+	if (r->have_tri)
+		ck_triage_release(&r->tri);
+	ck_running_release(&r->rn);
+	for (size_t i = 0; i < r->nrels; i++)
+		free(r->rels[i]);
+	free(r->rels);
+}
+
+int ck_run(const struct ck_request *rq, const struct ck_sink *sk, struct kcve_err *err)
+{
+	static const struct ck_sink none = {0};
+	struct run r = {.rq = rq, .sk = sk ? sk : &none};
+	r.diag = (struct kcve_diag){diag_to_warn, diag_to_note, (void *)r.sk};
+	int rc = gather_releases(&r, err);
+	if (rc == 0 && (rc = ck_triage_open(&r.tri, rq->set, rq->kev, rq->epss, err)) == 0)
+		r.have_tri = true;
+	if (rc == 0) {
+		r.has_age = ck_coverage_age(rq->set, rq->now, rq->max_age, &r.age);
+		rc = rq->batch ? run_batch(&r, err) : run_kernels(&r, err);
+	}
+	run_close(&r);
+	return rc;
+}

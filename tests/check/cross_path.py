@@ -1,0 +1,221 @@
+#!/usr/bin/python3
+"""One answer whatever the path (issue 33): the same kernels through `check --json` (one run
+per kernel, and one run for several releases), `--batch` (over the tree and over the
+database), `--db` vs `--tree`, the public interface (kcve_check_version) and `--since` with an
+identical OLD must give the same per-kernel verdicts, the same stage names and counts, the same
+evidence (code, functions, mitigations) and the same warnings.
+
+usage: cross_path.py KCVE API_TOOL DIR     (DIR: the fixtures cross_path.sh wrote)
+  DIR/s1: records on a tiny kernel source (--config/--source, a db built with --source)
+  DIR/s2: a db of fix fingerprints (--patches) and the tree they are read in (--source), an
+          image's System.map (function level)
+  DIR/s3: a system image (--running --root) of a kernel whose modules are known exactly
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+KCVE, API, D = sys.argv[1:4]
+problems = []
+
+
+def run(args, ok=(0,)):
+    p = subprocess.run([KCVE] + args, capture_output=True, text=True)
+    if p.returncode not in ok:
+        raise SystemExit("FAIL: kcve %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr))
+    return p
+
+
+def warnings(stderr):
+    return [l[len("kcve: warning: "):] for l in stderr.splitlines()
+            if l.startswith("kcve: warning: ")]
+
+
+def json_results(args):
+    p = run(args + ["--json", "--all", "--fixed-in"])
+    return json.loads(p.stdout)["results"], p.stderr
+
+
+def age(kind):
+    return kind in ("stale", "age-unknown")
+
+
+def view(res):
+    """What must be equal whatever the path: one --json result as the batch line has it."""
+    cves = res["cves"]
+    v = {
+        "release": res["release"],
+        "affected": sorted(c["id"] for c in cves if c["outcome"] == "affected"),
+        "unknown": sorted(c["id"] for c in cves if c["outcome"] in ("unknown", "no_data")),
+        "stages": [(s["name"], s["count"], s["undecided"]) for s in res["stages"]],
+        "coverage": [(c["kind"], c["message"]) for c in res["coverage"]],
+        "fixed_in": res.get("fixed_in") or "",
+        "code": {c["id"]: dict(c["code"], id=c["id"]) for c in cves
+                 if "code" in c and c["stage"] in ("code", "functions")
+                 and c["code"]["verdict"] != "undecided"},
+        "functions": {c["id"]: c["reason"] for c in cves if c["stage"] == "functions"},
+    }
+    return v
+
+
+def view_line(line):
+    """The same from a --batch line."""
+    return {
+        "release": line["release"],
+        "affected": sorted(line["affected"]),
+        "unknown": sorted(line["unknown"]),
+        "stages": [(s["name"], s["count"], s["undecided"]) for s in line["stages"]],
+        "coverage": [(c["kind"], c["message"]) for c in line["coverage"]],
+        "fixed_in": line["fixed_in"] or "",
+        "code": {c["id"]: c for c in line.get("code", {}).get("cves", [])},
+        "functions": {c["id"]: c["reason"] for c in line.get("functions", {}).get("cves", [])},
+    }
+
+
+def same(what, a, b, ignore=()):
+    for k in a:
+        if k in ignore:
+            continue
+        if a[k] != b[k]:
+            problems.append("%s: %s differs:\n    %r\n    %r" % (what, k, a[k], b[k]))
+
+
+def release_warnings(v):
+    return [m for k, m in v["coverage"] if not age(k)]
+
+
+def batch(args, fleet):
+    with open(os.path.join(D, "fleet"), "w") as f:
+        f.write(fleet)
+    p = run(args + ["--batch", os.path.join(D, "fleet"), "--fixed-in"])
+    return {l["id"]: l for l in map(json.loads, p.stdout.splitlines())}, p.stderr
+
+
+def api(records, version):
+    p = subprocess.run([API, records, version], capture_output=True, text=True)
+    if p.returncode:
+        raise SystemExit("FAIL: api_tool %s %s: %s" % (records, version, p.stderr))
+    return {l.split()[0]: (l.split()[1], l.split()[2]) for l in p.stdout.splitlines()}
+
+
+def since(args, old):
+    """--since OLD with OLD the same records: the same results, every delta empty."""
+    res, err = json_results(args + ["--since", old])
+    for r in res:
+        d = r.pop("delta")
+        if d["added"] or d["removed"] or d["changed"]:
+            problems.append("--since an identical OLD: a delta %r" % d)
+    return res, err
+
+
+# ---- s1: versions, --config/--source vs a db built with --source ---------------------------
+s1 = os.path.join(D, "s1")
+tree, db, ksrc = (os.path.join(s1, x) for x in ("tree", "k.kdb", "ksrc"))
+old = os.path.join(s1, "old")
+shutil.copytree(tree, old)
+ext4, foo = os.path.join(s1, "ksrc.config"), os.path.join(s1, "foo.config")
+kernels = [("k1", "6.1.5", None), ("k2", "6.1.5", ext4), ("k3", "6.1.25", foo),
+           ("k4", "6.1.25", None), ("k5", "6.9.4", ext4), ("k6", "6.2-rc3", None)]
+fleet = "".join("%s %s %s\n" % (v, c or "-", kid) for kid, v, c in kernels)
+bt, bt_err = batch(["check", "--tree", tree, "--source", ksrc], fleet)
+bd, bd_err = batch(["check", "--db", db], fleet)
+multi, multi_err = json_results(["check", "--tree", tree, "--version",
+                                 ",".join(v for _, v, c in kernels if c is None)])
+if warnings(multi_err).count(multi[0]["coverage"][-1]["message"]) != 1:
+    problems.append("the age warning is not said once for %d releases: %s"
+                    % (len(multi), multi_err))
+mi = 0
+for kid, version, config in kernels:
+    extra = ["--config", config] if config else []
+    src = ["--source", ksrc] if config else []
+    (t,), t_err = json_results(["check", "--tree", tree, "--version", version] + src + extra)
+    (d,), _ = json_results(["check", "--db", db, "--version", version] + extra)
+    (s,), _ = since(["check", "--tree", tree, "--version", version] + src + extra, old)
+    vt, vd = view(t), view(d)
+    # the warnings printed are the result's, each once
+    if sorted(warnings(t_err)) != sorted(m for _, m in vt["coverage"]):
+        problems.append("%s: stderr %r, coverage %r" % (kid, t_err, vt["coverage"]))
+    same("%s --json tree vs --batch tree" % kid, vt, view_line(bt[kid]))
+    same("%s --json db vs --batch db" % kid, vd, view_line(bd[kid]))
+    same("%s --tree vs --db" % kid, vt, vd, ignore=("coverage",))
+    if release_warnings(vt) != release_warnings(vd):
+        problems.append("%s: release warnings differ, tree %r, db %r" % (kid, vt, vd))
+    if s != t:
+        problems.append("%s: --since an identical OLD changed the result" % kid)
+    if config is None:
+        same("%s one run vs several releases" % kid, vt, view(multi[mi]))
+        mi += 1
+        got = api(tree, version)
+        want = {c["id"]: (c["outcome"], c.get("fixed_in") or "-") for c in t["cves"]}
+        if got != want:
+            problems.append("%s: the public interface %r, --json %r" % (kid, got, want))
+        if api(db, version) != got:
+            problems.append("%s: the public interface over the db differs" % kid)
+if not any(view_line(l)["affected"] for l in bt.values()):
+    problems.append("s1: nothing affected anywhere: the comparison proves nothing")
+if not any(l["stages"][-1]["name"] == "config" for l in bt.values()):
+    problems.append("s1: no configuration stage ran")
+
+# ---- s2: a fingerprint --db, --source, the function level -------------------------------
+s2 = os.path.join(D, "s2")
+db2, src2 = os.path.join(s2, "kcve.db"), os.path.join(s2, "tree")
+smap = os.path.join(s2, "img", "boot", "System.map-6.0.2")
+old2 = os.path.join(s2, "old.db")
+shutil.copy(db2, old2)
+b2, _ = batch(["check", "--db", db2, "--source", src2],
+              "6.0.2 - with-map system-map=%s\n6.0.2 - plain\n" % smap)
+for kid, extra in (("with-map", ["--system-map", smap]), ("plain", [])):
+    args = ["check", "--db", db2, "--source", src2, "--version", "6.0.2"] + extra
+    (t,), _ = json_results(args)
+    (s,), _ = since(args, old2)
+    vt = view(t)
+    same("%s --json vs --batch (code, functions)" % kid, vt, view_line(b2[kid]))
+    if not vt["code"]:
+        problems.append("s2 %s: the code stage decided nothing" % kid)
+    if s != t:
+        problems.append("s2 %s: --since an identical OLD changed the result" % kid)
+if not view(json_results(["check", "--db", db2, "--source", src2, "--version", "6.0.2",
+                          "--system-map", smap])[0][0])["functions"]:
+    problems.append("s2: the function level decided nothing")
+
+# ---- s3: --running --root, tree with --source vs a db built with --source ---------------
+s3 = os.path.join(D, "s3")
+tree3, ksrc3, root3, db3 = (os.path.join(s3, x) for x in ("tree", "ksrc", "root", "k.kdb"))
+old3 = os.path.join(s3, "old")
+shutil.copytree(tree3, old3)
+base = ["check", "--running", "--root", root3]
+(t,), t_err = json_results(base + ["--tree", tree3, "--source", ksrc3])
+(d,), _ = json_results(base + ["--db", db3])
+(s,), _ = since(base + ["--tree", tree3, "--source", ksrc3], old3)
+vt, vd = view(t), view(d)
+same("--running --root: --tree --source vs --db", vt, vd, ignore=("coverage",))
+mit = lambda r: {c["id"]: (c["outcome"], c.get("mitigation")) for c in r["cves"]}
+if mit(t) != mit(d):
+    problems.append("--running: mitigations differ, tree %r, db %r" % (mit(t), mit(d)))
+if s != t:
+    problems.append("--running: --since an identical OLD changed the result")
+if [x[0] for x in vt["stages"]] != ["records", "version", "config", "modprobe"]:
+    problems.append("--running: stages %r" % vt["stages"])
+
+# every stage at once: --running --build, a fingerprint --db and --source, a System.map
+fdb, old4 = os.path.join(s3, "f.db"), os.path.join(s3, "old.db")
+shutil.copy(fdb, old4)
+args = base + ["--db", fdb, "--source", ksrc3, "--build", os.path.join(s3, "bld"),
+               "--system-map", os.path.join(s3, "System.map")]
+(t,), _ = json_results(args)
+(s,), _ = since(args, old4)
+names = [x["name"] for x in t["stages"]]
+if names != ["records", "version", "config", "build", "code", "functions", "modprobe"]:
+    problems.append("every stage at once: stages %r" % t["stages"])
+if s != t:
+    problems.append("every stage at once: --since an identical OLD changed the result")
+table = run(args).stdout
+if "by modprobe" not in table:
+    problems.append("every stage at once: the summary lacks the modprobe count: %s" % table)
+
+if problems:
+    print("\n".join(problems))
+    sys.exit(1)
+print("ok: every path gives the same answer")

@@ -150,6 +150,10 @@ char *mk_cond_stack(const struct mk_ctx *c);
 /* printf into a new string (caller frees). */
 char *mk_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The next plain variable reference of text at or after *p: $(NAME), ${NAME} or $(NAME:a=b).
+ * Returns the '$' (NULL when none), sets *name and *n to the name and *p past the name. */
+const char *mk_next_ref(const char **p, const char **name, size_t *n);
+
 /* Word helpers: iterate over whitespace-separated words of s. */
 const char *mk_next_word(const char *s, size_t *len);
 

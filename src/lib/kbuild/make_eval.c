@@ -281,22 +281,16 @@ struct altvar {
 static void alt_refs(struct mk_ctx *c, const char *text, bool in_test, struct altvar *av, size_t *n, size_t max,
 		     bool *unknown)
 {
-	for (const char *p = text; (p = strchr(p, '$')); p++) {
-		if (p[1] != '(' && p[1] != '{')
-			continue;
-		const char *s = p + 2, *e = s;
-		while ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9') ||
-		       *e == '_' || *e == '-' || *e == '.')
-			e++;
-		if (e == s || (*e != ')' && *e != '}' && *e != ':'))
-			continue;
+	const char *q = text, *s, *p;
+	size_t nn;
+	while ((p = mk_next_ref(&q, &s, &nn))) {
+		const char *e = s + nn;
 		/* a reference standing as whole words (`amdgpu-y += $(AMDKFD_FILES)`): its words
 		 * carry their own conditions (the list hook); only one inside a word (`process_$(BITS).o`)
 		 * or a test needs the values */
 		bool before = p == text || strchr(" \t,(", p[-1]), after = (*e == ')' || *e == '}') && strchr(" \t,)", e[1]);
 		if (!in_test && before && after)
 			continue;
-		size_t nn = (size_t)(e - s);
 		const struct mk_var *v = mk_vars_get(c->locals, s, nn);
 		if (!v)
 			v = mk_vars_get(c->globals, s, nn);

@@ -6,6 +6,7 @@
 #include "check/emit/json.h"
 #include "check/emit/output.h"
 #include "check/emit/vex.h"
+#include "check/inputs/release.h"
 #include "check/records/gitdates.h"
 #include "check/records/recset.h"
 #include "check/records/treecache.h"
@@ -21,9 +22,9 @@
 #include "cli_report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "core/text.h"
 #include "core/xalloc.h"
 #include "policy/branches.h"
-#include "core/text.h"
 
 /* Everything the options say. */
 struct check_args {

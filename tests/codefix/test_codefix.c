@@ -616,6 +616,36 @@ static void match_add_short_context(void **state)
 	}
 }
 
+/* A fix that moves a line (the unlock after the accounting) where an error branch of the same
+ * function already has the new order, with the same return: the branch is not the fix. */
+static void match_moved_repeated(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/d/foo.c\n+++ b/d/foo.c\n"
+		"@@ -20,7 +20,7 @@ static int foo_read(struct foo *f, size_t len)\n"
+		" \t\treturn ret;\n \t}\n \tret = foo_copy(f->buf, len);\n-\tfoo_unlock(f);\n"
+		" \tfoo_account(f, ret);\n+\tfoo_unlock(f);\n \treturn ret;\n }\n";
+	static const int pads[] = {0, 5, 25};
+	for (int v = 0; v < 6; v++) {
+		bool fixed = v & 1;
+		struct strbuf sb = STRBUF_INIT;
+		filler(&sb, 5, "pad");
+		sb_adds(&sb, "static int foo_read(struct foo *f, size_t len)\n{\n\tint ret, err;\n\n"
+			     "\tfoo_lock(f);\n\terr = foo_check(f, len);\n\tif (err) {\n"
+			     "\t\tret = foo_copy(f->buf, len);\n\t\tfoo_account(f, ret);\n"
+			     "\t\tfoo_unlock(f);\n");
+		for (int i = 0; i < pads[v / 2]; i++) /* the new order that far from the fix */
+			sb_addf(&sb, "\t\tfoo_pad_%d(f);\n", i);
+		sb_adds(&sb, "\t\treturn ret;\n\t}\n\tret = foo_copy(f->buf, len);\n");
+		sb_adds(&sb, fixed ? "\tfoo_account(f, ret);\n\tfoo_unlock(f);\n"
+				   : "\tfoo_unlock(f);\n\tfoo_account(f, ret);\n");
+		sb_adds(&sb, "\treturn ret;\n}\n");
+		assert_int_equal(verdict(patch, sb.buf, NULL), fixed ? CF_FIXED : CF_VULNERABLE);
+		sb_release(&sb);
+	}
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -800,6 +830,30 @@ static void match_work_bounded(void **state)
 	sb_release(&text);
 }
 
+/* Two versions of one fix: one read fixed, the other left unread when the run's time ran out.
+ * The unread version might have read vulnerable (the versions would then disagree: undecided),
+ * so the combined verdict is never "fixed" (match.h: unread hunks never make a fix). */
+static void combine_unread_version(void **state)
+{
+	(void)state;
+	struct cf_hres fixed = {.state = CF_H_FIXED, .line = 10, .weight = 2.0f};
+	struct cf_hres unread = {.state = CF_H_UNKNOWN, .weight = 1.0f, .unread = true};
+	struct cf_result r[2] = {{0}, {0}}, comb;
+	cf_result_decide(&r[0], &fixed, 1);
+	cf_result_decide(&r[1], &unread, 1);
+	assert_int_equal(r[0].verdict, CF_FIXED);
+	assert_int_equal(r[1].verdict, CF_UNDECIDED);
+	for (int order = 0; order < 2; order++) {
+		struct cf_result v[2] = {r[order], r[1 - order]};
+		cf_combine(v, 2, &comb);
+		assert_int_not_equal(comb.verdict, CF_FIXED);
+	}
+	/* both versions read: the one that decides gives the verdict, as before */
+	cf_result_decide(&r[1], &fixed, 1);
+	cf_combine(r, 2, &comb);
+	assert_int_equal(comb.verdict, CF_FIXED);
+}
+
 /* ---- renamed files: the tree's files by basename ------------------------------------------- */
 
 static void put(const char *root, const char *rel)
@@ -904,6 +958,7 @@ int main(void)
 		cmocka_unit_test(match_add_repeated),
 		cmocka_unit_test(match_add_if_twin),
 		cmocka_unit_test(match_add_short_context),
+		cmocka_unit_test(match_moved_repeated),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),
 		cmocka_unit_test(match_partial),
@@ -912,6 +967,7 @@ int main(void)
 		cmocka_unit_test(whitespace_only_patch),
 		cmocka_unit_test(fprint_moved_marks),
 		cmocka_unit_test(match_work_bounded),
+		cmocka_unit_test(combine_unread_version),
 		cmocka_unit_test(names_index),
 		cmocka_unit_test(names_incomplete),
 	};

@@ -570,7 +570,16 @@ static void test_hostile_makefiles(void **state)
 {
 	(void)state;
 	put("hostile/Makefile", "");
-	put("hostile/Kbuild", "obj-y += a/ b/ c/ d/ e/ f/ g/\n");
+	put("hostile/Kbuild", "obj-y += a/ b/ c/ d/ e/ f/ g/ h/\n");
+	/* a recursive variable that prefixes itself to many words, and a subst multiplying a
+	 * string (fuzz_kbuild_rules: 2 GiB asked for by addprefix): cut at the expansion caps */
+	put("hostile/h/Makefile", "w := a b c d e f g h i j k l m n o p q r s t u v w x y z\n"
+				  "obj = $(addprefix $(obj)/, $(w) $(w) $(w) $(w))\nobj-y += $(obj)\n"
+				  "s1 := xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+				  "s2 := $(subst x,$(s1),$(s1))\ns3 := $(subst x,$(s2),$(s2))\n"
+				  "s4 := $(subst x,$(s3),$(s3))\nobj-y += $(patsubst %,$(s4),$(s4) $(s4))\n"
+				  "obj-y += ok.o\n");
+	put("hostile/h/ok.c", "");
 	put("hostile/arch/x86/Makefile", "core-y += $(core-y)\n");
 	put("hostile/a/Makefile", "x = $(x) more\nobj-y += $(x)\nobj-y += ok.o\n");
 	put("hostile/b/Makefile", "obj-y += $(unterminated\nobj-y += ok.o\nendif\nelse\nifeq (a,a)\n");
@@ -627,6 +636,9 @@ static void test_hostile_makefiles(void **state)
 	assert_int_equal(v, KB_COMPILED);
 	v = kb_file_verdict(t, "g/o1.c", &reason);
 	assert_int_equal(v, KB_COMPILED);
+	v = kb_file_verdict(t, "h/other.c", &reason);
+	assert_int_equal(v, KB_UNKNOWN);
+	assert_non_null(strstr(reason, "too deep or too large"));
 	kb_tree_close(t);
 	kb_config_free(c);
 }

@@ -103,6 +103,7 @@ struct cf_result {
 	uint8_t verdict; /* enum cf_verdict */
 	uint32_t hunks, found; /* hunks in the fingerprint, hunks read fixed or vulnerable */
 	const char *label;     /* the fingerprint that decided (version of the fix) */
+	bool unread;           /* some hunk was not read (the run's time was spent) */
 	struct cf_ev *ev;
 	size_t nev;
 };
@@ -122,7 +123,8 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 		  struct kcve_err *err);
 /* One verdict per CVE from its fingerprints out[first..first+n) (several versions of a fix):
  * the versions agree, or one decides and the others do not; disagreeing versions are
- * undecided.  Returns the index of the deciding result. */
+ * undecided, and so is "fixed" while a version has hunks left unread (read, it might have
+ * disagreed).  Returns the index of the deciding result. */
 size_t cf_combine(const struct cf_result *r, size_t n, struct cf_result *combined);
 void cf_result_release(struct cf_result *r);
 

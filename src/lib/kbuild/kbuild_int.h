@@ -108,6 +108,7 @@ struct mk_ctx {
 	const char *cur_file;
 	unsigned cur_line;
 	unsigned long steps;     /* expansion work counter; bounds pathological input */
+	unsigned long long bytes; /* bytes all expansions produced; bounds it too */
 };
 
 void mk_ctx_init(struct mk_ctx *c, struct mk_vars *locals, struct mk_vars *globals,

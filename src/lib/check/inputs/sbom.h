@@ -25,7 +25,7 @@ int ck_sbom_load(struct ck_sbom *sb, const char *path, struct kcve_err *err);
 /* An SBOM is read by the bounded reader (core/kjson.h: a regular file, non-blocking open) within
  * these limits; every SBOM reader uses them. */
 #define CK_SBOM_MAX ((size_t)64 << 20)
-#define CK_SBOM_VALUES ((size_t)2 << 20) /* 2M "{}": 470 MB in jansson */
+#define CK_SBOM_VALUES KJ_VALUES_MAX
 extern const struct kj_limits ck_sbom_limits;
 /* The same from JSON text; name is used in messages. */
 int ck_sbom_parse(struct ck_sbom *sb, const char *text, size_t len, const char *name,

@@ -91,7 +91,9 @@ static void test_kj(void **state)
 	assert_true(json_is_null(json_object_get(o, "null")));
 	assert_string_equal(json_string_value(json_array_get(json_object_get(o, "a"), 1)), "y\\xC3");
 	json_decref(o);
-	json_t *nul = kj_pack("{s:s, s:o}", "a", (const char *)NULL, "b", (json_t *)NULL);
+	json_t *nul = kj_pack("{s:s, s:o, s:f}", "a", (const char *)NULL, "b", (json_t *)NULL, "c",
+			      0.0 / 0.0);
+	assert_true(json_is_null(json_object_get(nul, "c")));
 	assert_true(json_is_null(json_object_get(nul, "a")));
 	assert_true(json_is_null(json_object_get(nul, "b")));
 	json_decref(nul);

@@ -499,7 +499,9 @@ static void test_export_conditions(void **state)
 		"fs/no-block.c\t!CONFIG_BLOCK\n",   /* else branch of ifdef */
 		"fs/sysfs.c\t!CONFIG_PROC_FS=y && CONFIG_SYSFS=y\n", /* =m takes the else branch too */
 		"fs/hz.c\tunknown\n",                /* compares with a number: not expressible */
-		"arch/x86/kernel/process_64.c\ty\n",
+		/* $(BITS), set under ifeq ($(CONFIG_X86_32),y) in the arch Makefile, follows it */
+		"arch/x86/kernel/process_64.c\t!CONFIG_X86_32=y\n",
+		"arch/x86/kernel/process_32.c\tCONFIG_X86_32=y\n",
 		"fs/ext4/inline.c\tCONFIG_EXT4_FS\n", /* unconditional #include */
 		"fs/ext4/debug.c\tunknown\n",         /* #include under #ifdef */
 		"arch/x86/pci/pci.c\tCONFIG_PCI\n",
@@ -570,7 +572,16 @@ static void test_hostile_makefiles(void **state)
 {
 	(void)state;
 	put("hostile/Makefile", "");
-	put("hostile/Kbuild", "obj-y += a/ b/ c/ d/ e/ f/ g/\n");
+	put("hostile/Kbuild", "obj-y += a/ b/ c/ d/ e/ f/ g/ h/\n");
+	/* a recursive variable that prefixes itself to many words, and a subst multiplying a
+	 * string (fuzz_kbuild_rules: 2 GiB asked for by addprefix): cut at the expansion caps */
+	put("hostile/h/Makefile", "w := a b c d e f g h i j k l m n o p q r s t u v w x y z\n"
+				  "obj = $(addprefix $(obj)/, $(w) $(w) $(w) $(w))\nobj-y += $(obj)\n"
+				  "s1 := xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+				  "s2 := $(subst x,$(s1),$(s1))\ns3 := $(subst x,$(s2),$(s2))\n"
+				  "s4 := $(subst x,$(s3),$(s3))\nobj-y += $(patsubst %,$(s4),$(s4) $(s4))\n"
+				  "obj-y += ok.o\n");
+	put("hostile/h/ok.c", "");
 	put("hostile/arch/x86/Makefile", "core-y += $(core-y)\n");
 	put("hostile/a/Makefile", "x = $(x) more\nobj-y += $(x)\nobj-y += ok.o\n");
 	put("hostile/b/Makefile", "obj-y += $(unterminated\nobj-y += ok.o\nendif\nelse\nifeq (a,a)\n");
@@ -627,6 +638,9 @@ static void test_hostile_makefiles(void **state)
 	assert_int_equal(v, KB_COMPILED);
 	v = kb_file_verdict(t, "g/o1.c", &reason);
 	assert_int_equal(v, KB_COMPILED);
+	v = kb_file_verdict(t, "h/other.c", &reason);
+	assert_int_equal(v, KB_UNKNOWN);
+	assert_non_null(strstr(reason, "too deep or too large"));
 	kb_tree_close(t);
 	kb_config_free(c);
 }

@@ -60,16 +60,12 @@ static size_t rhs_refs(struct mk_ctx *c, const char *name, const char *rhs, stru
 {
 	struct symref *v = NULL;
 	size_t n = 0, alloc = 0;
-	for (const char *p = rhs; (p = strchr(p, '$')); p++) {
-		if (p[1] != '(' && p[1] != '{')
+	const char *q = rhs, *s;
+	size_t sn;
+	while (mk_next_ref(&q, &s, &sn)) {
+		if (!strncmp(s, "CONFIG_", 7))
 			continue;
-		const char *s = p + 2, *e = s;
-		while ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9') ||
-		       *e == '_' || *e == '-' || *e == '.')
-			e++;
-		if (e == s || (*e != ')' && *e != '}' && *e != ':') || !strncmp(s, "CONFIG_", 7))
-			continue;
-		char *nm = xstrndup(s, (size_t)(e - s));
+		char *nm = xstrndup(s, sn);
 		bool dup = false;
 		for (size_t i = 0; i < n && !dup; i++)
 			dup = !strcmp(v[i].name, nm);

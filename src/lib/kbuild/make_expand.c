@@ -15,6 +15,9 @@
 #define MAX_DEPTH 48
 #define MAX_STEPS 200000UL
 #define MAX_OUT (1u << 20)
+/* bytes produced by all expansions of one context (one makefile): each may be up to MAX_OUT,
+ * but 200,000 of them copying a MiB each would take minutes */
+#define MAX_BYTES (64ull << 20)
 
 void mk_ctx_init(struct mk_ctx *c, struct mk_vars *locals, struct mk_vars *globals,
 		 const struct kb_config *cfg, const char *ksrc)
@@ -140,11 +143,15 @@ static bool pat_match(const char *pat, size_t pn, const char *w, size_t wn, cons
 	return true;
 }
 
-static void patsubst_words(struct strbuf *out, const char *pat, const char *rep, const char *text)
+/* Words of text with pat replaced by rep; false when the result grew past MAX_OUT and was cut
+ * (a replacement of 1 MiB for each of 500,000 words would be 500 GB). */
+static bool patsubst_words(struct strbuf *out, const char *pat, const char *rep, const char *text)
 {
 	size_t pn = strlen(pat), rn = strlen(rep), wn;
 	bool first = true;
 	for (const char *w = text; (w = mk_next_word(w, &wn)); w += wn) {
+		if (out->len > MAX_OUT)
+			return false;
 		const char *stem;
 		size_t sn;
 		if (!pat_match(pat, pn, w, wn, &stem, &sn)) {
@@ -163,6 +170,17 @@ static void patsubst_words(struct strbuf *out, const char *pat, const char *rep,
 			sb_add(out, rep, rn);
 		}
 	}
+	return true;
+}
+
+/* out grew past MAX_OUT inside a function's loop: marks the expansion uncertain (the caller
+ * stops adding) instead of growing until memory runs out. */
+static bool too_large(struct mk_ctx *c, const struct strbuf *out)
+{
+	if (out->len <= MAX_OUT)
+		return false;
+	mk_mark_uncertain(c, "expansion too deep or too large");
+	return true;
 }
 
 static bool any_pat_match(const char *pats, const char *w, size_t wn)
@@ -303,9 +321,33 @@ static const struct mk_fn *find_function(const char *name, size_t n);
 static void call_function(struct mk_ctx *c, const struct mk_fn *f, const char *s, size_t n,
 			  struct strbuf *out);
 
+const char *mk_next_ref(const char **p, const char **name, size_t *n)
+{
+	for (const char *d = *p; (d = strchr(d, '$')); d++) {
+		if (d[1] != '(' && d[1] != '{')
+			continue;
+		const char *s = d + 2, *e = s;
+		while ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9') ||
+		       *e == '_' || *e == '-' || *e == '.')
+			e++;
+		if (e == s || (*e != ')' && *e != '}' && *e != ':'))
+			continue;
+		*name = s;
+		*n = (size_t)(e - s);
+		*p = e;
+		return d;
+	}
+	return NULL;
+}
+
 void mk_expand_var(struct mk_ctx *c, const char *name, struct strbuf *out)
 {
 	size_t n = strlen(name);
+	for (size_t i = 0; i < c->novr; i++)
+		if (!strcmp(c->ovr_names[i], name)) {
+			sb_adds(out, c->ovr_vals[i]);
+			return;
+		}
 	struct mk_var *v = mk_vars_get(c->locals, name, n);
 	if (!v && n > 7 && memcmp(name, "CONFIG_", 7) == 0) {
 		const char *raw = kb_config_raw(c->cfg, name);
@@ -391,7 +433,8 @@ static void reference(struct mk_ctx *c, const char *s, size_t n, struct strbuf *
 				a = a2;
 				b = b2;
 			}
-			patsubst_words(out, a, b, sb_str(&val));
+			if (!patsubst_words(out, a, b, sb_str(&val)))
+				(void)too_large(c, out);
 			sb_release(&val);
 			free(name);
 			free(a);
@@ -407,12 +450,12 @@ static void reference(struct mk_ctx *c, const char *s, size_t n, struct strbuf *
 
 void mk_expand(struct mk_ctx *c, const char *s, size_t n, struct strbuf *out)
 {
-	if (++c->depth > MAX_DEPTH || ++c->steps > MAX_STEPS || out->len > MAX_OUT) {
+	if (++c->depth > MAX_DEPTH || ++c->steps > MAX_STEPS || out->len > MAX_OUT || c->bytes > MAX_BYTES) {
 		mk_mark_uncertain(c, "expansion too deep or too large");
 		c->depth--;
 		return;
 	}
-	size_t i = 0;
+	size_t i = 0, start = out->len;
 	while (i < n) {
 		const char *d = memchr(s + i, '$', n - i);
 		if (!d) {
@@ -441,6 +484,7 @@ void mk_expand(struct mk_ctx *c, const char *s, size_t n, struct strbuf *out)
 			i += 2;
 		}
 	}
+	c->bytes += out->len > start ? out->len - start : 0;
 	c->depth--;
 }
 
@@ -479,7 +523,7 @@ static void fn_subst(struct mk_ctx *c, const char *name, const struct args *a, s
 	size_t xl = strlen(x);
 	if (!xl)
 		sb_adds(out, z);
-	for (const char *p = z, *q; xl && *p; p = q + xl) {
+	for (const char *p = z, *q; xl && *p && !too_large(c, out); p = q + xl) {
 		q = strstr(p, x);
 		if (!q) {
 			sb_adds(out, p);
@@ -497,7 +541,8 @@ static void fn_patsubst(struct mk_ctx *c, const char *name, const struct args *a
 {
 	(void)name;
 	char *x = stripped_arg(c, a, 0), *y = stripped_arg(c, a, 1), *z = arg(c, a, 2);
-	patsubst_words(out, x, y, z);
+	if (!patsubst_words(out, x, y, z))
+		(void)too_large(c, out);
 	free(x);
 	free(y);
 	free(z);
@@ -608,7 +653,7 @@ static void fn_addfix(struct mk_ctx *c, const char *name, const struct args *a, 
 	bool pre = name[3] == 'p';
 	size_t wn;
 	bool first = true;
-	for (const char *w = y; (w = mk_next_word(w, &wn)); w += wn) {
+	for (const char *w = y; (w = mk_next_word(w, &wn)) && !too_large(c, out); w += wn) {
 		if (!first)
 			sb_addc(out, ' ');
 		first = false;

@@ -708,6 +708,60 @@ static void match_add_lookalike(void **state)
 	free(text);
 }
 
+/* foo_reset_v1() at the top of the file has the fix's line between the same ten context lines
+ * as foo_reset() at the bottom, which lacks it; between them, 10 or 14 copies of each context
+ * line alone (140 places of one vote each).  The places were cut at 96 in file order before
+ * the votes ranked them, so foo_reset's place (11 votes) was never read and foo_reset_v1's
+ * decided: "fixed". */
+static char *scattered(bool fixed, int decoys)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int f = 0; f < 2; f++) {
+		if (f == 1) /* the scattered copies, each in its own function */
+			for (int r = 0, n = 0; r < decoys; r++)
+				for (int c = 0; c < 10; c++, n++) {
+					sb_addf(&sb, "static void foo_decoy_%d(struct foo_priv *priv)\n{\n"
+						     "\tfoo_reg_%c(priv, FOO_%s_%d);\n", n,
+						c < 5 ? 'a' : 'b', c < 5 ? "CTRL" : "STAT", c % 5);
+					for (int k = 0; k < 12; k++)
+						sb_addf(&sb, "\tfoo_pad_%d_%d();\n", n, k);
+					sb_adds(&sb, "}\n\n");
+				}
+		sb_addf(&sb, "static void %s(struct foo_priv *priv)\n{\n",
+			f ? "foo_reset" : "foo_reset_v1");
+		for (int c = 0; c < 5; c++)
+			sb_addf(&sb, "\tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+		if (f == 0 || fixed)
+			sb_adds(&sb, "\tfoo_clear_pending(priv);\n");
+		for (int c = 0; c < 5; c++)
+			sb_addf(&sb, "\tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+		sb_adds(&sb, "}\n\n");
+	}
+	return sb_detach(&sb);
+}
+
+static void match_many_places(void **state)
+{
+	(void)state;
+	struct strbuf patch = STRBUF_INIT;
+	sb_adds(&patch, "--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+			"@@ -500,10 +500,11 @@ static void foo_reset(struct foo_priv *priv)\n");
+	for (int c = 0; c < 5; c++)
+		sb_addf(&patch, " \tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+	sb_adds(&patch, "+\tfoo_clear_pending(priv);\n");
+	for (int c = 0; c < 5; c++)
+		sb_addf(&patch, " \tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+	static const int decoys[] = {10, 14};
+	for (size_t k = 0; k < 2; k++) {
+		char *pre = scattered(false, decoys[k]), *post = scattered(true, decoys[k]);
+		assert_int_not_equal(verdict(patch.buf, pre, NULL), CF_FIXED);
+		assert_int_equal(verdict(patch.buf, post, NULL), CF_FIXED);
+		free(pre);
+		free(post);
+	}
+	sb_release(&patch);
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -1021,6 +1075,7 @@ int main(void)
 		cmocka_unit_test(match_add_if_twin),
 		cmocka_unit_test(match_add_short_context),
 		cmocka_unit_test(match_add_lookalike),
+		cmocka_unit_test(match_many_places),
 		cmocka_unit_test(match_moved_repeated),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),

@@ -621,17 +621,16 @@ static size_t find_candidates(const struct item *it, size_t m, const struct cf_s
 	}
 	if (ns)
 		qsort(starts, ns, sizeof *starts, cmp_vote);
-	size_t nc = 0, cap = 4 * MAX_CAND;
-	struct cand *all = xcalloc(cap, sizeof *all);
+	size_t nc = 0; /* every cluster is kept until sorted by votes (at most one per start) */
+	struct cand *all = xcalloc(ns + 1, sizeof *all);
 	long gap = (long)m / 2 + 8;
 	for (size_t i = 0; i < ns;) {
 		size_t j = i;
 		bool by_ctx = starts[i].ctx;
 		while (j + 1 < ns && starts[j + 1].start - starts[i].start <= gap)
 			by_ctx |= starts[++j].ctx;
-		if (nc < cap)
-			all[nc++] = (struct cand){.start = starts[(i + j) / 2].start,
-						  .votes = (int)(j - i + 1), .by_ctx = by_ctx};
+		all[nc++] = (struct cand){.start = starts[(i + j) / 2].start,
+					  .votes = (int)(j - i + 1), .by_ctx = by_ctx};
 		i = j + 1;
 	}
 	qsort(all, nc, sizeof *all, cmp_votes);

@@ -7,6 +7,7 @@
 #include "check/emit/output.h"
 #include "check/emit/spdx3_vex.h"
 #include "check/emit/vex.h"
+#include "check/inputs/release.h"
 #include "check/inputs/spdx3.h"
 #include "check/records/gitdates.h"
 #include "check/records/recset.h"
@@ -24,9 +25,9 @@
 #include "cli_report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "core/text.h"
 #include "core/xalloc.h"
 #include "policy/branches.h"
-#include "core/text.h"
 
 /* Everything the options say. */
 struct check_args {

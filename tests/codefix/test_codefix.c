@@ -762,6 +762,46 @@ static void match_many_places(void **state)
 	sb_release(&patch);
 }
 
+/* foo_reset_v1() has the fix's line between the hunk's exact context; foo_reset(), the function
+ * the hunk names, lacks it and has half its context rewritten since (foo_reg_a -> foo_write_ctrl
+ * on 2 or 3 lines each side): its place matches less than half as well, so the look-alike's
+ * "fixed" was taken.  A place in the named function that reads otherwise leaves it undecided. */
+static void match_lookalike_drifted(void **state)
+{
+	(void)state;
+	struct strbuf patch = STRBUF_INIT;
+	sb_adds(&patch, "--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+			"@@ -500,8 +500,9 @@ static void foo_reset(struct foo_priv *priv)\n");
+	for (int c = 0; c < 4; c++)
+		sb_addf(&patch, " \tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+	sb_adds(&patch, "+\tfoo_clear_pending(priv);\n");
+	for (int c = 0; c < 4; c++)
+		sb_addf(&patch, " \tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+	for (int drift = 2; drift <= 3; drift++) {
+		struct strbuf sb = STRBUF_INIT;
+		for (int f = 0; f < 2; f++) {
+			sb_addf(&sb, "static void %s(struct foo_priv *priv)\n{\n",
+				f ? "foo_reset" : "foo_reset_v1");
+			int d = f ? drift : 0;
+			for (int c = 0; c < 4; c++)
+				sb_addf(&sb, "\t%s(priv, FOO_CTRL_%d);\n",
+					c < d ? "foo_write_ctrl" : "foo_reg_a", c);
+			if (f == 0)
+				sb_adds(&sb, "\tfoo_clear_pending(priv);\n");
+			for (int c = 0; c < 4; c++)
+				sb_addf(&sb, "\t%s(priv, FOO_STAT_%d);\n",
+					c < d ? "foo_write_stat" : "foo_reg_b", c);
+			sb_adds(&sb, "}\n\n");
+			for (int k = 0; f == 0 && k < 40; k++)
+				sb_addf(&sb, "static int pad_%d;\n", k);
+		}
+		if (verdict(patch.buf, sb.buf, NULL) == CF_FIXED)
+			fail_msg("drift %d: foo_reset without the fix read fixed", drift);
+		sb_release(&sb);
+	}
+	sb_release(&patch);
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -1076,6 +1116,7 @@ int main(void)
 		cmocka_unit_test(match_add_short_context),
 		cmocka_unit_test(match_add_lookalike),
 		cmocka_unit_test(match_many_places),
+		cmocka_unit_test(match_lookalike_drifted),
 		cmocka_unit_test(match_moved_repeated),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),

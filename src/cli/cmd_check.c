@@ -7,6 +7,7 @@
 #include "check/emit/output.h"
 #include "check/emit/spdx3_vex.h"
 #include "check/emit/vex.h"
+#include "check/inputs/release.h"
 #include "check/inputs/spdx3.h"
 #include "check/records/gitdates.h"
 #include "check/records/recset.h"
@@ -18,14 +19,15 @@
 #include "check/verdict/upgrade.h"
 #include "check/verdict/verdict.h"
 #include "core/clock.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "cli.h"
 #include "cli_report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "core/text.h"
 #include "core/xalloc.h"
 #include "policy/branches.h"
-#include "core/text.h"
 
 /* Everything the options say. */
 struct check_args {
@@ -250,9 +252,9 @@ static void gather_versions(const struct cli_parser *p, struct check_args *a, st
 		if (sbom->sp3) { /* say what was read */
 			char line[256];
 			ck_spdx3_summary(sbom->sp3, line, sizeof line);
-			fprintf(stderr, "kcve: %s\n", line);
+			diag_note(NULL, "%s", line); /* the SBOM's version is its own text: neutralised */
 			if (sbom->sp3->warning[0])
-				fprintf(stderr, "kcve: warning: %s\n", sbom->sp3->warning);
+				kcve_warn("%s", sbom->sp3->warning);
 		}
 		if (a->nversions == 0 && !sbom->kversion)
 			kcve_die(KCVE_E_PARSE, "the %s %s names no kernel version; pass --version",

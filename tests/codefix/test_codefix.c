@@ -646,6 +646,122 @@ static void match_moved_repeated(void **state)
 	}
 }
 
+/* A fix that adds kfree() to foo_close() between lines too common to place it ("}",
+ * "mutex_unlock(&priv->lock);", "return 0;"), in a file whose foo_release() above already
+ * closes the same way with the kfree(): look-alike functions between the two (2 or 3, whose
+ * places chained into one candidate whose window left foo_close out; or 15 and more, which
+ * make the unlock too common to vote, so only the kfree placed the hunk) made foo_release read
+ * as the fix.  Never "fixed" while foo_close lacks it. */
+static char *lookalikes(bool fixed, bool release_first, int others)
+{
+	struct strbuf sb = STRBUF_INIT;
+	static const char *const release =
+		"static int foo_release(struct foo_priv *priv)\n{\n\tmutex_lock(&priv->lock);\n"
+		"\twhile (priv->busy) {\n\t\tif (priv->y) {\n\t\t\tfoo_hw_reset(priv);\n\t\t}\n"
+		"\t}\n\tmutex_unlock(&priv->lock);\n\tkfree(priv->buf);\n\treturn 0;\n}\n\n";
+	if (release_first)
+		sb_adds(&sb, release);
+	for (int i = 1; i <= others; i++)
+		sb_addf(&sb, "static int foo_op%d(struct foo_priv *priv)\n{\n"
+			     "\tmutex_lock(&priv->lock);\n\tif (priv->state_%d) {\n\t\tif (priv->x)\n"
+			     "\t\t\tfoo_do_%d(priv);\n\t}\n\tmutex_unlock(&priv->lock);\n\treturn 0;\n"
+			     "}\n\n", i, i, i);
+	if (!release_first)
+		sb_adds(&sb, release);
+	sb_adds(&sb, "static int foo_close(struct foo_priv *priv)\n{\n\tmutex_lock(&priv->lock);\n"
+		     "\tfor (int i = 0; i < priv->n; i++) {\n\t\tif (priv->ring[i]) {\n"
+		     "\t\t\tfoo_ring_stop(priv, i);\n\t\t}\n\t}\n\tmutex_unlock(&priv->lock);\n");
+	if (fixed)
+		sb_adds(&sb, "\tkfree(priv->buf);\n");
+	sb_adds(&sb, "\treturn 0;\n}\n");
+	return sb_detach(&sb);
+}
+
+static void match_add_lookalike(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+		"@@ -200,6 +200,7 @@ static int foo_close(struct foo_priv *priv)\n"
+		" \t\t}\n \t}\n \tmutex_unlock(&priv->lock);\n+\tkfree(priv->buf);\n"
+		" \treturn 0;\n }\n \n";
+	static const struct {
+		bool release_first;
+		int others;
+	} shapes[] = {{false, 0}, {false, 2}, {false, 3}, {false, 20},
+		      {true, 0}, {true, 4}, {true, 15}, {true, 20}, {true, 40}};
+	int bad = 0;
+	for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+		char *text = lookalikes(false, shapes[k].release_first, shapes[k].others);
+		if (verdict(patch, text, NULL) == CF_FIXED) {
+			print_error("foo_release %s %d look-alikes: foo_close without the fix read "
+				    "fixed\n", shapes[k].release_first ? "before" : "after",
+				    shapes[k].others);
+			bad++;
+		}
+		free(text);
+	}
+	assert_int_equal(bad, 0);
+	/* where the context places the hunk, the fix still reads fixed */
+	char *text = lookalikes(true, true, 4);
+	assert_int_equal(verdict(patch, text, NULL), CF_FIXED);
+	free(text);
+}
+
+/* foo_reset_v1() at the top of the file has the fix's line between the same ten context lines
+ * as foo_reset() at the bottom, which lacks it; between them, 10 or 14 copies of each context
+ * line alone (140 places of one vote each).  The places were cut at 96 in file order before
+ * the votes ranked them, so foo_reset's place (11 votes) was never read and foo_reset_v1's
+ * decided: "fixed". */
+static char *scattered(bool fixed, int decoys)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int f = 0; f < 2; f++) {
+		if (f == 1) /* the scattered copies, each in its own function */
+			for (int r = 0, n = 0; r < decoys; r++)
+				for (int c = 0; c < 10; c++, n++) {
+					sb_addf(&sb, "static void foo_decoy_%d(struct foo_priv *priv)\n{\n"
+						     "\tfoo_reg_%c(priv, FOO_%s_%d);\n", n,
+						c < 5 ? 'a' : 'b', c < 5 ? "CTRL" : "STAT", c % 5);
+					for (int k = 0; k < 12; k++)
+						sb_addf(&sb, "\tfoo_pad_%d_%d();\n", n, k);
+					sb_adds(&sb, "}\n\n");
+				}
+		sb_addf(&sb, "static void %s(struct foo_priv *priv)\n{\n",
+			f ? "foo_reset" : "foo_reset_v1");
+		for (int c = 0; c < 5; c++)
+			sb_addf(&sb, "\tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+		if (f == 0 || fixed)
+			sb_adds(&sb, "\tfoo_clear_pending(priv);\n");
+		for (int c = 0; c < 5; c++)
+			sb_addf(&sb, "\tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+		sb_adds(&sb, "}\n\n");
+	}
+	return sb_detach(&sb);
+}
+
+static void match_many_places(void **state)
+{
+	(void)state;
+	struct strbuf patch = STRBUF_INIT;
+	sb_adds(&patch, "--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+			"@@ -500,10 +500,11 @@ static void foo_reset(struct foo_priv *priv)\n");
+	for (int c = 0; c < 5; c++)
+		sb_addf(&patch, " \tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+	sb_adds(&patch, "+\tfoo_clear_pending(priv);\n");
+	for (int c = 0; c < 5; c++)
+		sb_addf(&patch, " \tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+	static const int decoys[] = {10, 14};
+	for (size_t k = 0; k < 2; k++) {
+		char *pre = scattered(false, decoys[k]), *post = scattered(true, decoys[k]);
+		assert_int_not_equal(verdict(patch.buf, pre, NULL), CF_FIXED);
+		assert_int_equal(verdict(patch.buf, post, NULL), CF_FIXED);
+		free(pre);
+		free(post);
+	}
+	sb_release(&patch);
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -958,6 +1074,8 @@ int main(void)
 		cmocka_unit_test(match_add_repeated),
 		cmocka_unit_test(match_add_if_twin),
 		cmocka_unit_test(match_add_short_context),
+		cmocka_unit_test(match_add_lookalike),
+		cmocka_unit_test(match_many_places),
 		cmocka_unit_test(match_moved_repeated),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),

@@ -10,8 +10,10 @@
  *               and the added lines are not between;
  * An added line counts only in its place: on the lines next to the hunk's own lines around it
  * (up to a distinctive context line on one side), never because the same statement stands
- * elsewhere in the function; added lines held by trivial context only, or a place whose
- * context also stands elsewhere closed up (an #if twin), leave a fix that only adds unknown.
+ * elsewhere in the function; added lines held by trivial context only, a place whose
+ * context also stands elsewhere closed up (an #if twin), or a place that only the added lines
+ * point to (every context line trivial or too common to place the hunk: a look-alike function
+ * that has them would be the only place read), leave a fix that only adds unknown.
  *   unknown     neither, the place is ambiguous (two places read differently and the hunk's
  *               function does not tell them apart), or the file is missing.
  * Lines too common to identify a place ("}", "return 0;") weigh a fifth of a line.  Per

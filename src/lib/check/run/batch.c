@@ -10,24 +10,24 @@
 #include <unistd.h>
 
 #include "check/emit/json.h"
+#include "check/inputs/release.h"
 #include "check/inputs/spdx3.h"
 #include "check/run/pipeline.h"
 #include "check/stages/codestage.h"
 #include "check/stages/filestage.h"
 #include "check/stages/funclevel.h"
 #include "check/verdict/check.h"
-#include "check/verdict/kernelrel.h"
 #include "check/verdict/verdict.h"
 #include "codefix/match.h"
+#include "core/assert.h"
 #include "core/diag.h"
 #include "core/fileio.h"
+#include "core/kjson.h"
 #include "core/safefs.h"
 #include "core/strmap.h"
-#include "core/xalloc.h"
-#include "core/assert.h"
-#include "record/json_writer.h"
-#include "core/kjson.h"
 #include "core/text.h"
+#include "core/xalloc.h"
+#include "record/json_writer.h"
 
 #include <jansson.h>
 

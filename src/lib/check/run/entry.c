@@ -7,15 +7,15 @@
 #include <string.h>
 
 #include "check/inputs/modprobe.h"
+#include "check/inputs/release.h"
+#include "check/inputs/running.h"
 #include "check/records/coverage.h"
 #include "check/run/batch.h"
 #include "check/run/pipeline.h"
 #include "check/stages/codestage.h"
 #include "check/stages/filestage.h"
 #include "check/stages/funclevel.h"
-#include "check/stages/running.h"
 #include "check/stages/triage.h"
-#include "check/verdict/kernelrel.h"
 #include "core/diag.h"
 #include "core/text.h"
 #include "core/xalloc.h"

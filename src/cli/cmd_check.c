@@ -19,6 +19,7 @@
 #include "check/verdict/upgrade.h"
 #include "check/verdict/verdict.h"
 #include "core/clock.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "cli.h"
 #include "cli_report.h"
@@ -251,9 +252,9 @@ static void gather_versions(const struct cli_parser *p, struct check_args *a, st
 		if (sbom->sp3) { /* say what was read */
 			char line[256];
 			ck_spdx3_summary(sbom->sp3, line, sizeof line);
-			fprintf(stderr, "kcve: %s\n", line);
+			diag_note(NULL, "%s", line); /* the SBOM's version is its own text: neutralised */
 			if (sbom->sp3->warning[0])
-				fprintf(stderr, "kcve: warning: %s\n", sbom->sp3->warning);
+				kcve_warn("%s", sbom->sp3->warning);
 		}
 		if (a->nversions == 0 && !sbom->kversion)
 			kcve_die(KCVE_E_PARSE, "the %s %s names no kernel version; pass --version",

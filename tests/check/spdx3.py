@@ -514,6 +514,48 @@ def validate(tmp):
           "2 broken ones refused")
 
 
+# --- hostile SBOMs through the CLI ------------------------------------------------------------
+
+def hostile(db, tmp):
+    """One line and a distinct exit status for each bad --sbom; no output."""
+    ydir = os.path.join(SPDX3, "synthetic-yocto")
+    y = os.path.join(ydir, "build-linux-yocto.spdx.json")
+    cdx = write(os.path.join(tmp, "h.cdx.json"), {"bomFormat": "CycloneDX", "specVersion": "1.5",
+                                                   "components": []})
+    ctx = write(os.path.join(tmp, "h-ctx.json"), {"@context": "https://example.org/x", "@graph": []})
+    deep = os.path.join(tmp, "h-deep.json")
+    with open(deep, "w") as f:
+        f.write('{"@context": "%s", "@graph": [%s%s]}' % (CONTEXT, "[" * 100, "]" * 100))
+    fifo = os.path.join(tmp, "h-fifo")
+    os.mkfifo(fifo)
+    two = []
+    for name in ("linux-yocto", "linux-imx"):
+        d = os.path.join(tmp, "h-" + name)
+        os.makedirs(d)
+        two.append(yocto_shape(["init/main.c"], d, "6.1.90", name=name)[0])
+    merged = write(os.path.join(tmp, "h-two.json"), {"@context": CONTEXT, "@graph": sum(
+        (json.load(open(p))["@graph"] for p in two), [])})
+    v = ["check", "--db", db, "--version", "6.1.90", "--ids"]
+    for args, code, want in ((["--sbom", y, "--sbom", cdx], 2, "only SPDX 3 documents go together"),
+                             (["--sbom", ctx], 13, "not SPDX 3.0's"),
+                             (["--sbom", deep], 13, "deeper than 64"),
+                             (["--sbom", fifo], 9, "not a regular file"),
+                             (["--sbom", tmp], 9, "cannot read the SBOM"),
+                             (["--sbom", os.path.join(tmp, "nope.json")], 7, "cannot read the SBOM"),
+                             (["--sbom", merged], 13, "several kernel recipes"),
+                             (["--sbom", y, "--batch", "-"], 2, "--batch")):
+        msg = fails(code, *v, *args)
+        check(want in msg, f"--sbom {args[1][-30:]}: {msg!r} lacks {want!r}")
+    # every source file of the tree listed (two architectures): a warning, no file stage
+    d = os.path.join(tmp, "h-all")
+    os.makedirs(d)
+    allsrc = kernel_shape(["arch/x86/kernel/setup.c", "arch/arm64/kernel/setup.c", "init/main.c"], d)
+    out, err = run(*v[:-1], "--sbom", allsrc[0], "--json")
+    check("several architectures" in err and '"name": "sbom"' not in (out or ""),
+          f"all sources listed: {err!r}")
+    print("hostile SBOMs: one line each, exit 2/7/9/13")
+
+
 def main():
     if not os.path.isdir(SPDX3):
         vex.skip(f"{SPDX3} absent")
@@ -522,6 +564,7 @@ def main():
         db = os.path.join(tmp, "db")
         run("db", "build", "--tree", root, "-o", db)
         shared_documents(db)
+        hostile(db, tmp)
         equivalence(root, db, tmp)
         small, ksrc, config = config_stage(tmp)
         spdx3_docs(root, db, tmp, small, ksrc, config)

@@ -481,6 +481,49 @@ static void test_writer(void **state)
 	json_decref(ov);
 }
 
+/* An image SBOM (one merged graph): the kernel's headers and firmware recipes and a tool are
+ * no kernel; two kernels, or recipes without one, are an error rather than a wrong list. */
+static char *image_doc(const char *const *recipes)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "{\"@context\":" CTX ",\"@graph\":[");
+	for (size_t i = 0; recipes[i]; i++) {
+		const char *r = recipes[i];
+		sb_addf(&sb, "%s{\"type\":\"build_Build\",\"spdxId\":\"urn:b/%s\",\"name\":\"%s:do_create_spdx:recipe\"},"
+			"{\"type\":\"LifecycleScopedRelationship\",\"spdxId\":\"urn:r/%s\",\"from\":\"urn:b/%s\","
+			"\"relationshipType\":\"hasInput\",\"scope\":\"build\",\"to\":[\"urn:f/%s\"]},"
+			"{\"type\":\"software_File\",\"spdxId\":\"urn:f/%s\",\"name\":\"%s-1.0/%s/x.c\","
+			"\"software_primaryPurpose\":\"source\"}", i ? "," : "", r, r, r, r, r, r, r, r);
+	}
+	sb_adds(&sb, "]}");
+	return sb_detach(&sb);
+}
+
+static void test_image_sbom(void **state)
+{
+	(void)state;
+	char *doc = image_doc((const char *const[]){"linux-libc-headers", "busybox", "linux-yocto",
+						    "linux-firmware", "linux-dummy-native", NULL});
+	struct ck_spdx3 s;
+	read_all(&s, (const char *const[]){doc, NULL});
+	free(doc);
+	assert_int_equal(s.nfiles, 1);
+	assert_string_equal(s.files[0], "linux-yocto/x.c");
+	assert_string_equal(s.kversion, "1.0");
+	ck_spdx3_release(&s);
+	doc = image_doc((const char *const[]){"linux-yocto", "linux-imx", NULL});
+	expect_error(doc, KCVE_E_PARSE, "several kernel recipes (linux-yocto, linux-imx)");
+	free(doc);
+	doc = image_doc((const char *const[]){"busybox", "glibc", NULL});
+	expect_error(doc, KCVE_E_PARSE, "2 recipes and none is a kernel's");
+	free(doc);
+	doc = image_doc((const char *const[]){"kernel-custom", NULL}); /* the only recipe */
+	read_all(&s, (const char *const[]){doc, NULL});
+	free(doc);
+	assert_int_equal(s.nfiles, 1);
+	ck_spdx3_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -492,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_config_and_summary),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_writer),
+		cmocka_unit_test(test_image_sbom),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

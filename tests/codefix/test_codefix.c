@@ -708,6 +708,100 @@ static void match_add_lookalike(void **state)
 	free(text);
 }
 
+/* foo_reset_v1() at the top of the file has the fix's line between the same ten context lines
+ * as foo_reset() at the bottom, which lacks it; between them, 10 or 14 copies of each context
+ * line alone (140 places of one vote each).  The places were cut at 96 in file order before
+ * the votes ranked them, so foo_reset's place (11 votes) was never read and foo_reset_v1's
+ * decided: "fixed". */
+static char *scattered(bool fixed, int decoys)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int f = 0; f < 2; f++) {
+		if (f == 1) /* the scattered copies, each in its own function */
+			for (int r = 0, n = 0; r < decoys; r++)
+				for (int c = 0; c < 10; c++, n++) {
+					sb_addf(&sb, "static void foo_decoy_%d(struct foo_priv *priv)\n{\n"
+						     "\tfoo_reg_%c(priv, FOO_%s_%d);\n", n,
+						c < 5 ? 'a' : 'b', c < 5 ? "CTRL" : "STAT", c % 5);
+					for (int k = 0; k < 12; k++)
+						sb_addf(&sb, "\tfoo_pad_%d_%d();\n", n, k);
+					sb_adds(&sb, "}\n\n");
+				}
+		sb_addf(&sb, "static void %s(struct foo_priv *priv)\n{\n",
+			f ? "foo_reset" : "foo_reset_v1");
+		for (int c = 0; c < 5; c++)
+			sb_addf(&sb, "\tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+		if (f == 0 || fixed)
+			sb_adds(&sb, "\tfoo_clear_pending(priv);\n");
+		for (int c = 0; c < 5; c++)
+			sb_addf(&sb, "\tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+		sb_adds(&sb, "}\n\n");
+	}
+	return sb_detach(&sb);
+}
+
+static void match_many_places(void **state)
+{
+	(void)state;
+	struct strbuf patch = STRBUF_INIT;
+	sb_adds(&patch, "--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+			"@@ -500,10 +500,11 @@ static void foo_reset(struct foo_priv *priv)\n");
+	for (int c = 0; c < 5; c++)
+		sb_addf(&patch, " \tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+	sb_adds(&patch, "+\tfoo_clear_pending(priv);\n");
+	for (int c = 0; c < 5; c++)
+		sb_addf(&patch, " \tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+	static const int decoys[] = {10, 14};
+	for (size_t k = 0; k < 2; k++) {
+		char *pre = scattered(false, decoys[k]), *post = scattered(true, decoys[k]);
+		assert_int_not_equal(verdict(patch.buf, pre, NULL), CF_FIXED);
+		assert_int_equal(verdict(patch.buf, post, NULL), CF_FIXED);
+		free(pre);
+		free(post);
+	}
+	sb_release(&patch);
+}
+
+/* foo_reset_v1() has the fix's line between the hunk's exact context; foo_reset(), the function
+ * the hunk names, lacks it and has half its context rewritten since (foo_reg_a -> foo_write_ctrl
+ * on 2 or 3 lines each side): its place matches less than half as well, so the look-alike's
+ * "fixed" was taken.  A place in the named function that reads otherwise leaves it undecided. */
+static void match_lookalike_drifted(void **state)
+{
+	(void)state;
+	struct strbuf patch = STRBUF_INIT;
+	sb_adds(&patch, "--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+			"@@ -500,8 +500,9 @@ static void foo_reset(struct foo_priv *priv)\n");
+	for (int c = 0; c < 4; c++)
+		sb_addf(&patch, " \tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+	sb_adds(&patch, "+\tfoo_clear_pending(priv);\n");
+	for (int c = 0; c < 4; c++)
+		sb_addf(&patch, " \tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+	for (int drift = 2; drift <= 3; drift++) {
+		struct strbuf sb = STRBUF_INIT;
+		for (int f = 0; f < 2; f++) {
+			sb_addf(&sb, "static void %s(struct foo_priv *priv)\n{\n",
+				f ? "foo_reset" : "foo_reset_v1");
+			int d = f ? drift : 0;
+			for (int c = 0; c < 4; c++)
+				sb_addf(&sb, "\t%s(priv, FOO_CTRL_%d);\n",
+					c < d ? "foo_write_ctrl" : "foo_reg_a", c);
+			if (f == 0)
+				sb_adds(&sb, "\tfoo_clear_pending(priv);\n");
+			for (int c = 0; c < 4; c++)
+				sb_addf(&sb, "\t%s(priv, FOO_STAT_%d);\n",
+					c < d ? "foo_write_stat" : "foo_reg_b", c);
+			sb_adds(&sb, "}\n\n");
+			for (int k = 0; f == 0 && k < 40; k++)
+				sb_addf(&sb, "static int pad_%d;\n", k);
+		}
+		if (verdict(patch.buf, sb.buf, NULL) == CF_FIXED)
+			fail_msg("drift %d: foo_reset without the fix read fixed", drift);
+		sb_release(&sb);
+	}
+	sb_release(&patch);
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -1021,6 +1115,8 @@ int main(void)
 		cmocka_unit_test(match_add_if_twin),
 		cmocka_unit_test(match_add_short_context),
 		cmocka_unit_test(match_add_lookalike),
+		cmocka_unit_test(match_many_places),
+		cmocka_unit_test(match_lookalike_drifted),
 		cmocka_unit_test(match_moved_repeated),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),

@@ -131,4 +131,21 @@ for cp in 202e 009b; do
 	! grep -q "$name" "$T/out" || fail "modprobe.d U+$cp: printed raw: $(grep mitigated "$T/out" | od -c | head)"
 	grep "^mitigated:" "$T/out" | grep -q "evil?LOL" || fail "modprobe.d U+$cp not shown neutralised: $(grep mitigated "$T/out" | od -c | head)"
 done
+# ---- an SPDX 3 SBOM's text on the terminal: the one-line summary names the kernel version the
+# SBOM gives, which is the SBOM's own text (ESC ]0; sets a window title, ESC [2J clears)
+$PY - "$T/evil.spdx.json" <<'PY'
+import json, sys
+ci = {"type": "CreationInfo", "@id": "_:ci", "specVersion": "3.0.1",
+      "created": "2026-01-01T00:00:00Z", "createdBy": ["urn:x:agent"]}
+graph = [ci,
+         {"type": "software_Package", "spdxId": "urn:x:k", "creationInfo": "_:ci",
+          "name": "linux", "software_packageVersion": "6.0.2\u001b]0;owned\u0007\u001b[2J"},
+         {"type": "software_File", "spdxId": "urn:x:f", "creationInfo": "_:ci",
+          "name": "drivers/foo/foo.c", "software_primaryPurpose": "source"}]
+json.dump({"@context": "https://spdx.org/rdf/3.0.1/spdx-context.jsonld", "@graph": graph},
+          open(sys.argv[1], "w"))
+PY
+run35 "SPDX 3 version with ESC" "$KCVE" check --tree "$T/vulns" --sbom "$T/evil.spdx.json"
+grep -q "SBOM: 1 compiled file" "$T/err" || fail "SPDX 3 version with ESC: no summary line: $(cat "$T/err")"
+no_control "$T/err" "$T/out"
 echo "text: ok"

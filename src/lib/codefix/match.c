@@ -621,17 +621,16 @@ static size_t find_candidates(const struct item *it, size_t m, const struct cf_s
 	}
 	if (ns)
 		qsort(starts, ns, sizeof *starts, cmp_vote);
-	size_t nc = 0, cap = 4 * MAX_CAND;
-	struct cand *all = xcalloc(cap, sizeof *all);
+	size_t nc = 0; /* every cluster is kept until sorted by votes (at most one per start) */
+	struct cand *all = xcalloc(ns + 1, sizeof *all);
 	long gap = (long)m / 2 + 8;
 	for (size_t i = 0; i < ns;) {
 		size_t j = i;
 		bool by_ctx = starts[i].ctx;
 		while (j + 1 < ns && starts[j + 1].start - starts[i].start <= gap)
 			by_ctx |= starts[++j].ctx;
-		if (nc < cap)
-			all[nc++] = (struct cand){.start = starts[(i + j) / 2].start,
-						  .votes = (int)(j - i + 1), .by_ctx = by_ctx};
+		all[nc++] = (struct cand){.start = starts[(i + j) / 2].start,
+					  .votes = (int)(j - i + 1), .by_ctx = by_ctx};
 		i = j + 1;
 	}
 	qsort(all, nc, sizeof *all, cmp_votes);
@@ -714,8 +713,9 @@ static void eval_candidate(struct item *it, size_t m, const struct cf_src *f,
 
 /* The hunk's reading from its candidate places: the best one, among those in the hunk's own
  * function when one of them is nearly as good; two near-best places reading differently
- * leave the hunk unknown.  Returns the chosen place (nc: none). */
-static size_t choose(struct cand *c, size_t nc, struct cf_hres *out)
+ * leave the hunk unknown, and so does "fixed" outside the named function (named: the header
+ * names one) while a place in it reads otherwise.  Returns the chosen place (nc: none). */
+static size_t choose(struct cand *c, size_t nc, bool named, struct cf_hres *out)
 {
 	float top = 0;
 	bool any_f = false;
@@ -740,6 +740,13 @@ static size_t choose(struct cand *c, size_t nc, struct cf_hres *out)
 	for (size_t i = 0; i < nc; i++)
 		if ((!any_f || c[i].fmatch) && c[i].score >= 0.85f * best &&
 		    c[i].state != CF_H_UNKNOWN && c[i].state != c[bi].state)
+			out->state = CF_H_UNKNOWN;
+	/* "fixed" read outside the function the hunk header names (a function: a label such as
+	 * "retry:" places nothing) while a place inside it, however poorly it matches (its context
+	 * rewritten since), reads otherwise: that function may lack the fix that a look-alike
+	 * elsewhere has */
+	for (size_t i = 0; i < nc && named && out->state == CF_H_FIXED && !c[bi].fmatch; i++)
+		if (c[i].fmatch && c[i].state != CF_H_FIXED)
 			out->state = CF_H_UNKNOWN;
 	if (out->state == CF_H_UNKNOWN)
 		out->first = out->last = 0;
@@ -799,7 +806,9 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct
 	float *dp = xmalloc((m + 1) * cols * sizeof *dp);
 	for (i = 0; i < nc && (i == 0 || used + per <= HUNK_CELLS_MAX); i++, used += per)
 		eval_candidate(it, m, f, nc > 1 ? h->func : NULL, hfunc, &c[i], pos, dp);
-	size_t bi = choose(c, i, out);
+	char hname[128];
+	cf_header_name(h->func, hname, sizeof hname);
+	size_t bi = choose(c, i, hname[0] != '\0', out);
 	/* a fix that only adds, read fixed at a place that none of its context lines points to
 	 * (they are trivial or too common to place it): the place was found by the added lines
 	 * alone, where the file has them -- a look-alike function with the same closing lines has

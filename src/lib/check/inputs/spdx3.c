@@ -461,33 +461,75 @@ static bool starts_linux(const char *n)
 	return n && !strncasecmp(n, "linux", 5);
 }
 
-/* The kernel recipe's build among the builds with compiled sources: the one a
- * kernel-configuration build descends from, one named linux*, or the only one. */
-static struct sp3_elem *kernel_build(const struct sp3_state *st, struct strbuf *tmp)
+/* A recipe build's name ("linux-yocto:do_create_spdx:recipe") that names a kernel: linux*,
+ * but not the recipes of the kernel's headers or firmware, nor a native tool. */
+static bool kernel_recipe(const char *name)
 {
-	struct sp3_elem *only = NULL, *named = NULL;
-	size_t nbuilds = 0;
+	static const char *const not_kernel[] = {"linux-libc-headers", "linux-firmware"};
+	if (!starts_linux(name))
+		return false;
+	size_t n = strcspn(name, ":");
+	for (size_t i = 0; i < sizeof not_kernel / sizeof *not_kernel; i++)
+		if (!strncmp(name, not_kernel[i], strlen(not_kernel[i])))
+			return false;
+	return !(n > 7 && !strncmp(name + n - 7, "-native", 7));
+}
+
+/* The kernel recipe's build among the builds with compiled sources (Yocto): the one a
+ * kernel-configuration build descends from, else the one recipe named as a kernel, else the
+ * only build. *out NULL when no build lists sources (not Yocto's shape); an error when builds
+ * do but none or several are a kernel's (an image SBOM of several recipes). */
+static int kernel_build(const struct sp3_state *st, struct strbuf *tmp,
+			const struct sp3_elem **out, struct kcve_err *err)
+{
+	const struct sp3_elem **builds = NULL, *named = NULL, *named2 = NULL;
+	size_t n = 0, alloc = 0;
+	*out = NULL;
 	for (size_t i = 0; i < elem_count(st); i++) {
 		struct sp3_elem *r = elem_at(st, i);
 		if (type_is(r->o, "Relationship") &&
 		    enum_is(str_of(r->o, "relationshipType"), "ancestorOf")) {
 			struct sp3_elem *to = ref_one(st, r, "to", tmp);
 			struct sp3_elem *from = ref_one(st, r, "from", tmp);
-			if (to && from && kernel_config_build(to->o) && type_is(from->o, "build_Build"))
-				return from;
+			if (to && from && kernel_config_build(to->o) && type_is(from->o, "build_Build")) {
+				free(builds);
+				*out = from;
+				return 0;
+			}
 		}
 		if (!build_inputs(r))
 			continue;
 		struct sp3_elem *from = ref_one(st, r, "from", tmp);
 		if (!from || !type_is(from->o, "build_Build"))
 			continue;
-		if (from != only)
-			nbuilds++;
-		only = from;
-		if (!named && starts_linux(str_of(from->o, "name")))
-			named = from;
+		bool seen = false;
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = builds[j] == from;
+		if (seen)
+			continue;
+		XGROW(builds, n + 1, alloc);
+		builds[n++] = from;
+		if (kernel_recipe(str_of(from->o, "name"))) {
+			if (named)
+				named2 = named2 ? named2 : from;
+			else
+				named = from;
+		}
 	}
-	return named ? named : nbuilds == 1 ? only : NULL;
+	const struct sp3_elem *only = n == 1 ? builds[0] : NULL;
+	free(builds);
+	if (named2) {
+		const char *a = str_of(named->o, "name"), *b = str_of(named2->o, "name");
+		return kcve_err_set(err, KCVE_E_PARSE, "the SBOM holds the compiled sources of several "
+				    "kernel recipes (%.*s, %.*s); give the documents of one kernel",
+				    (int)strcspn(a, ":"), a, (int)strcspn(b, ":"), b);
+	}
+	*out = named ? named : only;
+	if (!*out && n)
+		return kcve_err_set(err, KCVE_E_PARSE, "the SBOM holds the compiled sources of %zu "
+				    "recipes and none is a kernel's (a recipe named linux-*); give the "
+				    "kernel recipe's build document", n);
+	return 0;
 }
 
 struct yocto_ctx {
@@ -545,11 +587,13 @@ static bool several_arches(struct ck_spdx3 *s)
 	return false;
 }
 
-static void collect_files(struct ck_spdx3 *s, struct strbuf *tmp)
+static int collect_files(struct ck_spdx3 *s, struct strbuf *tmp, struct kcve_err *err)
 {
 	struct sp3_state *st = s->st;
+	const struct sp3_elem *build;
+	if (kernel_build(st, tmp, &build, err) != 0)
+		return err->code;
 	struct collect c = {.files = STRSET_INIT, .bp = STRMAP_INIT};
-	const struct sp3_elem *build = kernel_build(st, tmp);
 	if (build) {
 		s->producer = "Yocto/OpenEmbedded";
 		c.yocto = true;
@@ -590,6 +634,7 @@ static void collect_files(struct ck_spdx3 *s, struct strbuf *tmp)
 		s->nfiles = 0;
 		s->have_files = false;
 	}
+	return 0;
 }
 
 static bool config_key(const char *k)
@@ -791,8 +836,9 @@ int ck_spdx3_finish(struct ck_spdx3 *s, struct kcve_err *err)
 	if (!st->ndocs)
 		return kcve_err_set(err, KCVE_E_PARSE, "no SPDX 3 document given");
 	struct strbuf tmp = STRBUF_INIT;
-	collect_files(s, &tmp);
-	int rc = collect_config(s, &tmp, err);
+	int rc = collect_files(s, &tmp, err);
+	if (rc == 0)
+		rc = collect_config(s, &tmp, err);
 	if (rc == 0)
 		collect_package(s);
 	sb_release(&tmp);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/inputs/release.h"
 #include "check/verdict/verdict.h"
 #include "core/version.h"
 

@@ -5,7 +5,10 @@
 
 #include "check/emit/json.h"
 #include "check/emit/output.h"
+#include "check/emit/spdx3_vex.h"
 #include "check/emit/vex.h"
+#include "check/inputs/release.h"
+#include "check/inputs/spdx3.h"
 #include "check/records/gitdates.h"
 #include "check/records/recset.h"
 #include "check/records/treecache.h"
@@ -16,14 +19,15 @@
 #include "check/verdict/upgrade.h"
 #include "check/verdict/verdict.h"
 #include "core/clock.h"
+#include "core/diag.h"
 #include "core/fileio.h"
 #include "cli.h"
 #include "cli_report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "core/text.h"
 #include "core/xalloc.h"
 #include "policy/branches.h"
-#include "core/text.h"
 
 /* Everything the options say. */
 struct check_args {
@@ -32,6 +36,9 @@ struct check_args {
 	const char *batch, *fixed_from, *fixed_by, *sbom_path, *kev, *epss;
 	bool running, json, openvex, cdx, ids, fixed_in, all, fail, no_git_cache, no_cache, strict;
 	bool csaf, fixes; /* fixes: compute each entry's branch fix */
+	bool spdx3;
+	char **sboms;     /* --sbom FILE, repeatable (SPDX 3 documents of one kernel) */
+	size_t nsboms, salloc;
 	const char *since, *since_vex;
 	long max_age;
 	enum ck_reading reading;
@@ -41,7 +48,7 @@ struct check_args {
 };
 
 /* The options that are more than a value to store (cli_next() returns them). */
-enum { O_VERSION = CLI_LONG, O_GIT, O_READING, O_MAX_AGE };
+enum { O_VERSION = CLI_LONG, O_GIT, O_READING, O_MAX_AGE, O_SBOM };
 #define FLAG(nm, field, hl) CLI_OPT_FLAG(nm, struct check_args, field, hl)
 #define STRING(nm, field, mv, hl) CLI_OPT_STRING(nm, struct check_args, field, mv, hl)
 static const struct cli_option opts[] = {
@@ -66,6 +73,11 @@ static const struct cli_option opts[] = {
 	STRING("build", build, "DIR", "kernel build directory: exact compiled files (headers too) from\n"
 	       "its .*.cmd files; its include/config/kernel.release gives the\n"
 	       "version when none is given"),
+	CLI_OPT_LOGIC("sbom", O_SBOM, "FILE", "the kernel's SBOM: SPDX 3.0 JSON-LD (repeat for the kernel's\n"
+		      "sbom-source/-build/-output; Yocto's build and static documents):\n"
+		      "its compiled files (exact, like --build) or its .config, version\n"
+		      "and package; or CycloneDX / SPDX 2.3 JSON: version and component.\n"
+		      "VEX statements are bound to it"),
 	FLAG("running", running, "this machine: uname -r (+ /proc/version for distro kernels),\n"
 	     "/proc/config.gz or /boot/config-RELEASE, /proc/modules, and the\n"
 	     "modprobe.d rules (code only in modules an 'install M /bin/false'\n"
@@ -93,10 +105,12 @@ static const struct cli_option opts[] = {
 	FLAG("openvex", openvex, "an OpenVEX document"),
 	FLAG("cyclonedx", cdx, "a CycloneDX VEX document"),
 	FLAG("csaf", csaf, "a CSAF 2.0 VEX document"),
+	FLAG("spdx3", spdx3, "an SPDX 3.0.1 VEX document"),
 	FLAG("ids", ids, "one line of CVE ids per kernel"),
 	STRING("since", since, "OLD", "what changed since OLD (an older record tree or db): per kernel\n"
 	       "added/removed/changed CVEs with why (table first, --json \"delta\");\n"
-	       "--openvex and --csaf write the next revision of OLD's document"),
+	       "--openvex, --csaf and --spdx3 write the next revision of OLD's\n"
+	       "document"),
 	STRING("since-vex", since_vex, "FILE", "with --since: the previous OpenVEX document to revise (default:\n"
 	       "the one OLD's records give)"),
 	FLAG("fixed-in", fixed_in, "smallest release on the same branch fixing everything found"),
@@ -112,12 +126,10 @@ static const struct cli_option opts[] = {
 	CLI_OPT_LOGIC("max-age", O_MAX_AGE, "DAYS", "warn when the records are older than DAYS days (default 30; 'off'\n"
 		      "for never): the tree's git HEAD commit, else its newest record\n"
 		      "date; a db's build time and the tree it was built from"),
-	CLI_OPT_HEADING("VEX (--openvex, --cyclonedx, --csaf; see docs/check.md):"),
+	CLI_OPT_HEADING("VEX (--openvex, --cyclonedx, --csaf, --spdx3; see docs/check.md):"),
 	STRING("product", vo.product, "PURL", "the kernel's purl (default pkg:generic/linux-kernel@RELEASE, as syft\n"
 	       "names it); without '@' the release is appended"),
 	STRING("cpe", vo.cpe, "CPE", "CPE 2.3 (default cpe:2.3:o:linux:linux_kernel:RELEASE:*:*:*:*:*:*:*)"),
-	STRING("sbom", sbom_path, "FILE", "CycloneDX or SPDX 2.3 JSON SBOM: check its kernel component's version\n"
-	       "and bind the statements to it (BOM-Link / its purl)"),
 	STRING("author", vo.author, "NAME", "document author (else $KCVE_VEX_AUTHOR, else a placeholder to replace)"),
 	STRING("role", vo.role, "ROLE", "the author's role (OpenVEX; CSAF publisher category)"),
 	CLI_OPT_END,
@@ -167,6 +179,11 @@ static void parse_args(struct cli_parser *p, struct check_args *a)
 #endif
 			a->gitdir = v;
 			break;
+		case O_SBOM:
+			XGROW(a->sboms, a->nsboms + 1, a->salloc);
+			a->sboms[a->nsboms++] = (char *)v;
+			a->sbom_path = a->sboms[0];
+			break;
 		case O_MAX_AGE:
 			a->max_age = !strcmp(v, "off") ? -1 : cli_num(p, "--max-age", v, 0, 36500);
 			break;
@@ -181,12 +198,13 @@ static void parse_args(struct cli_parser *p, struct check_args *a)
 /* Options that do not go together (after the parser is done). */
 static void check_usage(const struct cli_parser *p, struct check_args *a)
 {
-	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->csaf + (int)a->ids > 1)
-		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --csaf, --ids");
+	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->csaf + (int)a->ids +
+	    (int)a->spdx3 > 1)
+		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --csaf, --spdx3, --ids");
 	if ((a->since && (a->ids || a->cdx || a->batch)) ||
-	    (a->since_vex && (!a->openvex || !a->since)))
-		cli_usage_error(p, "--since goes with the table, --json, --openvex or --csaf; "
-				"--since-vex with --since and --openvex");
+	    (a->since_vex && (!(a->openvex || a->spdx3) || !a->since)))
+		cli_usage_error(p, "--since goes with the table, --json, --openvex, --csaf or --spdx3; "
+				"--since-vex with --since and --openvex or --spdx3");
 	if (a->ref && !a->gitdir)
 		cli_usage_error(p, "--ref needs --git TREE");
 	if ((a->git_cache || a->no_git_cache) && !a->gitdir)
@@ -195,23 +213,25 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 	if (a->git_cache && a->no_git_cache)
 		cli_usage_error(p, "--git-cache and --no-git-cache exclude each other");
 	if (a->batch && (a->nversions || a->gitdir || a->running || a->build || a->config ||
-			 a->system_map || a->json || a->openvex || a->cdx || a->csaf || a->ids || a->all))
+			 a->system_map || a->json || a->openvex || a->cdx || a->csaf || a->ids || a->all ||
+			 a->spdx3 || a->nsboms))
 		cli_usage_error(p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
 				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
-				"--fail-if-affected, --strict, --max-age, --kev, --epss");
+				"--fail-if-affected, --strict, --max-age, --kev, --epss (an SBOM goes in "
+				"a line's FILES)");
 	if (a->no_cache && a->db)
 		cli_usage_error(p, "--no-cache applies to a record tree, not to --db FILE");
 	/* --source alone reads the fixes in the code: it needs a --db with fingerprints, checked
 	 * once the records are loaded */
 	if (a->root && a->root[0] == '\0')
 		a->root = NULL;
-	if ((a->vo.product || a->vo.cpe || a->sbom_path || a->vo.role) && !a->openvex && !a->cdx &&
-	    !a->csaf)
-		cli_usage_error(p, "--product, --cpe, --sbom and --role go with --openvex, "
-				"--cyclonedx or --csaf");
+	if ((a->vo.product || a->vo.cpe || a->vo.role) && !a->openvex && !a->cdx && !a->csaf &&
+	    !a->spdx3)
+		cli_usage_error(p, "--product, --cpe and --role go with --openvex, --cyclonedx, --csaf "
+				"or --spdx3");
 	/* the VEX documents name the first release that fixes an affected CVE; --since
 	 * compares it */
-	a->fixes = a->fixed_in || a->openvex || a->csaf || a->since;
+	a->fixes = a->fixed_in || a->openvex || a->csaf || a->spdx3 || a->since;
 	if (a->sbom_path && (a->vo.product || a->vo.cpe))
 		cli_usage_error(p, "--sbom takes the kernel's identity from the SBOM; drop "
 				"--product/--cpe");
@@ -222,18 +242,32 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 static void gather_versions(const struct cli_parser *p, struct check_args *a, struct ck_sbom *sbom)
 {
 	struct kcve_err err = {0};
-	if (a->sbom_path) {
-		if (ck_sbom_load(sbom, a->sbom_path, &err))
+	if (a->nsboms) {
+		if (a->nversions > 1 || a->gitdir)
+			cli_usage_error(p, "--sbom describes one kernel: give at most one --version "
+					"and no --git");
+		if (ck_sbom_load_all(sbom, a->sboms, a->nsboms, &err))
 			die_err(&err);
 		a->vo.sbom = sbom;
-		if (a->nversions > 1 || a->gitdir)
-			cli_usage_error(p, "--sbom binds one kernel: give at most one --version "
-					"and no --git");
+		if (sbom->sp3) { /* say what was read */
+			char line[256];
+			ck_spdx3_summary(sbom->sp3, line, sizeof line);
+			diag_note(NULL, "%s", line); /* the SBOM's version is its own text: neutralised */
+			if (sbom->sp3->warning[0])
+				kcve_warn("%s", sbom->sp3->warning);
+		}
 		if (a->nversions == 0 && !sbom->kversion)
-			kcve_die(KCVE_E_PARSE, "the kernel component of %s has no version; pass "
-				 "--version", a->sbom_path);
+			kcve_die(KCVE_E_PARSE, "the %s %s names no kernel version; pass --version",
+				 sbom->sp3 ? "SBOM" : "kernel component of", a->sbom_path);
 		if (a->nversions == 0)
 			add_version(a, sbom->kversion);
+		char mine[64], theirs[64];
+		if (a->nversions == 1 && sbom->kversion &&
+		    ck_version_normalize(a->versions[0], mine, sizeof mine, &err) == 0 &&
+		    ck_version_normalize(sbom->kversion, theirs, sizeof theirs, &err) == 0 &&
+		    strcmp(mine, theirs))
+			kcve_die(KCVE_E_USAGE, "--version %s and the SBOM's kernel %s (%s) disagree; "
+				 "give the SBOM of the kernel to check", mine, sbom->kversion, theirs);
 	}
 	for (size_t i = 0; i < a->nversions; i++) {
 		char norm[64];
@@ -338,7 +372,7 @@ static void print_results(const struct check_args *a, const struct ck_set *set,
 	struct ck_vex_opts vo = a->vo;
 	vo.all = a->all;
 	struct kcve_err err = {0};
-	if (since && ck_since_finish(since, &vo, a->openvex, &err))
+	if (since && ck_since_finish(since, &vo, a->openvex || a->spdx3, &err))
 		die_err(&err);
 	if (since) {
 		o.deltas = since->deltas;
@@ -351,6 +385,8 @@ static void print_results(const struct check_args *a, const struct ck_set *set,
 		ck_print_json(stdout, set, res, nres, &o);
 	else if (a->openvex)
 		ck_print_openvex(stdout, set, res, nres, &vo);
+	else if (a->spdx3)
+		ck_print_spdx3(stdout, set, res, nres, &vo);
 	else if (a->cdx)
 		ck_print_cyclonedx(stdout, set, res, nres, &vo);
 	else if (!a->ids)
@@ -379,7 +415,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 {
 	struct check_args a = {.root = getenv("KCVE_ROOT"), .max_age = CK_COV_MAX_AGE,
 			       .reading = CK_READ_JSON, .vo = {.author = getenv("KCVE_VEX_AUTHOR")}};
-	struct ck_sbom sbom;
+	struct ck_sbom sbom = {0};
 	struct cli_parser p;
 	cli_begin(&p, &check_cmd, argc, argv, g);
 	parse_args(&p, &a);
@@ -406,8 +442,10 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 
 	struct ck_set set;
 	load_set(g, a.tree, a.db, !a.no_cache, &set);
-	if (a.source && !a.config && !a.running && !a.batch && !set.fprints)
-		cli_usage_error(&p, "--source needs --config FILE (or --running), or a --db built with "
+	bool sbom_config = sbom.sp3 && sbom.sp3->config && !sbom.sp3->have_files;
+	if (a.source && !a.config && !sbom_config && !a.running && !a.batch && !set.fprints)
+		cli_usage_error(&p, "--source needs --config FILE (or --running, or an SPDX 3 --sbom with "
+				"a kernel configuration), or a --db built with "
 				"fix fingerprints ('kcve db build --patches DIR' or '--repo LINUX.git')");
 	struct ck_request rq = {
 		.set = &set, .releases = a.versions, .nreleases = a.nversions,
@@ -420,7 +458,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		.batch = a.batch, .config = a.config, .source = a.source, .arch = a.arch,
 		.build = a.build, .system_map = a.system_map, .kev = a.kev, .epss = a.epss,
 		.reading = a.reading, .fixes = a.fixes, .max_age = a.max_age, .now = clock_now(),
-		.since = a.since, .since_vex = a.since_vex, .stream = a.ids,
+		.since = a.since, .since_vex = a.since_vex, .stream = a.ids, .sbom = sbom.sp3,
 	};
 	struct printer pr = {.a = &a, .g = g};
 	struct ck_sink sink = {.ctx = &pr, .warn = print_warning, .note = print_note,
@@ -429,6 +467,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	int rc = ck_run(&rq, &sink, &err);
 	ck_set_release(&set);
 	free_versions(&a);
+	free(a.sboms);
 	if (a.vo.sbom)
 		ck_sbom_release(&sbom);
 	if (rc)

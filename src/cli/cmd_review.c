@@ -137,8 +137,10 @@ static int do_classify(const struct review_model *m, double thr, bool json, int 
 		classify_result_release(&r);
 		sb_release(&sb);
 	}
+	char *src = safe_printable(m->source); /* a --model path: no control bytes to the terminal */
 	fprintf(stderr, "kcve review: %zu of %zu messages flagged as candidates (threshold %.4f, %s model)\n",
-		flagged, total, thr > 0 ? thr : m->threshold, m->source);
+		flagged, total, thr > 0 ? thr : m->threshold, src);
+	free(src);
 	return out ? cli_json_print(out) : 0;
 }
 

@@ -118,7 +118,7 @@ static int subsystem(struct stats_ctx *s, const struct cve_entry *e, struct kcve
 	json_t *root = NULL;
 	int rc = 0;
 	if (read_file(p, &js) == 0) {
-		root = json_loadb(js.buf, js.len, 0, NULL);
+		root = kj_loadb(js.buf, js.len, 0, NULL);
 		rc = tree_record_root_check(e, p, root, err);
 	} else if (errno != ENOENT) {
 		rc = kcve_err_set(err, KCVE_E_IO, "cannot read %s: %s", p, safefs_reason(errno));

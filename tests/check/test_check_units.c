@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include "check/inputs/release.h"
 #include "check/inputs/scancache.h"
 #include "check/records/recset.h"
 #include "check/stages/cond.h"

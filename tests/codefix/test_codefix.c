@@ -616,6 +616,192 @@ static void match_add_short_context(void **state)
 	}
 }
 
+/* A fix that moves a line (the unlock after the accounting) where an error branch of the same
+ * function already has the new order, with the same return: the branch is not the fix. */
+static void match_moved_repeated(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/d/foo.c\n+++ b/d/foo.c\n"
+		"@@ -20,7 +20,7 @@ static int foo_read(struct foo *f, size_t len)\n"
+		" \t\treturn ret;\n \t}\n \tret = foo_copy(f->buf, len);\n-\tfoo_unlock(f);\n"
+		" \tfoo_account(f, ret);\n+\tfoo_unlock(f);\n \treturn ret;\n }\n";
+	static const int pads[] = {0, 5, 25};
+	for (int v = 0; v < 6; v++) {
+		bool fixed = v & 1;
+		struct strbuf sb = STRBUF_INIT;
+		filler(&sb, 5, "pad");
+		sb_adds(&sb, "static int foo_read(struct foo *f, size_t len)\n{\n\tint ret, err;\n\n"
+			     "\tfoo_lock(f);\n\terr = foo_check(f, len);\n\tif (err) {\n"
+			     "\t\tret = foo_copy(f->buf, len);\n\t\tfoo_account(f, ret);\n"
+			     "\t\tfoo_unlock(f);\n");
+		for (int i = 0; i < pads[v / 2]; i++) /* the new order that far from the fix */
+			sb_addf(&sb, "\t\tfoo_pad_%d(f);\n", i);
+		sb_adds(&sb, "\t\treturn ret;\n\t}\n\tret = foo_copy(f->buf, len);\n");
+		sb_adds(&sb, fixed ? "\tfoo_account(f, ret);\n\tfoo_unlock(f);\n"
+				   : "\tfoo_unlock(f);\n\tfoo_account(f, ret);\n");
+		sb_adds(&sb, "\treturn ret;\n}\n");
+		assert_int_equal(verdict(patch, sb.buf, NULL), fixed ? CF_FIXED : CF_VULNERABLE);
+		sb_release(&sb);
+	}
+}
+
+/* A fix that adds kfree() to foo_close() between lines too common to place it ("}",
+ * "mutex_unlock(&priv->lock);", "return 0;"), in a file whose foo_release() above already
+ * closes the same way with the kfree(): look-alike functions between the two (2 or 3, whose
+ * places chained into one candidate whose window left foo_close out; or 15 and more, which
+ * make the unlock too common to vote, so only the kfree placed the hunk) made foo_release read
+ * as the fix.  Never "fixed" while foo_close lacks it. */
+static char *lookalikes(bool fixed, bool release_first, int others)
+{
+	struct strbuf sb = STRBUF_INIT;
+	static const char *const release =
+		"static int foo_release(struct foo_priv *priv)\n{\n\tmutex_lock(&priv->lock);\n"
+		"\twhile (priv->busy) {\n\t\tif (priv->y) {\n\t\t\tfoo_hw_reset(priv);\n\t\t}\n"
+		"\t}\n\tmutex_unlock(&priv->lock);\n\tkfree(priv->buf);\n\treturn 0;\n}\n\n";
+	if (release_first)
+		sb_adds(&sb, release);
+	for (int i = 1; i <= others; i++)
+		sb_addf(&sb, "static int foo_op%d(struct foo_priv *priv)\n{\n"
+			     "\tmutex_lock(&priv->lock);\n\tif (priv->state_%d) {\n\t\tif (priv->x)\n"
+			     "\t\t\tfoo_do_%d(priv);\n\t}\n\tmutex_unlock(&priv->lock);\n\treturn 0;\n"
+			     "}\n\n", i, i, i);
+	if (!release_first)
+		sb_adds(&sb, release);
+	sb_adds(&sb, "static int foo_close(struct foo_priv *priv)\n{\n\tmutex_lock(&priv->lock);\n"
+		     "\tfor (int i = 0; i < priv->n; i++) {\n\t\tif (priv->ring[i]) {\n"
+		     "\t\t\tfoo_ring_stop(priv, i);\n\t\t}\n\t}\n\tmutex_unlock(&priv->lock);\n");
+	if (fixed)
+		sb_adds(&sb, "\tkfree(priv->buf);\n");
+	sb_adds(&sb, "\treturn 0;\n}\n");
+	return sb_detach(&sb);
+}
+
+static void match_add_lookalike(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+		"@@ -200,6 +200,7 @@ static int foo_close(struct foo_priv *priv)\n"
+		" \t\t}\n \t}\n \tmutex_unlock(&priv->lock);\n+\tkfree(priv->buf);\n"
+		" \treturn 0;\n }\n \n";
+	static const struct {
+		bool release_first;
+		int others;
+	} shapes[] = {{false, 0}, {false, 2}, {false, 3}, {false, 20},
+		      {true, 0}, {true, 4}, {true, 15}, {true, 20}, {true, 40}};
+	int bad = 0;
+	for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+		char *text = lookalikes(false, shapes[k].release_first, shapes[k].others);
+		if (verdict(patch, text, NULL) == CF_FIXED) {
+			print_error("foo_release %s %d look-alikes: foo_close without the fix read "
+				    "fixed\n", shapes[k].release_first ? "before" : "after",
+				    shapes[k].others);
+			bad++;
+		}
+		free(text);
+	}
+	assert_int_equal(bad, 0);
+	/* where the context places the hunk, the fix still reads fixed */
+	char *text = lookalikes(true, true, 4);
+	assert_int_equal(verdict(patch, text, NULL), CF_FIXED);
+	free(text);
+}
+
+/* foo_reset_v1() at the top of the file has the fix's line between the same ten context lines
+ * as foo_reset() at the bottom, which lacks it; between them, 10 or 14 copies of each context
+ * line alone (140 places of one vote each).  The places were cut at 96 in file order before
+ * the votes ranked them, so foo_reset's place (11 votes) was never read and foo_reset_v1's
+ * decided: "fixed". */
+static char *scattered(bool fixed, int decoys)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int f = 0; f < 2; f++) {
+		if (f == 1) /* the scattered copies, each in its own function */
+			for (int r = 0, n = 0; r < decoys; r++)
+				for (int c = 0; c < 10; c++, n++) {
+					sb_addf(&sb, "static void foo_decoy_%d(struct foo_priv *priv)\n{\n"
+						     "\tfoo_reg_%c(priv, FOO_%s_%d);\n", n,
+						c < 5 ? 'a' : 'b', c < 5 ? "CTRL" : "STAT", c % 5);
+					for (int k = 0; k < 12; k++)
+						sb_addf(&sb, "\tfoo_pad_%d_%d();\n", n, k);
+					sb_adds(&sb, "}\n\n");
+				}
+		sb_addf(&sb, "static void %s(struct foo_priv *priv)\n{\n",
+			f ? "foo_reset" : "foo_reset_v1");
+		for (int c = 0; c < 5; c++)
+			sb_addf(&sb, "\tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+		if (f == 0 || fixed)
+			sb_adds(&sb, "\tfoo_clear_pending(priv);\n");
+		for (int c = 0; c < 5; c++)
+			sb_addf(&sb, "\tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+		sb_adds(&sb, "}\n\n");
+	}
+	return sb_detach(&sb);
+}
+
+static void match_many_places(void **state)
+{
+	(void)state;
+	struct strbuf patch = STRBUF_INIT;
+	sb_adds(&patch, "--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+			"@@ -500,10 +500,11 @@ static void foo_reset(struct foo_priv *priv)\n");
+	for (int c = 0; c < 5; c++)
+		sb_addf(&patch, " \tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+	sb_adds(&patch, "+\tfoo_clear_pending(priv);\n");
+	for (int c = 0; c < 5; c++)
+		sb_addf(&patch, " \tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+	static const int decoys[] = {10, 14};
+	for (size_t k = 0; k < 2; k++) {
+		char *pre = scattered(false, decoys[k]), *post = scattered(true, decoys[k]);
+		assert_int_not_equal(verdict(patch.buf, pre, NULL), CF_FIXED);
+		assert_int_equal(verdict(patch.buf, post, NULL), CF_FIXED);
+		free(pre);
+		free(post);
+	}
+	sb_release(&patch);
+}
+
+/* foo_reset_v1() has the fix's line between the hunk's exact context; foo_reset(), the function
+ * the hunk names, lacks it and has half its context rewritten since (foo_reg_a -> foo_write_ctrl
+ * on 2 or 3 lines each side): its place matches less than half as well, so the look-alike's
+ * "fixed" was taken.  A place in the named function that reads otherwise leaves it undecided. */
+static void match_lookalike_drifted(void **state)
+{
+	(void)state;
+	struct strbuf patch = STRBUF_INIT;
+	sb_adds(&patch, "--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+			"@@ -500,8 +500,9 @@ static void foo_reset(struct foo_priv *priv)\n");
+	for (int c = 0; c < 4; c++)
+		sb_addf(&patch, " \tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+	sb_adds(&patch, "+\tfoo_clear_pending(priv);\n");
+	for (int c = 0; c < 4; c++)
+		sb_addf(&patch, " \tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+	for (int drift = 2; drift <= 3; drift++) {
+		struct strbuf sb = STRBUF_INIT;
+		for (int f = 0; f < 2; f++) {
+			sb_addf(&sb, "static void %s(struct foo_priv *priv)\n{\n",
+				f ? "foo_reset" : "foo_reset_v1");
+			int d = f ? drift : 0;
+			for (int c = 0; c < 4; c++)
+				sb_addf(&sb, "\t%s(priv, FOO_CTRL_%d);\n",
+					c < d ? "foo_write_ctrl" : "foo_reg_a", c);
+			if (f == 0)
+				sb_adds(&sb, "\tfoo_clear_pending(priv);\n");
+			for (int c = 0; c < 4; c++)
+				sb_addf(&sb, "\t%s(priv, FOO_STAT_%d);\n",
+					c < d ? "foo_write_stat" : "foo_reg_b", c);
+			sb_adds(&sb, "}\n\n");
+			for (int k = 0; f == 0 && k < 40; k++)
+				sb_addf(&sb, "static int pad_%d;\n", k);
+		}
+		if (verdict(patch.buf, sb.buf, NULL) == CF_FIXED)
+			fail_msg("drift %d: foo_reset without the fix read fixed", drift);
+		sb_release(&sb);
+	}
+	sb_release(&patch);
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -800,6 +986,30 @@ static void match_work_bounded(void **state)
 	sb_release(&text);
 }
 
+/* Two versions of one fix: one read fixed, the other left unread when the run's time ran out.
+ * The unread version might have read vulnerable (the versions would then disagree: undecided),
+ * so the combined verdict is never "fixed" (match.h: unread hunks never make a fix). */
+static void combine_unread_version(void **state)
+{
+	(void)state;
+	struct cf_hres fixed = {.state = CF_H_FIXED, .line = 10, .weight = 2.0f};
+	struct cf_hres unread = {.state = CF_H_UNKNOWN, .weight = 1.0f, .unread = true};
+	struct cf_result r[2] = {{0}, {0}}, comb;
+	cf_result_decide(&r[0], &fixed, 1);
+	cf_result_decide(&r[1], &unread, 1);
+	assert_int_equal(r[0].verdict, CF_FIXED);
+	assert_int_equal(r[1].verdict, CF_UNDECIDED);
+	for (int order = 0; order < 2; order++) {
+		struct cf_result v[2] = {r[order], r[1 - order]};
+		cf_combine(v, 2, &comb);
+		assert_int_not_equal(comb.verdict, CF_FIXED);
+	}
+	/* both versions read: the one that decides gives the verdict, as before */
+	cf_result_decide(&r[1], &fixed, 1);
+	cf_combine(r, 2, &comb);
+	assert_int_equal(comb.verdict, CF_FIXED);
+}
+
 /* ---- renamed files: the tree's files by basename ------------------------------------------- */
 
 static void put(const char *root, const char *rel)
@@ -904,6 +1114,10 @@ int main(void)
 		cmocka_unit_test(match_add_repeated),
 		cmocka_unit_test(match_add_if_twin),
 		cmocka_unit_test(match_add_short_context),
+		cmocka_unit_test(match_add_lookalike),
+		cmocka_unit_test(match_many_places),
+		cmocka_unit_test(match_lookalike_drifted),
+		cmocka_unit_test(match_moved_repeated),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),
 		cmocka_unit_test(match_partial),
@@ -912,6 +1126,7 @@ int main(void)
 		cmocka_unit_test(whitespace_only_patch),
 		cmocka_unit_test(fprint_moved_marks),
 		cmocka_unit_test(match_work_bounded),
+		cmocka_unit_test(combine_unread_version),
 		cmocka_unit_test(names_index),
 		cmocka_unit_test(names_incomplete),
 	};

@@ -61,6 +61,9 @@ static void test_valid_escape(void **state)
 	assert_false(utf8_valid("\xed\xa0\x80", 3));      /* surrogate */
 	assert_false(utf8_valid("\xf4\x90\x80\x80", 4));  /* past U+10FFFF */
 	assert_false(utf8_valid("a\0b", 3));
+	char *e0 = utf8_escape("", 0); /* found by fuzz_core_text: a buffer never terminated */
+	assert_string_equal(e0, "");
+	free(e0);
 	char *e = utf8_escape("linux\xe9/x\xc3\xa9", 10);
 	assert_string_equal(e, "linux\\xE9/x\xc3\xa9");
 	free(e);
@@ -91,7 +94,9 @@ static void test_kj(void **state)
 	assert_true(json_is_null(json_object_get(o, "null")));
 	assert_string_equal(json_string_value(json_array_get(json_object_get(o, "a"), 1)), "y\\xC3");
 	json_decref(o);
-	json_t *nul = kj_pack("{s:s, s:o}", "a", (const char *)NULL, "b", (json_t *)NULL);
+	json_t *nul = kj_pack("{s:s, s:o, s:f}", "a", (const char *)NULL, "b", (json_t *)NULL, "c",
+			      0.0 / 0.0);
+	assert_true(json_is_null(json_object_get(nul, "c")));
 	assert_true(json_is_null(json_object_get(nul, "a")));
 	assert_true(json_is_null(json_object_get(nul, "b")));
 	json_decref(nul);

@@ -59,7 +59,22 @@ with open(sys.argv[1], "w") as f:
     f.write("[" + "[]," * 3000000 + "[]]")' "$T/sbom.json"
 run35 "--sbom 3,000,000 values" "${vex[@]}" --sbom "$T/sbom.json"
 want "--sbom 3,000,000 values" "13" "more than .* JSON values"
-rm -f "$T/sbom.json"
+# the same class for every JSON text (kj_loadb): the previous OpenVEX document, a check
+# --json for report, the KEV catalogue, each 60 MB (KEV: 8 MB) of "[],[],..."
+$PY -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("[" + "[]," * 20000000 + "[]]")
+with open(sys.argv[2], "w") as f:
+    f.write("[" + "[]," * 2700000 + "[]]")' "$T/big.json" "$T/kev.json"
+run35 "--since-vex 60 MB of values" "${vex[@]}" --since "$T/kcve.db" --since-vex "$T/big.json"
+want "--since-vex 60 MB of values" "13" "big.json"
+run35 "report --check-json 60 MB of values" "$KCVE" report --html "$T/r.html" --db "$T/kcve.db" --check-json "$T/big.json"
+[ "$RC" -gt 0 ] && [ "$RC" -lt 128 ] || fail "report --check-json: exit $RC"
+[ "$(wc -l < "$T/err")" = 1 ] || fail "report --check-json: $(cat "$T/err")"
+run35 "--kev 8 MB of values" "${chk[@]}" --kev "$T/kev.json"
+want "--kev 8 MB of values" "13" "more than 2097152 JSON values"
+rm -f "$T/sbom.json" "$T/big.json" "$T/kev.json"
 
 # ---- item 5: check --db FIFO, --since FIFO (read_big opened without O_NONBLOCK: hung)
 for kind in fifo zero sparse; do

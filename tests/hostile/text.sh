@@ -122,12 +122,30 @@ printf 'obj-y += drivers/\nobj-y += arch/$(SRCARCH)/\n' > "$T/tree/Kbuild"
 mkdir -p "$T/tree/arch/x86"
 : > "$T/tree/arch/x86/Makefile"
 : > "$T/tree/arch/x86/Kbuild"
-for name in $'evil\u202eLOL' $'c1\u009b31m'; do
+for cp in 202e 009b; do
+	name=$($PY -c "print('evil\\u$cp' + 'LOL')")
 	rm -f "$R"/etc/modprobe.d/*
 	printf 'install foo /bin/false\n' > "$R/etc/modprobe.d/$name.conf"
-	run35 "modprobe.d name $(printf '%q' "$name")" "$KCVE" check --tree "$T/vulns" --running --root "$R" --source "$T/tree"
-	grep -q "^mitigated: CVE-2099-0003" "$T/out" || fail "modprobe.d $(printf '%q' "$name"): no mitigated line: $(cat "$T/out" "$T/err")"
-	! grep -q $'\u202e\|\u009b' "$T/out" || fail "modprobe.d $(printf '%q' "$name"): printed raw: $(grep mitigated "$T/out" | od -c | head)"
-	grep "^mitigated:" "$T/out" | grep -q "?" || fail "modprobe.d name not shown neutralised: $(grep mitigated "$T/out")"
+	run35 "modprobe.d name with U+$cp" "$KCVE" check --tree "$T/vulns" --running --root "$R" --source "$T/tree"
+	grep -q "^mitigated: CVE-2099-0003" "$T/out" || fail "modprobe.d U+$cp: no mitigated line: $(cat "$T/out" "$T/err")"
+	! grep -q "$name" "$T/out" || fail "modprobe.d U+$cp: printed raw: $(grep mitigated "$T/out" | od -c | head)"
+	grep "^mitigated:" "$T/out" | grep -q "evil?LOL" || fail "modprobe.d U+$cp not shown neutralised: $(grep mitigated "$T/out" | od -c | head)"
 done
+# ---- an SPDX 3 SBOM's text on the terminal: the one-line summary names the kernel version the
+# SBOM gives, which is the SBOM's own text (ESC ]0; sets a window title, ESC [2J clears)
+$PY - "$T/evil.spdx.json" <<'PY'
+import json, sys
+ci = {"type": "CreationInfo", "@id": "_:ci", "specVersion": "3.0.1",
+      "created": "2026-01-01T00:00:00Z", "createdBy": ["urn:x:agent"]}
+graph = [ci,
+         {"type": "software_Package", "spdxId": "urn:x:k", "creationInfo": "_:ci",
+          "name": "linux", "software_packageVersion": "6.0.2\u001b]0;owned\u0007\u001b[2J"},
+         {"type": "software_File", "spdxId": "urn:x:f", "creationInfo": "_:ci",
+          "name": "drivers/foo/foo.c", "software_primaryPurpose": "source"}]
+json.dump({"@context": "https://spdx.org/rdf/3.0.1/spdx-context.jsonld", "@graph": graph},
+          open(sys.argv[1], "w"))
+PY
+run35 "SPDX 3 version with ESC" "$KCVE" check --tree "$T/vulns" --sbom "$T/evil.spdx.json"
+grep -q "SBOM: 1 compiled file" "$T/err" || fail "SPDX 3 version with ESC: no summary line: $(cat "$T/err")"
+no_control "$T/err" "$T/out"
 echo "text: ok"

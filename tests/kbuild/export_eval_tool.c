@@ -1,6 +1,6 @@
 /* Test driver: the per-file answer of a compact database built with `db build --source KSRC`
  * side by side with the Kbuild evaluation of KSRC, for every path of a list, under one .config.
- * Both go through the file stage `kcve check` uses (check/filestage.h): the conditions are
+ * Both go through the file stage `kcve check` uses (check/stages/filestage.h): the conditions are
  * those ck_set_add_conditions() stores in a database (every path of the list counts as a
  * record's programFile), evaluated as `check --db` evaluates them.
  *

@@ -499,7 +499,9 @@ static void test_export_conditions(void **state)
 		"fs/no-block.c\t!CONFIG_BLOCK\n",   /* else branch of ifdef */
 		"fs/sysfs.c\t!CONFIG_PROC_FS=y && CONFIG_SYSFS=y\n", /* =m takes the else branch too */
 		"fs/hz.c\tunknown\n",                /* compares with a number: not expressible */
-		"arch/x86/kernel/process_64.c\ty\n",
+		/* $(BITS), set under ifeq ($(CONFIG_X86_32),y) in the arch Makefile, follows it */
+		"arch/x86/kernel/process_64.c\t!CONFIG_X86_32=y\n",
+		"arch/x86/kernel/process_32.c\tCONFIG_X86_32=y\n",
 		"fs/ext4/inline.c\tCONFIG_EXT4_FS\n", /* unconditional #include */
 		"fs/ext4/debug.c\tunknown\n",         /* #include under #ifdef */
 		"arch/x86/pci/pci.c\tCONFIG_PCI\n",

@@ -19,6 +19,8 @@ import os
 import re
 import sys
 
+from csource import c_files
+
 SINK_FILES = {"src/lib/core/diag.c", "src/lib/core/progress.c"}
 COMPARATOR = ("src/lib/core/cveid.c", "cveid_cmp")
 
@@ -30,33 +32,6 @@ ID_CMP_NAME = re.compile(r"(id\w*cmp|cmp\w*_id|cve\w*cmp|cmp\w*cve)", re.I)
 RAW_CMP = re.compile(r"\b(strcmp|strncmp|memcmp|strcasecmp)\s*\(")
 ID_FIELD_CMP = re.compile(r"\b(strcmp|strncmp)\s*\([^,;]*(->|\.)id\s*,")
 DIGITS_CMP = re.compile(r"\b(memcmp|strncmp|strcmp)\s*\([^;]*\bid\w*\s*\+\s*[49]\b")
-
-
-def strip(text):
-    """Comments and string/char literals blanked (newlines kept, so line numbers hold)."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            out.append(c + re.sub(r"[^\n]", " ", text[i + 1:j]) + c)
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 def functions(code):
@@ -76,47 +51,36 @@ def functions(code):
 
 def main():
     root = sys.argv[1]
-    lib = os.path.join(root, "src", "lib")
     problems = []
-    nfiles = 0
-    for base, _, files in os.walk(lib):
-        for name in sorted(files):
-            if not name.endswith((".c", ".h")):
+    files = c_files(root, os.path.join("src", "lib"))
+    nfiles = len(files)
+    for rel, code in files:
+        def at(off):
+            return f"{rel}:{code.count(chr(10), 0, off) + 1}"
+
+        for m in EXIT.finditer(code):
+            problems.append(f"{at(m.start())}: {m.group(1)}() in the library: return a "
+                            "struct kcve_err and let the command line exit")
+        if rel not in SINK_FILES:
+            for m in TERMINAL.finditer(code):
+                what = m.group(1) or m.group(2) + "()"
+                problems.append(f"{at(m.start())}: {what} in the library: warn through a "
+                                "struct kcve_diag (core/diag.h), write output to the FILE * "
+                                "the caller gives")
+        for fname, off, body in functions(code):
+            if (rel, fname) == COMPARATOR:
                 continue
-            path = os.path.join(base, name)
-            rel = os.path.relpath(path, root)
-            code = strip(open(path, encoding="utf-8", errors="replace").read())
-            nfiles += 1
-
-            def at(off):
-                return f"{rel}:{code.count(chr(10), 0, off) + 1}"
-
-            for m in EXIT.finditer(code):
-                problems.append(f"{at(m.start())}: {m.group(1)}() in the library: return a "
-                                "struct kcve_err and let the command line exit")
-            if rel not in SINK_FILES:
-                for m in TERMINAL.finditer(code):
-                    what = m.group(1) or m.group(2) + "()"
-                    problems.append(f"{at(m.start())}: {what} in the library: warn through a "
-                                    "struct kcve_diag (core/diag.h), write output to the FILE * "
-                                    "the caller gives")
-            for fname, off, body in functions(code):
-                if (rel, fname) == COMPARATOR:
-                    continue
-                if ID_CMP_NAME.search(fname) and ("cveid_cmp" not in body or RAW_CMP.search(body)):
-                    problems.append(f"{at(off)}: {fname}() compares ids itself: call cveid_cmp() "
-                                    "(core/cveid.h), the one order of CVE ids")
-                m = ID_FIELD_CMP.search(body)
-                if "cmp" in fname and m:
-                    problems.append(f"{at(off + body.find(m.group(0)))}: {fname}() orders by an id "
-                                    "with strcmp: call cveid_cmp() (core/cveid.h)")
-                m = DIGITS_CMP.search(body)
-                if m:
-                    problems.append(f"{at(off + body.find(m.group(0)))}: {fname}() compares the "
-                                    "digits of a CVE id: call cveid_cmp() (core/cveid.h)")
-    if nfiles < 50:
-        print(f"FAIL: only {nfiles} files under {lib}: wrong REPO_ROOT?")
-        return 1
+            if ID_CMP_NAME.search(fname) and ("cveid_cmp" not in body or RAW_CMP.search(body)):
+                problems.append(f"{at(off)}: {fname}() compares ids itself: call cveid_cmp() "
+                                "(core/cveid.h), the one order of CVE ids")
+            m = ID_FIELD_CMP.search(body)
+            if "cmp" in fname and m:
+                problems.append(f"{at(off + body.find(m.group(0)))}: {fname}() orders by an id "
+                                "with strcmp: call cveid_cmp() (core/cveid.h)")
+            m = DIGITS_CMP.search(body)
+            if m:
+                problems.append(f"{at(off + body.find(m.group(0)))}: {fname}() compares the "
+                                "digits of a CVE id: call cveid_cmp() (core/cveid.h)")
     if problems:
         print("\n".join(problems))
         print(f"FAIL: {len(problems)} place(s) where the library exits, prints or orders CVE ids "

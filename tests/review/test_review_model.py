@@ -217,6 +217,12 @@ def test_cli(tmp):
         r = subprocess.run([KCVE, "review", "--classify"] + arg + files, capture_output=True,
                            text=True)
         assert r.returncode == code and len(r.stderr.splitlines()) == 1, (arg, r.returncode, r.stderr)
+    # a --model path that carries control bytes (ESC, CR) reaches no terminal raw
+    odd = os.path.join(tmp, "m\x1b]0;title\x07\r.tsv")
+    shutil.copyfile(MODEL, odd)
+    r = subprocess.run([KCVE, "review", "--classify", "--model", odd] + files,
+                       capture_output=True, text=True, check=True)
+    assert not any(c in r.stderr + r.stdout for c in "\x1b\x07\r"), repr(r.stderr)
     print("cli: --threshold moves decisions; broken models and options are one error line")
 
 

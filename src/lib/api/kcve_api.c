@@ -8,13 +8,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "check/inputs/release.h"
 #include "check/records/recset.h"
 #include "check/run/entry.h"
 #include "check/verdict/check.h"
 #include "check/verdict/verdict.h"
 #include "core/clock.h"
-#include "core/xalloc.h"
 #include "core/text.h"
+#include "core/xalloc.h"
 
 _Static_assert((int)KCVE_STATUS_AFFECTED == (int)CK_OUT_AFFECTED &&
 		       (int)KCVE_STATUS_UNKNOWN == (int)CK_OUT_UNKNOWN &&

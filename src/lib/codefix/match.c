@@ -199,6 +199,7 @@ struct cand {
 	float score;
 	uint8_t state;
 	bool fmatch;
+	bool by_ctx; /* some vote for the place came from a context line */
 	uint32_t line;
 	uint32_t first, last; /* the change's span (struct cf_hres) */
 	bool ins;
@@ -578,9 +579,16 @@ static uint8_t read_state(struct item *it, size_t m, const struct cf_src *f, siz
 	return CF_H_UNKNOWN;
 }
 
-static int cmp_long(const void *a, const void *b)
+/* One start implied by one line of the hunk: where the hunk would begin if that line is
+ * where the file has it; ctx: the line is a context line. */
+struct vote {
+	long start;
+	bool ctx;
+};
+
+static int cmp_vote(const void *a, const void *b)
 {
-	long x = *(const long *)a, y = *(const long *)b;
+	long x = ((const struct vote *)a)->start, y = ((const struct vote *)b)->start;
 	return (x > y) - (x < y);
 }
 
@@ -590,12 +598,15 @@ static int cmp_votes(const void *a, const void *b)
 	return (y->votes > x->votes) - (y->votes < x->votes);
 }
 
-/* Places where the hunk may be: starts implied by its distinctive lines, clustered. */
+/* Places where the hunk may be: starts implied by its distinctive lines, clustered.  A cluster
+ * spans at most `gap` lines: starts are not chained one to the next (in a file of many short
+ * look-alike functions a chain runs through all of them, and the one window around its middle
+ * leaves out the hunk's own place while a look-alike that has the fix's lines decides). */
 static size_t find_candidates(const struct item *it, size_t m, const struct cf_src *f,
 			      struct cand *out)
 {
 	size_t ns = 0, alloc = 0;
-	long *starts = NULL;
+	struct vote *starts = NULL;
 	for (size_t k = 0; k < m; k++) {
 		if (it[k].trivial || it[k].moved)
 			continue;
@@ -606,19 +617,20 @@ static size_t find_candidates(const struct item *it, size_t m, const struct cf_s
 			continue;
 		XGROW(starts, ns + c, alloc);
 		for (size_t i = 0; i < c; i++)
-			starts[ns++] = at[i] - (long)k;
+			starts[ns++] = (struct vote){at[i] - (long)k, ctx};
 	}
 	if (ns)
-		qsort(starts, ns, sizeof *starts, cmp_long);
-	size_t nc = 0, cap = 4 * MAX_CAND;
-	struct cand *all = xcalloc(cap, sizeof *all);
+		qsort(starts, ns, sizeof *starts, cmp_vote);
+	size_t nc = 0; /* every cluster is kept until sorted by votes (at most one per start) */
+	struct cand *all = xcalloc(ns + 1, sizeof *all);
 	long gap = (long)m / 2 + 8;
 	for (size_t i = 0; i < ns;) {
 		size_t j = i;
-		while (j + 1 < ns && starts[j + 1] - starts[j] <= gap)
-			j++;
-		if (nc < cap)
-			all[nc++] = (struct cand){.start = starts[(i + j) / 2], .votes = (int)(j - i + 1)};
+		bool by_ctx = starts[i].ctx;
+		while (j + 1 < ns && starts[j + 1].start - starts[i].start <= gap)
+			by_ctx |= starts[++j].ctx;
+		all[nc++] = (struct cand){.start = starts[(i + j) / 2].start,
+					  .votes = (int)(j - i + 1), .by_ctx = by_ctx};
 		i = j + 1;
 	}
 	qsort(all, nc, sizeof *all, cmp_votes);
@@ -701,8 +713,9 @@ static void eval_candidate(struct item *it, size_t m, const struct cf_src *f,
 
 /* The hunk's reading from its candidate places: the best one, among those in the hunk's own
  * function when one of them is nearly as good; two near-best places reading differently
- * leave the hunk unknown. */
-static void choose(struct cand *c, size_t nc, struct cf_hres *out)
+ * leave the hunk unknown, and so does "fixed" outside the named function (named: the header
+ * names one) while a place in it reads otherwise.  Returns the chosen place (nc: none). */
+static size_t choose(struct cand *c, size_t nc, bool named, struct cf_hres *out)
 {
 	float top = 0;
 	bool any_f = false;
@@ -718,7 +731,7 @@ static void choose(struct cand *c, size_t nc, struct cf_hres *out)
 			bi = i;
 		}
 	if (bi == nc)
-		return;
+		return nc;
 	out->state = c[bi].state;
 	out->line = c[bi].line;
 	out->first = c[bi].first;
@@ -728,8 +741,16 @@ static void choose(struct cand *c, size_t nc, struct cf_hres *out)
 		if ((!any_f || c[i].fmatch) && c[i].score >= 0.85f * best &&
 		    c[i].state != CF_H_UNKNOWN && c[i].state != c[bi].state)
 			out->state = CF_H_UNKNOWN;
+	/* "fixed" read outside the function the hunk header names (a function: a label such as
+	 * "retry:" places nothing) while a place inside it, however poorly it matches (its context
+	 * rewritten since), reads otherwise: that function may lack the fix that a look-alike
+	 * elsewhere has */
+	for (size_t i = 0; i < nc && named && out->state == CF_H_FIXED && !c[bi].fmatch; i++)
+		if (c[i].fmatch && c[i].state != CF_H_FIXED)
+			out->state = CF_H_UNKNOWN;
 	if (out->state == CF_H_UNKNOWN)
 		out->first = out->last = 0;
+	return bi;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -785,7 +806,21 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct
 	float *dp = xmalloc((m + 1) * cols * sizeof *dp);
 	for (i = 0; i < nc && (i == 0 || used + per <= HUNK_CELLS_MAX); i++, used += per)
 		eval_candidate(it, m, f, nc > 1 ? h->func : NULL, hfunc, &c[i], pos, dp);
-	choose(c, i, out);
+	char hname[128];
+	cf_header_name(h->func, hname, sizeof hname);
+	size_t bi = choose(c, i, hname[0] != '\0', out);
+	/* a fix that only adds, read fixed at a place that none of its context lines points to
+	 * (they are trivial or too common to place it): the place was found by the added lines
+	 * alone, where the file has them -- a look-alike function with the same closing lines has
+	 * them as well as the fixed one, and the one that lacks them is never looked at */
+	bool removes = false;
+	for (size_t k = 0; k < m; k++)
+		removes |= it[k].type == CF_DEL && !it[k].moved;
+	if (out->state == CF_H_FIXED && bi < i && !c[bi].by_ctx && !removes) {
+		out->state = CF_H_UNKNOWN;
+		out->first = out->last = 0;
+		out->ins = false;
+	}
 	if (i < nc) /* places left unread might read otherwise: no verdict from the others */
 		*out = (struct cf_hres){.state = CF_H_UNKNOWN, .line = out->line,
 					.weight = out->weight};

@@ -10,8 +10,10 @@
  *               and the added lines are not between;
  * An added line counts only in its place: on the lines next to the hunk's own lines around it
  * (up to a distinctive context line on one side), never because the same statement stands
- * elsewhere in the function; added lines held by trivial context only, or a place whose
- * context also stands elsewhere closed up (an #if twin), leave a fix that only adds unknown.
+ * elsewhere in the function; added lines held by trivial context only, a place whose
+ * context also stands elsewhere closed up (an #if twin), or a place that only the added lines
+ * point to (every context line trivial or too common to place the hunk: a look-alike function
+ * that has them would be the only place read), leave a fix that only adds unknown.
  *   unknown     neither, the place is ambiguous (two places read differently and the hunk's
  *               function does not tell them apart), or the file is missing.
  * Lines too common to identify a place ("}", "return 0;") weigh a fifth of a line.  Per
@@ -103,6 +105,7 @@ struct cf_result {
 	uint8_t verdict; /* enum cf_verdict */
 	uint32_t hunks, found; /* hunks in the fingerprint, hunks read fixed or vulnerable */
 	const char *label;     /* the fingerprint that decided (version of the fix) */
+	bool unread;           /* some hunk was not read (the run's time was spent) */
 	struct cf_ev *ev;
 	size_t nev;
 };
@@ -122,7 +125,8 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 		  struct kcve_err *err);
 /* One verdict per CVE from its fingerprints out[first..first+n) (several versions of a fix):
  * the versions agree, or one decides and the others do not; disagreeing versions are
- * undecided.  Returns the index of the deciding result. */
+ * undecided, and so is "fixed" while a version has hunks left unread (read, it might have
+ * disagreed).  Returns the index of the deciding result. */
 size_t cf_combine(const struct cf_result *r, size_t n, struct cf_result *combined);
 void cf_result_release(struct cf_result *r);
 

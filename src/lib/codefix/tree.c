@@ -57,6 +57,7 @@ void cf_result_decide(struct cf_result *r, const struct cf_hres *hr, size_t n)
 		wv += hr[i].state == CF_H_VULN ? w : 0;
 		r->found += hr[i].state == CF_H_FIXED || hr[i].state == CF_H_VULN;
 	}
+	r->unread = unread;
 	if (wf > 0 && wv > 0)
 		r->verdict = CF_PARTIAL;
 	else if (wf >= 1.0f && wf >= 0.5f * wall && !unread)
@@ -253,8 +254,9 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 size_t cf_combine(const struct cf_result *r, size_t n, struct cf_result *combined)
 {
 	size_t pick = 0;
-	bool fixed = false, vuln = false;
+	bool fixed = false, vuln = false, unread = false;
 	for (size_t i = 0; i < n; i++) {
+		unread |= r[i].unread;
 		fixed |= r[i].verdict == CF_FIXED;
 		vuln |= r[i].verdict == CF_VULNERABLE;
 		if (r[i].found > r[pick].found ||
@@ -262,7 +264,7 @@ size_t cf_combine(const struct cf_result *r, size_t n, struct cf_result *combine
 			pick = i;
 	}
 	*combined = r[pick];
-	if (fixed && vuln)
+	if ((fixed && vuln) || (combined->verdict == CF_FIXED && unread))
 		combined->verdict = CF_UNDECIDED;
 	return pick;
 }

@@ -3,6 +3,7 @@
 #include "core/kjson.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -113,8 +114,10 @@ static json_t *pack_value(struct packer *p, bool *omit)
 		return must(json_integer(va_arg(p->ap, int)));
 	case 'I':
 		return must(json_integer(va_arg(p->ap, json_int_t)));
-	case 'f':
-		return must(json_real(va_arg(p->ap, double)));
+	case 'f': { /* jansson has no NaN or infinity: JSON null */
+		double d = va_arg(p->ap, double);
+		return isfinite(d) ? must(json_real(d)) : json_null();
+	}
 	case 'o':
 	case 'O': {
 		json_t *v = va_arg(p->ap, json_t *);
@@ -159,6 +162,19 @@ size_t kj_count_values(const char *text, size_t len)
 			n++;
 	}
 	return n;
+}
+
+json_t *kj_loadb(const char *text, size_t len, size_t flags, json_error_t *je)
+{
+	size_t n = kj_count_values(text, len);
+	if (n > KJ_VALUES_MAX) {
+		if (je) {
+			memset(je, 0, sizeof *je);
+			text_snprintf(je->text, sizeof je->text, "more than %zu JSON values", KJ_VALUES_MAX);
+		}
+		return NULL;
+	}
+	return json_loadb(text, len, flags, je);
 }
 
 int kj_parse(const char *text, size_t len, const struct kj_limits *lim, const char *what,

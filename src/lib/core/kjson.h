@@ -23,9 +23,19 @@ json_t *kj_str(const char *s);
 json_t *kj_strn(const char *s, size_t n);
 /* json_pack's format ("{s:s, s:o, s:[...]}", s s# s% n b i I f o O, '?' and '*' after s/o/O)
  * with every string through kj_str and every key escaped the same way. Never NULL: a NULL
- * "s" or "o" is JSON null (and "s*"/"o*" in an object leaves the member out), every "o"
+ * "s" or "o" is JSON null (and "s*"/"o*" in an object leaves the member out), so is an "f"
+ * that is NaN or infinite (jansson refuses them), every "o"
  * reference is taken. A malformed format is a programming error (KCVE_ASSERT). */
 json_t *kj_pack(const char *fmt, ...);
+
+/* The values one JSON text may hold unless its kind says otherwise: 2,097,152 (2 M empty
+ * objects cost jansson 470 MB; a real record, catalogue, VEX or check document holds far
+ * fewer). */
+#define KJ_VALUES_MAX ((size_t)2 << 20)
+/* json_loadb within KJ_VALUES_MAX: NULL with je filled ("more than N JSON values") when the
+ * text holds more, else what json_loadb gives. Every JSON text is parsed through it (or
+ * kj_parse). */
+json_t *kj_loadb(const char *text, size_t len, size_t flags, json_error_t *je);
 
 /* Limits of one kind of JSON input. */
 struct kj_limits {

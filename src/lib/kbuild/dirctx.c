@@ -2,6 +2,7 @@
  * hook remembers where every word of an object list was listed (and, in symbolic mode, under
  * which condition), the rule hook finds sources compiled by an explicit rule (rulesrc.c); and the
  * `$(build)=` recipes of a makefile. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,16 +61,12 @@ static size_t rhs_refs(struct mk_ctx *c, const char *name, const char *rhs, stru
 {
 	struct symref *v = NULL;
 	size_t n = 0, alloc = 0;
-	for (const char *p = rhs; (p = strchr(p, '$')); p++) {
-		if (p[1] != '(' && p[1] != '{')
+	const char *q = rhs, *s;
+	size_t sn;
+	while (mk_next_ref(&q, &s, &sn)) {
+		if (!strncmp(s, "CONFIG_", 7))
 			continue;
-		const char *s = p + 2, *e = s;
-		while ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9') ||
-		       *e == '_' || *e == '-' || *e == '.')
-			e++;
-		if (e == s || (*e != ')' && *e != '}' && *e != ':') || !strncmp(s, "CONFIG_", 7))
-			continue;
-		char *nm = xstrndup(s, (size_t)(e - s));
+		char *nm = xstrndup(s, sn);
 		bool dup = false;
 		for (size_t i = 0; i < n && !dup; i++)
 			dup = !strcmp(v[i].name, nm);
@@ -98,7 +95,8 @@ static size_t rhs_refs(struct mk_ctx *c, const char *name, const char *rhs, stru
 
 /* How word w derives from word u of a variable: pass 0, it is u; pass 1, as
  * $(patsubst %.o,%.stub.o,...) or $(addprefix dir/,...) make it; pass 2, u (one path
- * component) is one of its directories ($(addsuffix /Makefile,$(addprefix $(DIR)/,$(DC_LIBS)))). */
+ * component) is one of its directories ($(addsuffix /Makefile,$(addprefix $(DIR)/,$(DC_LIBS))));
+ * pass 3, u stands in it between non-alphanumeric characters. */
 static bool derived(int pass, const char *u, size_t un, const char *w, size_t wn)
 {
 	if (pass == 0)
@@ -111,8 +109,17 @@ static bool derived(int pass, const char *u, size_t un, const char *w, size_t wn
 	}
 	if (!un || memchr(u, '/', un))
 		return false;
-	for (size_t i = 0; i + un < wn; i++)
-		if ((i == 0 || w[i - 1] == '/') && w[i + un] == '/' && !memcmp(w + i, u, un))
+	if (pass == 2) {
+		for (size_t i = 0; i + un < wn; i++)
+			if ((i == 0 || w[i - 1] == '/') && w[i + un] == '/' && !memcmp(w + i, u, un))
+				return true;
+		return false;
+	}
+	/* pass 3: u between non-alphanumeric characters ($(vdso_img-y:%=vdso-image-%.o): 32 ->
+	 * vdso-image-32.o) */
+	for (size_t i = 0; i + un <= wn; i++)
+		if ((i == 0 || !isalnum((unsigned char)w[i - 1])) &&
+		    (i + un == wn || !isalnum((unsigned char)w[i + un])) && !memcmp(w + i, u, un))
 			return true;
 	return false;
 }
@@ -138,7 +145,7 @@ static char *ref_cond(struct kb_tree *t, const char *dir, const char *rhs, const
 		if (ln == wn && !memcmp(x, w, wn))
 			return xstrdup("y");
 	char *acc = NULL;
-	for (int pass = 0; pass < 3 && !acc; pass++)
+	for (int pass = 0; pass < 4 && !acc; pass++)
 		for (size_t i = 0; i < nrefs; i++) {
 			size_t un;
 			for (const char *u = refs[i].words; (u = mk_next_word(u, &un)); u += un) {

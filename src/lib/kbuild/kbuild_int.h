@@ -27,12 +27,24 @@ struct kb_config {
 const char *kb_config_raw(const struct kb_config *c, const char *sym);
 
 /* ---- make variables ---- */
+/* Symbolic mode: one of the values a variable takes, and where. */
+struct mk_alt {
+	char *value; /* expanded */
+	char *cond;
+};
+#define MK_MAX_ALTS 8
 struct mk_var {
 	char *name;
 	char *value;
 	bool recursive; /* '=' flavour: expanded at use */
 	bool uncertain; /* value depends on something kcve cannot evaluate */
 	bool exported;
+	/* symbolic mode: a variable other than an object list assigned under CONFIG conditions
+	 * (`ifeq ($(CONFIG_X86_32),y) BITS := 32 else BITS := 64`) has the values it takes under
+	 * each (nalts >= 2), or more than MK_MAX_ALTS of them (alts_unknown) */
+	struct mk_alt *alts;
+	size_t nalts;
+	bool alts_unknown;
 	struct mk_var *next;
 };
 
@@ -46,6 +58,8 @@ void mk_vars_free(struct mk_vars *v);
 struct mk_var *mk_vars_get(const struct mk_vars *v, const char *name, size_t n);
 struct mk_var *mk_vars_set(struct mk_vars *v, const char *name, size_t n, const char *value,
 			   bool recursive);
+/* Replace v's alternatives by a copy of alts (n of them; none clears them). */
+void mk_var_set_alts(struct mk_var *v, const struct mk_alt *alts, size_t n, bool unknown);
 
 /* Called for every assignment to a variable whose name matches a Kbuild list (obj-*, lib-*,
  * subdir-*, <composite>-y/-m/-objs/-, core-*, drivers-*, libs-*): lets the tree evaluator remember
@@ -95,6 +109,11 @@ struct mk_ctx {
 	/* for the list hook: the words an `:=` or an append to a simple variable expanded before
 	 * assigning them (the hook would otherwise expand the right-hand side afterwards) */
 	const char *assign_words;
+	/* symbolic mode, while an assignment or a test is evaluated for each value of the
+	 * variables with alternatives it reads: those values (ovr_names[i] -> ovr_vals[i]) */
+	const char *const *ovr_names;
+	const char *const *ovr_vals;
+	size_t novr;
 	bool (*keep_name)(const char *name);
 	/* symbolic mode: the condition the variables named in text (a computed name such as
 	 * `obj-$(VDSO32-y)`) carry, "y" when none; caller frees */
@@ -131,6 +150,10 @@ char *mk_cond_stack(const struct mk_ctx *c);
 
 /* printf into a new string (caller frees). */
 char *mk_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The next plain variable reference of text at or after *p: $(NAME), ${NAME} or $(NAME:a=b).
+ * Returns the '$' (NULL when none), sets *name and *n to the name and *p past the name. */
+const char *mk_next_ref(const char **p, const char **name, size_t *n);
 
 /* Word helpers: iterate over whitespace-separated words of s. */
 const char *mk_next_word(const char *s, size_t *len);

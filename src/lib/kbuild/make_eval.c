@@ -270,6 +270,128 @@ static bool enumerate_end(struct mk_ctx *c)
 	return missed;
 }
 
+/* Symbolic mode: the variables with alternatives (struct mk_var's alts) that text names as
+ * $(NAME), ${NAME} or $(NAME:a=b), at most max, added to av[*n] (once each); *unknown when one
+ * has too many to follow. */
+struct altvar {
+	char *name;
+	const struct mk_var *v;
+};
+
+static void alt_refs(struct mk_ctx *c, const char *text, bool in_test, struct altvar *av, size_t *n, size_t max,
+		     bool *unknown)
+{
+	const char *q = text, *s, *p;
+	size_t nn;
+	while ((p = mk_next_ref(&q, &s, &nn))) {
+		const char *e = s + nn;
+		/* a reference standing as whole words (`amdgpu-y += $(AMDKFD_FILES)`): its words
+		 * carry their own conditions (the list hook); only one inside a word (`process_$(BITS).o`)
+		 * or a test needs the values */
+		bool before = p == text || strchr(" \t,(", p[-1]), after = (*e == ')' || *e == '}') && strchr(" \t,)", e[1]);
+		if (!in_test && before && after)
+			continue;
+		const struct mk_var *v = mk_vars_get(c->locals, s, nn);
+		if (!v)
+			v = mk_vars_get(c->globals, s, nn);
+		if (!v || (v->nalts < 2 && !v->alts_unknown))
+			continue;
+		bool dup = false;
+		for (size_t i = 0; i < *n && !dup; i++)
+			dup = strlen(av[i].name) == nn && !memcmp(av[i].name, s, nn);
+		if (dup)
+			continue;
+		if (*n == max || v->alts_unknown) {
+			*unknown = true;
+			continue;
+		}
+		av[*n].name = xstrndup(s, nn);
+		av[*n].v = v;
+		(*n)++;
+	}
+}
+
+#define MAX_ALT_VARS 3
+#define MAX_ALT_COMBOS 16
+
+/* Row r of the product of av's alternatives: the override values and the row's condition. */
+static char *alt_row(const struct altvar *av, size_t n, size_t r, const char **names, const char **vals)
+{
+	char *cond = xstrdup("y");
+	for (size_t i = 0; i < n; i++) {
+		const struct mk_alt *a = &av[i].v->alts[r % av[i].v->nalts];
+		r /= av[i].v->nalts;
+		names[i] = av[i].name;
+		vals[i] = a->value;
+		char *x = kbt_cond_and(cond, a->cond);
+		free(cond);
+		cond = x;
+	}
+	return cond;
+}
+
+static size_t alt_rows(const struct altvar *av, size_t n)
+{
+	size_t rows = 1;
+	for (size_t i = 0; i < n && rows <= MAX_ALT_COMBOS; i++)
+		rows *= av[i].v->nalts;
+	return rows;
+}
+
+static void free_altvars(struct altvar *av, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(av[i].name);
+}
+
+/* Symbolic mode: a test reading variables with alternatives and no CONFIG_ symbol (`ifeq
+ * ($(BITS),32)`): each branch under the or of the rows that take it; "unknown" when too many or
+ * when a row reads CONFIG_ symbols too. */
+static bool sym_alt_test(struct mk_ctx *c, struct cond *k, const char *kind, const char *arg)
+{
+	struct altvar av[MAX_ALT_VARS];
+	size_t n = 0;
+	bool unknown = false;
+	alt_refs(c, arg, true, av, &n, MAX_ALT_VARS, &unknown);
+	if (!n && !unknown)
+		return false;
+	size_t rows = alt_rows(av, n);
+	char *pos = xstrdup("n"), *neg = xstrdup("n");
+	unknown = unknown || rows > MAX_ALT_COMBOS;
+	const char *names[MAX_ALT_VARS], *vals[MAX_ALT_VARS];
+	for (size_t r = 0; r < rows && !unknown; r++) {
+		char *rc = alt_row(av, n, r, names, vals);
+		c->ovr_names = names;
+		c->ovr_vals = vals;
+		c->novr = n;
+		sb_reset(&c->syms);
+		bool u = false;
+		bool t = eval_test(c, kind, arg, &u);
+		unknown = u || c->syms.len > 0;
+		char **side = t ? &pos : &neg;
+		char *x = kbt_cond_or(*side, rc);
+		free(*side);
+		*side = x;
+		free(rc);
+	}
+	c->ovr_names = c->ovr_vals = NULL;
+	c->novr = 0;
+	free_altvars(av, n);
+	if (unknown) {
+		free(pos);
+		free(neg);
+		pos = xstrdup("unknown");
+		neg = xstrdup("unknown");
+	}
+	free(k->syms);
+	free(k->else_syms);
+	k->syms = pos;
+	k->else_syms = neg;
+	k->sym_both = true;
+	k->active = true;
+	return true;
+}
+
 /* Symbolic mode: a test that reads CONFIG_ symbols runs both branches, each under the
  * condition the test's truth table over those symbols gives (every value each can take: y, m,
  * unset, another value), e.g. `ifneq ($(filter y,$(CONFIG_A) $(CONFIG_B)),)` -> "(CONFIG_A=y) ||
@@ -341,7 +463,7 @@ static void begin_cond(struct mk_ctx *c, struct evalstate *st, const char *kind,
 		k->taken = true; /* nothing inside runs */
 		return;
 	}
-	if (c->symbolic && sym_test(c, k, kind, arg)) {
+	if (c->symbolic && ((!c->novr && sym_alt_test(c, k, kind, arg)) || sym_test(c, k, kind, arg))) {
 		enter_branch(c, k);
 		return;
 	}
@@ -558,6 +680,66 @@ static const char *find_assign(const char *s, char *op, size_t *oplen, const cha
 	return NULL;
 }
 
+/* Symbolic mode: add (value, cond) to alts, or-ing the condition of an equal value; "n" ones
+ * are left out. */
+static void alt_add(struct mk_alt *alts, size_t *n, size_t cap, const char *value, char *cond, bool *over)
+{
+	if (!strcmp(cond, "n")) {
+		free(cond);
+		return;
+	}
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(alts[i].value, value)) {
+			char *x = kbt_cond_or(alts[i].cond, cond);
+			free(alts[i].cond);
+			free(cond);
+			alts[i].cond = x;
+			return;
+		}
+	if (*n == cap) {
+		*over = true;
+		free(cond);
+		return;
+	}
+	alts[*n].value = xstrdup(value);
+	alts[*n].cond = cond;
+	(*n)++;
+}
+
+/* Symbolic mode: the values variable v (not an object list) takes after an assignment under
+ * cond; prev is its value before (NULL: unset), added what `+=` appended.  The value v->value
+ * holds stays the last one assigned. */
+static void update_alts(struct mk_var *v, char op, const char *cond, const char *prev, const char *added)
+{
+	if (!strcmp(cond, "y") && (op != '+' || !v->nalts)) {
+		mk_var_set_alts(v, NULL, 0, false);
+		return;
+	}
+	size_t np = v->nalts ? v->nalts : 1;
+	struct mk_alt one = {(char *)(prev ? prev : ""), (char *)"y"};
+	const struct mk_alt *p = v->nalts ? v->alts : &one;
+	struct mk_alt out[2 * MK_MAX_ALTS + 2];
+	size_t n = 0;
+	bool over = v->alts_unknown;
+	char *notc = kbt_cond_not(cond);
+	for (size_t i = 0; i < np; i++) {
+		if (op == '+') {
+			char *nv = mk_strf("%s%s%s", p[i].value, *p[i].value && *added ? " " : "", added);
+			alt_add(out, &n, MK_MAX_ALTS, nv, kbt_cond_and(p[i].cond, cond), &over);
+			free(nv);
+		}
+		alt_add(out, &n, MK_MAX_ALTS, p[i].value, kbt_cond_and(p[i].cond, notc), &over);
+	}
+	if (op != '+')
+		alt_add(out, &n, MK_MAX_ALTS, v->value, xstrdup(cond), &over);
+	free(notc);
+	mk_var_set_alts(v, n >= 2 ? out : NULL, n >= 2 ? n : 0, over);
+	for (size_t i = 0; i < n; i++) {
+		free(out[i].value);
+		free(out[i].cond);
+	}
+}
+
 /* The assignment proper to the expanded name (nn bytes), then the list hook.  cond: symbolic
  * mode's condition of the assignment (NULL otherwise). */
 static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name, char op, const char *rhs,
@@ -569,6 +751,15 @@ static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name,
 	c->uncertain = false;
 	char *old = NULL; /* symbolic: the earlier value an `:=`/`=` kept or replaced */
 	char *words = NULL; /* what an `:=` or a simple append expanded */
+	/* symbolic: a variable other than a list assigned under a condition gets alternatives */
+	bool alts = cond && op != '?' && op != '!' && !(c->keep_name && c->keep_name(name)) &&
+		    (strcmp(cond, "y") || (v && v->nalts));
+	char *prev = NULL;
+	if (alts && v) {
+		struct strbuf sb = STRBUF_INIT;
+		mk_expand_var(c, name, &sb);
+		prev = sb_detach(&sb);
+	}
 	if (cond && v && (op == '=' || op == ':') && c->keep_name && c->keep_name(name)) {
 		struct strbuf sb = STRBUF_INIT;
 		mk_expand_var(c, name, &sb);
@@ -597,6 +788,10 @@ static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name,
 			op = 0;
 		}
 	}
+	/* symbolic mode, one row of variables with alternatives: the row's values are only known
+	 * now, so the text is expanded now */
+	if (c->novr && op == '=')
+		op = ':';
 	switch (op) {
 	case '=':
 		v = mk_vars_set(c->locals, name, nn, rhs, true);
@@ -618,13 +813,18 @@ static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name,
 				v->uncertain = g->uncertain;
 			}
 		}
+		if (!v && c->novr) {
+			words = expand_str(c, rhs);
+			v = mk_vars_set(c->locals, name, nn, words, false);
+			break;
+		}
 		if (!v) {
 			v = mk_vars_set(c->locals, name, nn, rhs, true);
 			break;
 		}
 		struct strbuf sb = STRBUF_INIT;
 		sb_adds(&sb, v->value);
-		if (v->recursive) {
+		if (v->recursive && !c->novr) {
 			if (sb.len && *rhs)
 				sb_addc(&sb, ' ');
 			sb_adds(&sb, rhs);
@@ -652,6 +852,18 @@ static void assign_name(struct mk_ctx *c, const char *lhs_raw, const char *name,
 		if (exported)
 			v->exported = true;
 	}
+	if (alts && v) {
+		char *added = op == '+' ? expand_str(c, rhs) : NULL;
+		if (op != '+' && v->recursive) { /* the alternatives hold expanded values */
+			char *e = expand_str(c, v->value);
+			free(v->value);
+			v->value = e;
+			v->recursive = false;
+		}
+		update_alts(v, op, cond, prev, added);
+		free(added);
+	}
+	free(prev);
 	c->uncertain = was_uncertain;
 	if (c->hook && op != '?') {
 		c->assign_cond = cond;
@@ -713,7 +925,47 @@ static void assign_computed(struct mk_ctx *c, const char *lhs_raw, const char *y
 	free(truth);
 }
 
+static void assign_once(struct mk_ctx *c, const char *lhs_raw, char op, const char *rhs, bool exported);
+
+/* Symbolic mode: an assignment reading variables with alternatives (`obj-y += process_$(BITS).o`)
+ * runs once per row of their values, under that row's condition ("unknown" when too many). */
 static void assign(struct mk_ctx *c, const char *lhs_raw, char op, const char *rhs, bool exported)
+{
+	struct altvar av[MAX_ALT_VARS];
+	size_t n = 0;
+	bool unknown = false;
+	if (c->symbolic && !c->novr) {
+		alt_refs(c, lhs_raw, false, av, &n, MAX_ALT_VARS, &unknown);
+		alt_refs(c, rhs, false, av, &n, MAX_ALT_VARS, &unknown);
+	}
+	if (!n && !unknown) {
+		assign_once(c, lhs_raw, op, rhs, exported);
+		return;
+	}
+	size_t rows = alt_rows(av, n), len = c->condstack.len;
+	if (unknown || rows > MAX_ALT_COMBOS) {
+		sb_adds(&c->condstack, "\x01unknown");
+		assign_once(c, lhs_raw, op, rhs, exported);
+	} else {
+		const char *names[MAX_ALT_VARS], *vals[MAX_ALT_VARS];
+		for (size_t r = 0; r < rows; r++) {
+			char *rc = alt_row(av, n, r, names, vals);
+			c->ovr_names = names;
+			c->ovr_vals = vals;
+			c->novr = n;
+			sb_addf(&c->condstack, "\x01%s", rc);
+			assign_once(c, lhs_raw, op, rhs, exported);
+			sb_setlen(&c->condstack, len);
+			free(rc);
+		}
+		c->ovr_names = c->ovr_vals = NULL;
+		c->novr = 0;
+	}
+	sb_setlen(&c->condstack, len);
+	free_altvars(av, n);
+}
+
+static void assign_once(struct mk_ctx *c, const char *lhs_raw, char op, const char *rhs, bool exported)
 {
 	c->syms.len = 0;
 	if (c->syms.buf)

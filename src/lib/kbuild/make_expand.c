@@ -321,9 +321,33 @@ static const struct mk_fn *find_function(const char *name, size_t n);
 static void call_function(struct mk_ctx *c, const struct mk_fn *f, const char *s, size_t n,
 			  struct strbuf *out);
 
+const char *mk_next_ref(const char **p, const char **name, size_t *n)
+{
+	for (const char *d = *p; (d = strchr(d, '$')); d++) {
+		if (d[1] != '(' && d[1] != '{')
+			continue;
+		const char *s = d + 2, *e = s;
+		while ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9') ||
+		       *e == '_' || *e == '-' || *e == '.')
+			e++;
+		if (e == s || (*e != ')' && *e != '}' && *e != ':'))
+			continue;
+		*name = s;
+		*n = (size_t)(e - s);
+		*p = e;
+		return d;
+	}
+	return NULL;
+}
+
 void mk_expand_var(struct mk_ctx *c, const char *name, struct strbuf *out)
 {
 	size_t n = strlen(name);
+	for (size_t i = 0; i < c->novr; i++)
+		if (!strcmp(c->ovr_names[i], name)) {
+			sb_adds(out, c->ovr_vals[i]);
+			return;
+		}
 	struct mk_var *v = mk_vars_get(c->locals, name, n);
 	if (!v && n > 7 && memcmp(name, "CONFIG_", 7) == 0) {
 		const char *raw = kb_config_raw(c->cfg, name);

@@ -29,6 +29,7 @@ void mk_vars_free(struct mk_vars *v)
 		struct mk_var *x = v->buckets[i], *nx;
 		for (; x; x = nx) {
 			nx = x->next;
+			mk_var_set_alts(x, NULL, 0, false);
 			free(x->name);
 			free(x->value);
 			free(x);
@@ -87,6 +88,26 @@ struct mk_var *mk_vars_set(struct mk_vars *v, const char *name, size_t n, const 
 	x->recursive = recursive;
 	x->uncertain = false;
 	return x;
+}
+
+void mk_var_set_alts(struct mk_var *v, const struct mk_alt *alts, size_t n, bool unknown)
+{
+	for (size_t i = 0; i < v->nalts; i++) {
+		free(v->alts[i].value);
+		free(v->alts[i].cond);
+	}
+	free(v->alts);
+	v->alts = NULL;
+	v->nalts = 0;
+	v->alts_unknown = unknown;
+	if (!n)
+		return;
+	v->alts = xcalloc(n, sizeof(*v->alts));
+	for (size_t i = 0; i < n; i++) {
+		v->alts[i].value = xstrdup(alts[i].value);
+		v->alts[i].cond = xstrdup(alts[i].cond);
+	}
+	v->nalts = n;
 }
 
 char *mk_strf(const char *fmt, ...)

@@ -79,10 +79,15 @@ static void apply(struct kb_tree *t, const struct recipe *r)
 	char *cond = runner_cond(t, r);
 	if (!cond)
 		return;
+	/* the directory is built where its runner is; the gate only decides this list (symbolic
+	 * mode: x86's vDSO directory is not built "only with CONFIG_X86_64" because its first
+	 * recipe, the 64-bit image, is gated so) */
+	char *dircond = xstrdup(cond);
 	struct kbt_dirctx x;
 	char *mf = kbt_dirctx_open(t, &x, r->dir);
 	if (!mf) {
 		free(cond);
+		free(dircond);
 		return;
 	}
 	if (r->gate_var) {
@@ -124,13 +129,14 @@ static void apply(struct kb_tree *t, const struct recipe *r)
 	sb_release(&reason);
 	free(list);
 	if (!strmap_get(&t->recipe_dirs, r->dir))
-		strmap_put(&t->recipe_dirs, r->dir, xstrdup(cond));
+		strmap_put(&t->recipe_dirs, r->dir, xstrdup(t->symbolic ? dircond : cond));
 	/* the recipe directory's own `$(build)=` descents (boot -> compressed) */
 	kbt_scan_build_rules(t, &x.c, mf, r->dir);
 out:
 	kbt_dirctx_close(&x);
 	free(mf);
 	free(cond);
+	free(dircond);
 }
 
 void kbt_apply_recipes(struct kb_tree *t)

@@ -378,6 +378,7 @@ static void eval_arch(struct kb_tree *t)
 				struct mk_var *g = mk_vars_set(&t->globals, v->name, strlen(v->name), v->value,
 							       v->recursive);
 				g->uncertain = v->uncertain;
+				mk_var_set_alts(g, v->alts, v->nalts, v->alts_unknown); /* symbolic: BITS */
 			}
 	mk_ctx_release(&c);
 	mk_vars_free(&locals);

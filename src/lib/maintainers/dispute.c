@@ -36,7 +36,7 @@ int cve_json_program_files(const char *text, size_t len, char ***files, size_t *
                            struct kcve_err *err)
 {
 	json_error_t je;
-	json_t *root = json_loadb(text, len, 0, &je);
+	json_t *root = kj_loadb(text, len, 0, &je);
 	*files = NULL;
 	*n = 0;
 	if (!root)

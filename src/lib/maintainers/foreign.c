@@ -13,6 +13,7 @@
 #include "core/xalloc.h"
 #include "maintainers/request.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 const char *foreign_kind_name(enum foreign_kind k)
 {
@@ -149,7 +150,7 @@ int foreign_classify(const char *text, size_t len, const char *kernel_org,
 {
 	memset(r, 0, sizeof(*r));
 	json_error_t je;
-	json_t *root = json_loadb(text, len, 0, &je);
+	json_t *root = kj_loadb(text, len, 0, &je);
 	if (!root || !json_is_object(root)) {
 		json_decref(root);
 		return kcve_err_set(err, KCVE_E_PARSE, "not JSON (line %d: %s)", je.line, je.text);

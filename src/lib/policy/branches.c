@@ -11,6 +11,7 @@
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 /* Days since 1970-01-01 of a YYYY-MM-DD date, -1 if malformed (civil-from-days inverse). */
 static long long parse_day(const char *s)
@@ -43,7 +44,7 @@ int branches_from_releases_json(const char *json, struct strbuf *out, size_t *nb
 {
 	*nbranches = 0;
 	json_error_t je;
-	json_t *root = json_loads(json, 0, &je);
+	json_t *root = kj_loadb(json, strlen(json), 0, &je);
 	if (!root)
 		return kcve_err_set(err, KCVE_E_PARSE, "releases.json is not JSON (line %d: %s), "
 				    "input, download https://www.kernel.org/releases.json again",

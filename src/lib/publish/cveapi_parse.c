@@ -6,6 +6,7 @@
 
 #include "core/xalloc.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 void cveapi_idlist_release(struct cveapi_idlist *l)
 {
@@ -45,7 +46,7 @@ static json_t *load(const char *body, size_t len, const char *what, struct kcve_
 		kcve_err_set(err, KCVE_E_NET, "CVE Services sent an empty answer to %s", what);
 		return NULL;
 	}
-	json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
+	json_t *j = kj_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
 	if (!j) {
 		kcve_err_set(err, KCVE_E_NET,
 			     "CVE Services answered %s with %s (line %d: %.80s)", what,
@@ -70,7 +71,7 @@ bool cveapi_parse_error(const char *body, size_t len, char *code, size_t codesz,
 		msg[0] = '\0';
 	if (!body || !len)
 		return false;
-	json_t *j = json_loadb(body, len, 0, NULL);
+	json_t *j = kj_loadb(body, len, 0, NULL);
 	if (!j)
 		return false;
 	bool ok = json_is_object(j);
@@ -317,7 +318,7 @@ static bool same_trimmed(json_t *a, json_t *b, bool skip_pm)
 int cveapi_record_holds(const char *record, size_t rlen, const char *request, size_t qlen,
 			const char *want_state)
 {
-	json_t *r = json_loadb(record, rlen, 0, NULL), *q = json_loadb(request, qlen, 0, NULL);
+	json_t *r = kj_loadb(record, rlen, 0, NULL), *q = kj_loadb(request, qlen, 0, NULL);
 	int rc = -1;
 	json_t *cna = json_object_get(json_object_get(r, "containers"), "cna");
 	json_t *st = json_object_get(json_object_get(r, "cveMetadata"), "state");
@@ -333,7 +334,7 @@ int cveapi_cna_body(const char *record, size_t len, const char *cve, struct strb
 		    struct kcve_err *err)
 {
 	json_error_t je;
-	json_t *j = json_loadb(record, len, JSON_REJECT_DUPLICATES, &je);
+	json_t *j = kj_loadb(record, len, JSON_REJECT_DUPLICATES, &je);
 	if (!j)
 		return kcve_err_set(err, KCVE_E_PARSE, "%s.json is not valid JSON (line %d: %s), "
 				    "regenerate it with kcve update", cve, je.line, je.text);

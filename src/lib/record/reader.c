@@ -9,6 +9,7 @@
 #include "core/fileio.h"
 #include "core/xalloc.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 struct ctx {
 	struct kcve_err *err;
@@ -195,7 +196,7 @@ int record_json_parse(const char *text, size_t len, struct record_json *out, str
 {
 	memset(out, 0, sizeof(*out));
 	json_error_t jerr;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *root = kj_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
 		return kcve_err_set(err, KCVE_E_PARSE, "not valid JSON (line %d: %s)", jerr.line,
 				    jerr.text);

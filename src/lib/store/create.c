@@ -19,6 +19,7 @@
 #include "store/store_internal.h"
 #include "store/tree_internal.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 const char *store_batch_sha(const char *line, char out[41])
 {
@@ -79,7 +80,7 @@ static int json_names(const struct cve_entry *e, const struct fix_named *c)
 			if (!c->sha[i] || !memmem(sb.buf, sb.len, c->sha[i], 40))
 				continue;
 			if (!root) {
-				root = json_loadb(sb.buf, sb.len, 0, NULL);
+				root = kj_loadb(sb.buf, sb.len, 0, NULL);
 				cna = json_object_get(json_object_get(root, "containers"), "cna");
 			}
 			if (store_json_references(cna, c->sha[i]))

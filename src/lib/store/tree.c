@@ -28,6 +28,7 @@
 #include "core/xalloc.h"
 #include "store/tree_internal.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 static const enum cve_state all_states[] = {CVE_PUBLISHED, CVE_REJECTED, CVE_RESERVED,
 					    CVE_RETURNED};
@@ -119,7 +120,7 @@ int tree_record_id_check(const struct cve_entry *e, struct kcve_err *err)
 			rc = kcve_err_set(err, KCVE_E_IO, "cannot read %s: %s", p, safefs_reason(errno));
 	} else {
 		json_error_t je;
-		json_t *root = json_loadb(sb.buf, sb.len, 0, &je);
+		json_t *root = kj_loadb(sb.buf, sb.len, 0, &je);
 		rc = root ? tree_record_root_check(e, p, root, err)
 			  : kcve_err_set(err, KCVE_E_PARSE, "malformed JSON in %s (line %d: %s)", p,
 					 je.line, je.text);

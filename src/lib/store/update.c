@@ -19,6 +19,7 @@
 #include "store/store_internal.h"
 #include "store/tree_internal.h"
 #include "store/txn.h"
+#include "core/kjson.h"
 
 static bool line_ignorable(enum store_file_kind kind, const char *l, size_t n)
 {
@@ -243,7 +244,7 @@ static const char *const generated_exts[3] = {".dyad", ".json", ".mbox"};
 
 static bool json_is_object_text(const struct strbuf *sb)
 {
-	json_t *j = sb->len ? json_loadb(sb->buf, sb->len, 0, NULL) : NULL;
+	json_t *j = sb->len ? kj_loadb(sb->buf, sb->len, 0, NULL) : NULL;
 	bool ok = json_is_object(j);
 	json_decref(j);
 	return ok;

@@ -23,6 +23,7 @@
 #include "store/tree_internal.h"
 #include "store/verify_access.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 struct vctx {
 	FILE *out;
@@ -408,7 +409,7 @@ static void check_json(struct vctx *v, const struct cve_entry *e, const struct d
 		problem(v, e->id, "json-read", ".json: %s", safefs_reason(en));
 		return;
 	}
-	root = json_loadb(sb.buf, sb.len, 0, &je);
+	root = kj_loadb(sb.buf, sb.len, 0, &je);
 	sb_release(&sb);
 	if (!root) {
 		problem(v, e->id, "json-parse", "line %d: %s", je.line, je.text);

@@ -14,6 +14,7 @@
 #include "core/version.h"
 #include "core/xalloc.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 int ck_mainline_ordinal(const char *ver)
 {
@@ -331,7 +332,7 @@ static void check_section(struct strbuf *o, const struct ck_set *set, const char
 		idx[i] = (struct id_rec){set->v[i].id, &set->v[i]};
 	qsort(idx, set->n, sizeof *idx, cmp_id_rec);
 	json_error_t je;
-	json_t *doc = json_loads(check_json, 0, &je);
+	json_t *doc = kj_loadb(check_json, strlen(check_json), 0, &je);
 	json_t *results = json_object_get(doc, "results");
 	if (!doc || !json_is_array(results)) {
 		*rc = kcve_err_set(err, KCVE_E_PARSE,

@@ -316,7 +316,7 @@ int ck_openvex_parse(const char *text, size_t len, const char *name, json_t **ou
 {
 	json_error_t je;
 	*out = NULL;
-	json_t *doc = json_loadb(text, len, 0, &je);
+	json_t *doc = kj_loadb(text, len, 0, &je);
 	json_t *v = json_object_get(doc, "version");
 	if (!json_is_object(doc) || !json_is_array(json_object_get(doc, "statements")) ||
 	    !json_is_integer(v) || json_integer_value(v) < 1 ||

@@ -14,6 +14,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 static int entry_cmp(const void *x, const void *y)
 {
@@ -114,7 +115,7 @@ int ck_kev_parse(struct ck_kev *k, const char *text, size_t len, const char *nam
 	memset(k, 0, sizeof *k);
 	json_error_t je;
 	/* JSON_REJECT_DUPLICATES: a key given twice is a forged or broken document */
-	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	json_t *doc = kj_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!doc)
 		return kcve_err_set(err, KCVE_E_PARSE, "%s: not valid JSON (line %d: %s); give CISA's "
 				    "known_exploited_vulnerabilities.json", name, je.line, je.text);

@@ -7,7 +7,11 @@
 #include "check/inputs/sbom.h"
 #include "core/kjson.h"
 #include "core/strbuf.h"
+#include "core/fileio.h"
+#include "core/safefs.h"
 #include "core/xalloc.h"
+
+#include <errno.h>
 
 static char *dup_or_null(const char *s)
 {
@@ -160,8 +164,65 @@ static int from_doc(struct ck_sbom *sb, json_t *doc, const char *path, struct kc
 	return rc;
 }
 
+/* SPDX 3 JSON-LD: a JSON object with "@context" near its start. */
+static bool spdx3_text(const char *t, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+		i++;
+	if (i == len || t[i] != '{')
+		return false;
+	size_t n = len - i < 4096 ? len - i : 4096;
+	return memmem(t + i, n, "\"@context\"", 10) != NULL;
+}
+
+int ck_sbom_load_all(struct ck_sbom *sb, char *const *paths, size_t n, struct kcve_err *err)
+{
+	memset(sb, 0, sizeof(*sb));
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct strbuf text = STRBUF_INIT;
+		char *shown = safe_printable(paths[i]);
+		if (read_file_capped(paths[i], &text, CK_SPDX3_MAX_BYTES) != 0) {
+			int e = errno;
+			rc = kcve_err_set(err, e == ENOENT ? KCVE_E_NOTFOUND : KCVE_E_IO,
+					  "cannot read the SBOM %s: %s (a regular file of at most %zu MiB)",
+					  shown, read_file_reason(e), CK_SPDX3_MAX_BYTES >> 20);
+		} else if (spdx3_text(sb_str(&text), text.len)) {
+			if (!sb->sp3) {
+				sb->sp3 = xcalloc(1, sizeof *sb->sp3);
+				ck_spdx3_init(sb->sp3);
+			}
+			rc = ck_spdx3_add_text(sb->sp3, sb_str(&text), text.len, shown, err);
+		} else if (n > 1) {
+			rc = kcve_err_set(err, KCVE_E_USAGE, "--sbom %s is not SPDX 3.0 JSON-LD: only SPDX "
+					  "3 documents go together (a CycloneDX or SPDX 2.3 SBOM is one "
+					  "--sbom alone)", shown);
+		} else {
+			rc = ck_sbom_parse(sb, sb_str(&text), text.len, shown, err);
+		}
+		free(shown);
+		sb_release(&text);
+	}
+	if (rc == 0 && sb->sp3 && (rc = ck_spdx3_finish(sb->sp3, err)) == 0) {
+		const struct ck_spdx3 *s = sb->sp3;
+		sb->spdx3 = true;
+		sb->ref = dup_or_null(s->element);
+		sb->purl = dup_or_null(s->purl);
+		sb->cpe = dup_or_null(s->cpe);
+		sb->kversion = dup_or_null(s->kversion);
+	}
+	if (rc)
+		ck_sbom_release(sb);
+	return rc;
+}
+
 void ck_sbom_release(struct ck_sbom *sb)
 {
+	if (sb->sp3) {
+		ck_spdx3_release(sb->sp3);
+		free(sb->sp3);
+	}
 	free(sb->serial);
 	free(sb->ref);
 	free(sb->purl);

@@ -13,6 +13,7 @@
 #include "core/strmap.h"
 #include "core/xalloc.h"
 #include "core/text.h"
+#include "core/kjson.h"
 
 static const char *dup_or_null(const char *s)
 {
@@ -80,7 +81,7 @@ int ck_record_parse_json(struct ck_record *r, const char *json, size_t len, cons
 	r->owns_strings = 1;
 	dyad_list_init(&r->dyad);
 	json_error_t je;
-	json_t *root = json_loadb(json, len, 0, &je);
+	json_t *root = kj_loadb(json, len, 0, &je);
 	if (!root)
 		return kcve_err_set(err, KCVE_E_PARSE, "malformed JSON in %s (line %d: %s)", name,
 				    je.line, je.text);

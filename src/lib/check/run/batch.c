@@ -10,23 +10,24 @@
 #include <unistd.h>
 
 #include "check/emit/json.h"
+#include "check/inputs/release.h"
+#include "check/inputs/spdx3.h"
 #include "check/run/pipeline.h"
 #include "check/stages/codestage.h"
 #include "check/stages/filestage.h"
 #include "check/stages/funclevel.h"
 #include "check/verdict/check.h"
-#include "check/verdict/kernelrel.h"
 #include "check/verdict/verdict.h"
 #include "codefix/match.h"
+#include "core/assert.h"
 #include "core/diag.h"
 #include "core/fileio.h"
+#include "core/kjson.h"
 #include "core/safefs.h"
 #include "core/strmap.h"
-#include "core/xalloc.h"
-#include "core/assert.h"
-#include "record/json_writer.h"
-#include "core/kjson.h"
 #include "core/text.h"
+#include "core/xalloc.h"
+#include "record/json_writer.h"
 
 #include <jansson.h>
 
@@ -59,6 +60,8 @@ struct fileset {
 	int canon;                  /* index of the first fileset with the same bytes */
 	struct ck_files *cf;        /* a .config */
 	struct flist *fl;           /* or a verdict list */
+	struct ck_spdx3 *sbom;      /* or an SPDX 3 SBOM's compiled files (check/inputs/spdx3.h) */
+	char sbom_release[64];      /* that SBOM's kernel release ("": none) */
 	unsigned char *verdict;     /* per record file (struct filemap index), from cf or fl */
 	char *error;
 };
@@ -183,7 +186,8 @@ static void fill_verdicts(struct fileset *f, const struct filemap *m)
 		if (!m->key[h])
 			continue;
 		enum ck_filev v = f->cf ? ck_files_verdict(f->cf, m->key[h], NULL)
-					: flist_verdict(f->fl, m->key[h], NULL);
+				  : f->sbom ? ck_sbom_files_verdict(f->sbom, m->key[h], NULL)
+					    : flist_verdict(f->fl, m->key[h], NULL);
 		f->verdict[m->idx[h]] = (unsigned char)v;
 	}
 }
@@ -358,6 +362,38 @@ static void flist_free(struct flist *fl)
 	free(fl);
 }
 
+/* An SPDX 3 SBOM as FILES: its compiled files (exact), else its kernel configuration. */
+static void open_sbom(struct batch *b, struct fileset *f)
+{
+	struct kcve_err err = {0};
+	f->sbom = xcalloc(1, sizeof *f->sbom);
+	ck_spdx3_init(f->sbom);
+	char *shown = safe_printable(f->path);
+	int rc = ck_spdx3_add_text(f->sbom, f->content.buf, f->content.len, shown, &err);
+	if (rc == 0)
+		rc = ck_spdx3_finish(f->sbom, &err);
+	if (rc == 0 && f->sbom->kversion &&
+	    ck_version_normalize(f->sbom->kversion, f->sbom_release, sizeof f->sbom_release, &err))
+		rc = err.code;
+	if (rc == 0 && !f->sbom->have_files && f->sbom->config)
+		rc = ck_files_open_config_text(&f->cf, f->sbom->config, f->sbom->config_len, shown,
+					       b->o->source, b->o->arch, b->s, &err);
+	else if (rc == 0 && !f->sbom->have_files)
+		rc = kcve_err_set(&err, KCVE_E_PARSE, "the SBOM %s lists no compiled files and no "
+				  "kernel configuration%s%s", shown, f->sbom->warning[0] ? ": " : "",
+				  f->sbom->warning);
+	free(shown);
+	if (rc)
+		f->error = xstrdup(err.msg);
+}
+
+static bool looks_like_json(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return *s == '{';
+}
+
 /* Distinct FILES paths, read once each, then merged by content. */
 static void load_files(struct batch *b)
 {
@@ -392,7 +428,9 @@ static void load_files(struct batch *b)
 		size_t l = strlen(f->path);
 		bool gz = l > 3 && !strcmp(f->path + l - 3, ".gz");
 		struct kcve_err err = {0};
-		if (!gz && looks_like_flist(sb_str(&f->content)))
+		if (!gz && looks_like_json(sb_str(&f->content)))
+			open_sbom(b, f);
+		else if (!gz && looks_like_flist(sb_str(&f->content)))
 			f->fl = flist_parse(&f->content, &f->error);
 		else if (ck_files_open_config(&f->cf, f->path, gz, b->o->source, b->o->arch, b->s,
 					      &err) != 0)
@@ -471,6 +509,14 @@ static void index_kernels(struct batch *b)
 			continue;
 		if (ck_version_normalize(k->version, k->release, sizeof k->release, &err) != 0) {
 			k->error = xstrdup(err.msg);
+			continue;
+		}
+		const char *sr = k->fs >= 0 ? b->fs[k->fs].sbom_release : "";
+		if (*sr && strcmp(sr, k->release)) {
+			char msg[256];
+			snprintf(msg, sizeof msg, "version %s and the SBOM's kernel %s disagree",
+				 k->release, sr);
+			k->error = xstrdup(msg);
 			continue;
 		}
 		rels[nr++] = k->release;
@@ -725,6 +771,9 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 		sb_release(&b.fs[i].content);
 		ck_files_close(b.fs[i].cf);
 		flist_free(b.fs[i].fl);
+		if (b.fs[i].sbom)
+			ck_spdx3_release(b.fs[i].sbom);
+		free(b.fs[i].sbom);
 		free(b.fs[i].verdict);
 		free(b.fs[i].error);
 	}

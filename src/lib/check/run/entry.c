@@ -7,15 +7,15 @@
 #include <string.h>
 
 #include "check/inputs/modprobe.h"
+#include "check/inputs/release.h"
+#include "check/inputs/running.h"
 #include "check/records/coverage.h"
 #include "check/run/batch.h"
 #include "check/run/pipeline.h"
 #include "check/stages/codestage.h"
 #include "check/stages/filestage.h"
 #include "check/stages/funclevel.h"
-#include "check/stages/running.h"
 #include "check/stages/triage.h"
-#include "check/verdict/kernelrel.h"
 #include "core/diag.h"
 #include "core/text.h"
 #include "core/xalloc.h"
@@ -169,6 +169,18 @@ static int open_config(struct run *r, struct kcve_err *err)
 		config = r->rn.config;
 		from_running = true;
 	}
+	const struct ck_spdx3 *sb = rq->sbom;
+	if (!config && sb && sb->config && !sb->have_files) {
+		/* an SBOM's kernel configuration (check/inputs/spdx3.h) when it lists no files */
+		if (!rq->source && !rq->set->nconds) {
+			say(r->sk, 0, "the SBOM's kernel configuration needs --source KSRC or a --db "
+			    "built with --source; configuration stage skipped");
+			return 0;
+		}
+		return ck_files_open_config_text(&r->cf, sb->config, sb->config_len,
+						 "the SBOM's kernel configuration", rq->source,
+						 rq->arch, rq->set, err);
+	}
 	if (!config)
 		return 0;
 	bool gz = from_running && r->rn.config_gz;
@@ -232,6 +244,8 @@ static struct ck_kernel kernel_of(struct run *r, size_t i)
 		k.config = (struct ck_file_input){"config", ck_files_verdict, r->cf};
 	if (r->bf)
 		k.build = (struct ck_file_input){"build", ck_files_verdict, r->bf};
+	else if (rq->sbom && rq->sbom->have_files) /* exact, like a build directory */
+		k.build = (struct ck_file_input){"sbom", ck_sbom_files_verdict, (void *)rq->sbom};
 	if (r->have_syms && k.release) {
 		ck_fix_branch(k.release, r->branch, sizeof r->branch);
 		r->fctx = (struct ck_fix_ctx){r->branch, rq->source};

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "check/inputs/spdx3.h"
 #include "check/records/recset.h"
 #include "check/run/since.h"
 #include "check/stages/gitscan.h"
@@ -40,6 +41,9 @@ struct ck_request {
 	const char *batch;           /* a fleet list (check/run/batch.h), "-" = standard input */
 	/* their inputs */
 	const char *config, *source, *arch, *build, *system_map;
+	const struct ck_spdx3 *sbom; /* an SPDX 3 SBOM's reading (check/inputs/spdx3.h): its
+				      * compiled files (exact, stage "sbom") unless --build gives
+				      * some, else its configuration unless --config gives one */
 	const char *kev, *epss;      /* exploitation data (check/stages/triage.h) */
 	/* how */
 	enum ck_reading reading;

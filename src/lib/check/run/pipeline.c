@@ -2,6 +2,7 @@
  * module of their own. */
 #include "check/run/pipeline.h"
 #include "check/stages/codestage.h"
+#include "check/stages/modules.h"
 
 #include <string.h>
 

@@ -22,11 +22,11 @@
 
 #include <stdbool.h>
 
+#include "check/inputs/running.h"
 #include "check/records/coverage.h"
 #include "check/records/recset.h"
 #include "check/stages/filestage.h"
 #include "check/stages/funclevel.h"
-#include "check/stages/running.h"
 #include "check/stages/triage.h"
 #include "check/verdict/check.h"
 #include "check/verdict/verdict.h"

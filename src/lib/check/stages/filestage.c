@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/inputs/spdx3.h"
 #include "check/stages/cond.h"
 #include "core/strbuf.h"
 #include "core/strmap.h"
@@ -40,8 +41,10 @@ static bool other_arch(const struct ck_files *f, const char *path)
 	return !(n == strlen(f->arch) && strncmp(a, f->arch, n) == 0);
 }
 
-int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, const char *ksrc,
-			 const char *arch, const struct ck_set *s, struct kcve_err *err)
+/* A .config: from a file (dotconfig, gz) or from text (dotconfig names it). */
+static int open_config(struct ck_files **out, const char *dotconfig, bool gz, const char *text,
+		       size_t len, const char *ksrc, const char *arch, const struct ck_set *s,
+		       struct kcve_err *err)
 {
 	*out = NULL;
 	if (!ksrc && (!s || !s->nconds))
@@ -49,7 +52,9 @@ int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, 
 				    "a .config alone cannot tell which files are compiled; pass --source KSRC "
 				    "(the kernel source tree) or use a --db built with 'kcve db build --source KSRC'");
 	struct ck_files *f = xcalloc(1, sizeof *f);
-	int rc = gz ? kb_config_load_gz(&f->cfg, dotconfig, err) : kb_config_load(&f->cfg, dotconfig, err);
+	int rc = text ? kb_config_parse(&f->cfg, text, len, dotconfig, err)
+		 : gz ? kb_config_load_gz(&f->cfg, dotconfig, err)
+		      : kb_config_load(&f->cfg, dotconfig, err);
 	if (rc == 0)
 		rc = kb_config_check_arch(f->cfg, arch, err) ? -1 : 0;
 	if (rc == 0 && ksrc)
@@ -64,6 +69,19 @@ int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, 
 	text_snprintf(f->arch, sizeof f->arch, "%s", ca ? ca : "x86");
 	*out = f;
 	return 0;
+}
+
+int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, const char *ksrc,
+			 const char *arch, const struct ck_set *s, struct kcve_err *err)
+{
+	return open_config(out, dotconfig, gz, NULL, 0, ksrc, arch, s, err);
+}
+
+int ck_files_open_config_text(struct ck_files **out, const char *text, size_t len,
+			      const char *name, const char *ksrc, const char *arch,
+			      const struct ck_set *s, struct kcve_err *err)
+{
+	return open_config(out, name, false, text, len, ksrc, arch, s, err);
 }
 
 int ck_files_open_build(struct ck_files **out, const char *builddir, const struct kcve_diag *diag,
@@ -126,6 +144,14 @@ enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason)
 	if (reason)
 		*reason = f->reason;
 	return r == 1 ? CK_FILE_COMPILED : r == 0 ? CK_FILE_NOT_COMPILED : CK_FILE_UNKNOWN;
+}
+
+enum ck_filev ck_sbom_files_verdict(void *ctx, const char *path, const char **reason)
+{
+	bool in = ck_spdx3_compiled(ctx, path);
+	if (reason)
+		*reason = in ? "among the SBOM's compiled sources" : "not among the SBOM's compiled sources";
+	return in ? CK_FILE_COMPILED : CK_FILE_NOT_COMPILED;
 }
 
 const char *ck_files_config_value(const struct ck_files *f, const char *sym)

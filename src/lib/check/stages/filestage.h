@@ -24,11 +24,19 @@ struct ck_files;
  * conditions of s (error if s has none). arch NULL: from the config. */
 int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, const char *ksrc,
 			 const char *arch, const struct ck_set *s, struct kcve_err *err);
+/* The same from .config text (an SBOM's kernel configuration, check/inputs/spdx3.h); name is
+ * used in messages. */
+int ck_files_open_config_text(struct ck_files **out, const char *text, size_t len,
+			      const char *name, const char *ksrc, const char *arch,
+			      const struct ck_set *s, struct kcve_err *err);
 /* A build directory's .cmd files; one that cannot be read is a warning to diag (NULL: the
  * default sink, core/diag.h). */
 int ck_files_open_build(struct ck_files **out, const char *builddir, const struct kcve_diag *diag,
 			struct kcve_err *err);
 enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason);
+/* The compiled files an SPDX 3 SBOM lists (ctx: a finished struct ck_spdx3 with have_files),
+ * exact like a build directory's: a file listed is compiled, any other is not. */
+enum ck_filev ck_sbom_files_verdict(void *ctx, const char *path, const char **reason);
 /* Value of a CONFIG symbol in a config-backed file stage (NULL if unset or no config). */
 const char *ck_files_config_value(const struct ck_files *f, const char *sym);
 void ck_files_close(struct ck_files *f);

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "check/inputs/spdx3.h"
+
 static int unavailable(struct kcve_err *err)
 {
 	return kcve_err_set(err, KCVE_E_GENERIC,
@@ -18,6 +20,23 @@ int ck_files_open_config(struct ck_files **out, const char *dotconfig, bool gz, 
 	(void)dotconfig, (void)gz, (void)ksrc, (void)arch, (void)s;
 	*out = NULL;
 	return unavailable(err);
+}
+
+int ck_files_open_config_text(struct ck_files **out, const char *text, size_t len,
+			      const char *name, const char *ksrc, const char *arch,
+			      const struct ck_set *s, struct kcve_err *err)
+{
+	(void)text, (void)len, (void)name, (void)ksrc, (void)arch, (void)s;
+	*out = NULL;
+	return unavailable(err);
+}
+
+enum ck_filev ck_sbom_files_verdict(void *ctx, const char *path, const char **reason)
+{
+	bool in = ck_spdx3_compiled(ctx, path);
+	if (reason)
+		*reason = in ? "among the SBOM's compiled sources" : "not among the SBOM's compiled sources";
+	return in ? CK_FILE_COMPILED : CK_FILE_NOT_COMPILED;
 }
 
 int ck_files_open_build(struct ck_files **out, const char *builddir, const struct kcve_diag *diag,

@@ -1,16 +1,14 @@
 /* What a kernel says about itself: the running system (`kcve check --running`: uname -r,
  * /proc/version, /proc/config.gz or /boot/config-RELEASE, /proc/modules, all under --root when
- * given) and a build directory's include/config/kernel.release.  The probes read; the module
- * stage of the pipeline (check/run/pipeline.h) asks ck_running_module_state() per record. */
+ * given).  The probes read and say what they found; the modules stage of the pipeline asks,
+ * per record, where its code is (check/stages/modules.h); the release a build directory says
+ * it is: check/inputs/release.h. */
 #ifndef KCVE_CHECK_RUNNING_H
 #define KCVE_CHECK_RUNNING_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "check/records/recset.h"
-#include "check/stages/filestage.h"
-#include "check/verdict/check.h"
 #include "core/error.h"
 
 struct ck_running {
@@ -31,10 +29,5 @@ struct ck_running {
  * nothing of this machine is read, a missing file is an error, never a fallback). */
 int ck_running_probe(struct ck_running *rn, const char *root, struct kcve_err *err);
 void ck_running_release(struct ck_running *rn);
-
-/* Where a record's compiled code is, as far as the loaded modules go (enum ck_module).
- * cf: the configuration stage, for the exact file-to-module mapping (NULL: guess by name). */
-enum ck_module ck_running_module_state(const struct ck_running *rn, struct ck_files *cf,
-				       const struct ck_set *set, const struct ck_record *r);
 
 #endif

@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 /* Version of this interface; bumped when functions or struct members are added. */
-#define KCVE_API_VERSION 1
+#define KCVE_API_VERSION 2
 
 /* The library's release ("0.1.0"). */
 const char *kcve_lib_version(void);
@@ -69,6 +69,15 @@ void kcve_records_close(kcve_records *r);
  * number with a message in err (2: not a kernel release). */
 int kcve_check_version(kcve_records *r, const char *version, int all, kcve_cve_fn fn, void *ctx,
 		       char *err, size_t errlen);
+
+/* Since KCVE_API_VERSION 2: the warnings of the checks made on r go to fn(msg, ctx), each as
+ * one line without a prefix or newline and without control characters, before that check's
+ * answers: the release's warnings `kcve check --version` prints for the same release
+ * ("kcve: warning: <msg>"), such as a release newer than the records or on a branch they do
+ * not cover (the records' age is not judged here).  Without it (or with fn NULL) they are
+ * dropped, as in version 1: the library never writes to stderr. */
+typedef void (*kcve_warn_fn)(const char *msg, void *ctx);
+void kcve_records_set_warn(kcve_records *r, kcve_warn_fn fn, void *ctx);
 
 /* The name of a status: "affected", "unknown", "not_compiled", "fixed", "not_introduced",
  * "no_data" ("?" for other values). */

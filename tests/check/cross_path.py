@@ -94,10 +94,12 @@ def batch(args, fleet):
 
 
 def api(records, version):
+    """The public interface's answers, and the warnings it handed its caller."""
     p = subprocess.run([API, records, version], capture_output=True, text=True)
     if p.returncode:
         raise SystemExit("FAIL: api_tool %s %s: %s" % (records, version, p.stderr))
-    return {l.split()[0]: (l.split()[1], l.split()[2]) for l in p.stdout.splitlines()}
+    return ({l.split()[0]: (l.split()[1], l.split()[2]) for l in p.stdout.splitlines()},
+            warnings(p.stderr))
 
 
 def since(args, old):
@@ -126,7 +128,7 @@ multi, multi_err = json_results(["check", "--tree", tree, "--version",
 if warnings(multi_err).count(multi[0]["coverage"][-1]["message"]) != 1:
     problems.append("the age warning is not said once for %d releases: %s"
                     % (len(multi), multi_err))
-mi = 0
+mi = api_warnings = 0
 for kid, version, config in kernels:
     extra = ["--config", config] if config else []
     src = ["--source", ksrc] if config else []
@@ -147,12 +149,20 @@ for kid, version, config in kernels:
     if config is None:
         same("%s one run vs several releases" % kid, vt, view(multi[mi]))
         mi += 1
-        got = api(tree, version)
+        got, api_warned = api(tree, version)
         want = {c["id"]: (c["outcome"], c.get("fixed_in") or "-") for c in t["cves"]}
         if got != want:
             problems.append("%s: the public interface %r, --json %r" % (kid, got, want))
-        if api(db, version) != got:
+        # the release's warnings reach the caller of the public interface (not the age: it
+        # does not judge it)
+        if api_warned != release_warnings(vt):
+            problems.append("%s: the public interface warned %r, --json %r"
+                            % (kid, api_warned, release_warnings(vt)))
+        api_warnings += len(api_warned)
+        if api(db, version) != (got, api_warned):
             problems.append("%s: the public interface over the db differs" % kid)
+if not api_warnings:
+    problems.append("s1: the public interface was given no warning: the comparison proves nothing")
 if not any(view_line(l)["affected"] for l in bt.values()):
     problems.append("s1: nothing affected anywhere: the comparison proves nothing")
 if not any(l["stages"][-1]["name"] == "config" for l in bt.values()):

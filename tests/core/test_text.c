@@ -61,6 +61,9 @@ static void test_valid_escape(void **state)
 	assert_false(utf8_valid("\xed\xa0\x80", 3));      /* surrogate */
 	assert_false(utf8_valid("\xf4\x90\x80\x80", 4));  /* past U+10FFFF */
 	assert_false(utf8_valid("a\0b", 3));
+	char *e0 = utf8_escape("", 0); /* found by fuzz_core_text: a buffer never terminated */
+	assert_string_equal(e0, "");
+	free(e0);
 	char *e = utf8_escape("linux\xe9/x\xc3\xa9", 10);
 	assert_string_equal(e, "linux\\xE9/x\xc3\xa9");
 	free(e);

@@ -28,6 +28,8 @@ _Static_assert((int)KCVE_STATUS_AFFECTED == (int)CK_OUT_AFFECTED &&
 struct kcve_records {
 	struct ck_set set;
 	char *origin;
+	kcve_warn_fn warn; /* kcve_records_set_warn; NULL: warnings are dropped */
+	void *warn_ctx;
 };
 
 static int fail(const struct kcve_err *e, char *err, size_t errlen)
@@ -92,13 +94,27 @@ void kcve_records_close(kcve_records *r)
 	free(r);
 }
 
-/* The sink of kcve_check_version: each record's answer to the caller's function. */
+void kcve_records_set_warn(kcve_records *r, kcve_warn_fn fn, void *ctx)
+{
+	r->warn = fn;
+	r->warn_ctx = ctx;
+}
+
+/* The sink of kcve_check_version: each record's answer to the caller's function, each
+ * warning to the caller's warning function. */
 struct api_walk {
 	int all;
 	kcve_cve_fn fn;
 	void *ctx;
 	int rc; /* fn's non-zero value */
+	const kcve_records *r;
 };
+
+static void api_warn(void *ctx, const char *msg)
+{
+	const struct api_walk *w = ctx;
+	w->r->warn(msg, w->r->warn_ctx);
+}
 
 static int api_kernel(void *ctx, const struct ck_set *s, struct ck_result *res)
 {
@@ -136,8 +152,8 @@ int kcve_check_version(kcve_records *r, const char *version, int all, kcve_cve_f
 	struct ck_request rq = {.set = &r->set, .releases = rels, .nreleases = 1,
 				.reading = CK_READ_JSON, .fixes = true, .max_age = -1,
 				.now = clock_now(), .stream = true};
-	struct api_walk w = {all, fn, ctx, 0};
-	struct ck_sink sink = {.ctx = &w, .kernel = api_kernel};
+	struct api_walk w = {all, fn, ctx, 0, r};
+	struct ck_sink sink = {.ctx = &w, .warn = r->warn ? api_warn : NULL, .kernel = api_kernel};
 	int rc = ck_run(&rq, &sink, &e);
 	if (rc && w.rc == 0)
 		return fail(&e, err, errlen);

@@ -104,6 +104,7 @@ int text_snprintf(char *buf, size_t size, const char *fmt, ...)
 char *utf8_escape(const char *s, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
+	sb_add(&sb, "", 0); /* "" for empty text: a terminated buffer either way */
 	sb_grow(&sb, n);
 	for (size_t i = 0; i < n;) {
 		size_t l = s[i] ? utf8_seq_len(s + i, n - i) : 0;

@@ -13,11 +13,24 @@
 #include "core/diag.h"
 #include "core/error.h"
 #include "core/safefs.h"
+#include "core/testhooks.h"
 #include "core/xalloc.h"
 
 #define W_MIN 0.2f /* a hunk of only trivial lines still counts a little */
 
 /* One run's time for matching (match.h: CF_MATCH_SECONDS): hunks read after it are unknown. */
+static int match_seconds(void)
+{
+	/* a test may only shorten the limit: anything else (unset, garbage, out of range) is the
+	 * default */
+	const char *v = getenv(KCVE_HOOK_MATCH_SECONDS);
+	char *end;
+	long n = v && *v ? strtol(v, &end, 10) : 0;
+	if (!v || !*v || *end || n < 1 || n > CF_MATCH_SECONDS)
+		return CF_MATCH_SECONDS;
+	return (int)n;
+}
+
 struct budget {
 	struct timespec end;
 	size_t cut, total; /* hunks left unread, hunks in all */
@@ -224,12 +237,13 @@ int cf_check_tree(const struct cf_set *s, const char *root, const struct kcve_di
 	struct cf_names names = {0};
 	struct budget b = {.total = off[s->n]};
 	clock_gettime(CLOCK_MONOTONIC, &b.end);
-	b.end.tv_sec += CF_MATCH_SECONDS;
+	int secs = match_seconds();
+	b.end.tv_sec += secs;
 	match_files(s, dirfd, off, hr, &names, &b);
 	close(dirfd);
 	if (b.cut)
 		diag_warn(diag, "code matching stopped at its time limit (%d s): %zu of %zu hunks "
-			  "were not read and count as undecided", CF_MATCH_SECONDS, b.cut, b.total);
+			  "were not read and count as undecided", secs, b.cut, b.total);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cf_fp *fp = &s->v[i];
 		struct cf_result *r = &out[i];

@@ -12,6 +12,9 @@
  *                          (history/index_build.c), so that the two builders can be compared.
  *   KCVE_LOCK_TIMEOUT      seconds a writer waits for the tree lock, default 60 (store/tree.c);
  *                          tests make contention fail fast.
+ *   KCVE_TEST_MATCH_SECONDS  1..20: code matching's time limit for one run, default and cap
+ *                          CF_MATCH_SECONDS (codefix/tree.c); the hostile test of hunks that
+ *                          exhaust it ends in seconds whatever the machine's load.
  *
  * Settings users set (documented in docs/ and --help):
  *   SOURCE_DATE_EPOCH      time stamped into generated documents (core/clock.c: clock_stamp()).
@@ -31,6 +34,7 @@
 #define KCVE_HOOK_CRASH_STEP "KCVE_TEST_CRASH_STEP"
 #define KCVE_HOOK_INDEX_PER_RANGE "KCVE_INDEX_PER_RANGE"
 #define KCVE_HOOK_LOCK_TIMEOUT "KCVE_LOCK_TIMEOUT"
+#define KCVE_HOOK_MATCH_SECONDS "KCVE_TEST_MATCH_SECONDS"
 #define KCVE_ENV_SOURCE_DATE_EPOCH "SOURCE_DATE_EPOCH"
 
 #endif

@@ -125,6 +125,7 @@ struct kbt_hookdata {
 	struct kb_tree *t;
 	const char *dir;
 	bool record_rules; /* the makefile's rules are not recorded yet (t->rules_read) */
+	double sym_work;   /* symbolic mode: word comparisons of the list hook so far (bounded) */
 };
 struct kbt_dirctx {
 	struct mk_vars locals;

@@ -326,7 +326,7 @@ static void eval_arch(struct kb_tree *t)
 	mk_ctx_init(&c, &locals, &t->globals, t->cfg, t->ksrc);
 	c.symbolic = t->symbolic;
 	c.keep_name = t->symbolic ? kbt_list_name : NULL;
-	struct kbt_hookdata hd = {t, "", false};
+	struct kbt_hookdata hd = {t, "", false, 0};
 	c.hook = kbt_list_hook;
 	c.hook_data = &hd;
 	mk_vars_set(&locals, "core-y", 6, "", false);

@@ -773,7 +773,7 @@ static void test_explicit_rule_source(void **state)
 	FILE *f = open_memstream(&buf, &len);
 	assert_int_equal(kb_tree_export_conditions(t, f, &err), 0);
 	static const char *const paths[] = {"tools/lib/bpf/relo_core.c", "tools/lib/bpf/libbpf.c"};
-	assert_int_equal(kb_tree_export_paths(t, paths, 2, f, &err), 0);
+	assert_int_equal(kb_export_db_conditions(tpath("rt"), paths, 2, f, &err), 0);
 	fclose(f);
 	static const char *const lines[] = {
 		"\ntools/lib/bpf/relo_core.c\tCONFIG_BPF_SYSCALL\n", "\ntools/lib/bpf/jit_relo.c\tCONFIG_BPF_JIT\n",

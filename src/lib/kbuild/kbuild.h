@@ -84,15 +84,12 @@ void kb_tree_close(struct kb_tree *t);
  * the preprocessor around #include "x.c" follow cfg (a CONFIG-dependent include exports
  * "unknown"). */
 int kb_tree_export_conditions(struct kb_tree *t, FILE *out, struct kcve_err *err);
-/* For any list of paths (a database's record programFiles: also deleted files, .S files,
- * headers, tools/): one line "path\tcondition\tmodule" each, where the condition reproduces
+/* What a compact database keeps (`db build --source`): one line "path\tcondition\tmodule" for
+ * every .c file of ksrc and every path of paths (a database's record programFiles: also deleted
+ * files, .S files, headers, tools/), sorted, each once.  The condition reproduces
  * kb_file_verdict()'s rule for that path under any config ("n" for host programs and paths no
  * makefile reaches, "unknown" for headers, "(C) && unknown" inside an undecidable directory
- * reached under C) and module is the module name the file links into ("" if none). */
-int kb_tree_export_paths(struct kb_tree *t, const char *const *paths, size_t n, FILE *out,
-			 struct kcve_err *err);
-/* What a compact database keeps (`db build --source`): one line "path\tcondition\tmodule" for
- * every .c file of ksrc and every path of paths, sorted, each once.  The tree is evaluated
+ * reached under C); module is the module name the file links into ("" if none).  The tree is evaluated
  * symbolically for each architecture Debian builds that it has (x86, arm64, arm, powerpc, s390,
  * riscv, mips, loongarch); a file gets the common condition or, where the architectures
  * differ, "(ARCH=x86 && (C1)) || (ARCH=arm64 && (C2)) || ... || (!ARCH=x86 && ... && unknown)",

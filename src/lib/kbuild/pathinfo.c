@@ -5,7 +5,7 @@
  * and headers.  kb_file_verdict() decides those without a condition (a path under tools/ is a
  * host program, a directory no makefile reaches is not compiled, a header is unknown), so a
  * database holding only the .c conditions answered "unknown" where the evaluator answers "not
- * compiled".  kb_tree_export_paths() writes, for any list of paths, the condition that
+ * compiled".  kb_export_db_conditions() writes, for any list of paths, the condition that
  * reproduces kb_file_verdict()'s rule for that path, plus the module the file links into.
  *
  * Module of a file: the object of an obj-y/obj-m list it ends up in, i.e. the composite
@@ -198,34 +198,6 @@ static char *path_cond(struct kb_tree *s, const char *norm, int depth)
 		res = xstrdup(kbt_undescended_cond(s, norm, dir));
 	free(dir);
 	return res ? res : xstrdup("n");
-}
-
-int kb_tree_export_paths(struct kb_tree *t, const char *const *paths, size_t n, FILE *out,
-			 struct kcve_err *err)
-{
-	struct kb_tree *s = NULL;
-	if (kbt_open(&s, t->ksrc, t->cfg, t->arch, true, err) < 0)
-		return -1;
-	kbt_evaluate(s);
-	for (size_t i = 0; i < n; i++) {
-		const char *p = paths[i];
-		if (!*p || strchr(p, '\t') || strchr(p, '\n'))
-			continue;
-		char *norm = p[0] == '/' ? NULL : kbt_normalize("", p, strlen(p));
-		char *cond = norm && *norm ? path_cond(s, norm, 0) : xstrdup("unknown");
-		char mod[256] = "";
-		char *obj = norm ? kbt_object_of(norm) : NULL;
-		if (obj && !module_of(s, obj, mod, sizeof mod))
-			mod[0] = '\0';
-		fprintf(out, "%s\t%s\t%s\n", p, cond, mod);
-		free(obj);
-		free(cond);
-		free(norm);
-	}
-	kb_tree_close(s);
-	if (ferror(out))
-		return kcve_err_set(err, KCVE_E_IO, "write error while exporting Kbuild path conditions");
-	return 0;
 }
 
 /* The architectures a compact database evaluates: Debian's (the kernels kcve is measured on).

@@ -147,7 +147,7 @@ static void tree_route(const char *dir, char **names, size_t n, const char *sour
 	}
 	cf_set_sort(&cs);
 	struct cf_result *r = xcalloc(cs.n + 1, sizeof *r);
-	if (cf_check_tree(&cs, source, r, &err) != 0) {
+	if (cf_check_tree(&cs, source, NULL, r, &err) != 0) {
 		fprintf(stderr, "funclevel_tool: %s\n", err.msg);
 		exit(1);
 	}

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "codefix/fprint.h"
+#include "core/diag.h"
 #include "core/error.h"
 #include "csrc/funcscan.h"
 
@@ -119,10 +120,10 @@ void cf_result_decide(struct cf_result *r, const struct cf_hres *hr, size_t n);
  * looked for under the same basename elsewhere (renamed or moved, codefix/moved.h): at most
  * CF_MOVED_MAX candidates are read, and a fingerprint file takes the one candidate where some
  * of its hunks decide (evidence `moved`); none deciding leaves it missing, two deciding leave
- * its hunks undecided.  Matching stops after CF_MATCH_SECONDS (a warning says how many hunks
- * were left unread). */
-int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *out,
-		  struct kcve_err *err);
+ * its hunks undecided.  Matching stops after CF_MATCH_SECONDS (a warning to diag, NULL: the
+ * default sink, says how many hunks were left unread). */
+int cf_check_tree(const struct cf_set *s, const char *root, const struct kcve_diag *diag,
+		  struct cf_result *out, struct kcve_err *err);
 /* One verdict per CVE from its fingerprints out[first..first+n) (several versions of a fix):
  * the versions agree, or one decides and the others do not; disagreeing versions are
  * undecided, and so is "fixed" while a version has hunks left unread (read, it might have

@@ -219,8 +219,8 @@ static void match_files(const struct cf_set *s, int dirfd, const size_t *off, st
 	free(refs);
 }
 
-int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *out,
-		  struct kcve_err *err)
+int cf_check_tree(const struct cf_set *s, const char *root, const struct kcve_diag *diag,
+		  struct cf_result *out, struct kcve_err *err)
 {
 	int dirfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
@@ -242,7 +242,7 @@ int cf_check_tree(const struct cf_set *s, const char *root, struct cf_result *ou
 	match_files(s, dirfd, off, hr, &names, &b);
 	close(dirfd);
 	if (b.cut)
-		diag_warn(NULL, "code matching stopped at its time limit (%d s): %zu of %zu hunks "
+		diag_warn(diag, "code matching stopped at its time limit (%d s): %zu of %zu hunks "
 			  "were not read and count as undecided", secs, b.cut, b.total);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cf_fp *fp = &s->v[i];

@@ -483,7 +483,7 @@ static void load_syms(struct batch *b)
 			      : ksyms_open_build(&y->k, path, &err)) != 0)
 			y->error = xstrdup(err.msg);
 		else if (y->k.warning[0]) /* module files left out: once per symbol source */
-			diag_warn(NULL, "%s", y->k.warning);
+			diag_warn(b->o->diag, "%s", y->k.warning);
 	}
 	for (size_t i = 0; i < b->nk; i++) {
 		struct kernel *k = &b->k[i];
@@ -695,7 +695,7 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 	memset(st, 0, sizeof *st);
 	/* the code stage reads the one source tree once for every kernel */
 	struct ck_code_reading code = {0};
-	if (o->source && s->fprints && ck_code_read(s, o->source, &code, err) != 0) {
+	if (o->source && s->fprints && ck_code_read(s, o->source, o->diag, &code, err) != 0) {
 		ck_code_reading_release(&code);
 		return err->code;
 	}

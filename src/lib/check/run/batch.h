@@ -43,6 +43,7 @@
 #include "check/records/recset.h"
 #include "check/stages/triage.h"
 #include "check/verdict/check.h"
+#include "core/diag.h"
 #include "core/error.h"
 
 struct ck_batch_opts {
@@ -53,6 +54,7 @@ struct ck_batch_opts {
 	long long now;             /* clock of the branch EOL dates (coverage) */
 	const struct ck_coverage *age; /* the records' age warning, NULL when none */
 	const struct ck_triage *triage; /* --kev / --epss (check/stages/triage.h), NULL when neither */
+	const struct kcve_diag *diag;   /* the run's warnings (NULL: the default sink, core/diag.h) */
 };
 
 struct ck_batch_stats {

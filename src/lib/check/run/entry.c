@@ -202,7 +202,7 @@ static int open_inputs(struct run *r, struct kcve_err *err)
 	/* the code first: its tree is read once for every kernel (a missing tree is the error) */
 	if (rq->source && rq->set->fprints) {
 		r->have_code = true;
-		if (ck_code_read(rq->set, rq->source, &r->code, err) != 0)
+		if (ck_code_read(rq->set, rq->source, &r->diag, &r->code, err) != 0)
 			return err->code;
 	}
 	if (open_config(r, err) != 0)
@@ -269,7 +269,7 @@ static int run_batch(struct run *r, struct kcve_err *err)
 	struct ck_batch_opts bo = {.source = rq->source, .arch = rq->arch, .fixed_in = rq->fixes,
 				   .reading = rq->reading, .now = rq->now,
 				   .age = r->has_age ? &r->age : NULL,
-				   .triage = rq->kev || rq->epss ? &r->tri : NULL};
+				   .triage = rq->kev || rq->epss ? &r->tri : NULL, .diag = &r->diag};
 	struct ck_batch_stats st;
 	int rc = ck_batch_run(rq->set, rq->batch, sk->lines, &bo, &st, err);
 	if (rc)

@@ -113,7 +113,8 @@ static int cmp_strp(const void *a, const void *b)
 /* A fix's file that the tree holds as something else than a regular file (a FIFO, a device, a
  * symbolic link) is read as missing, never followed or waited on: said in one warning naming
  * the first such file and the count. */
-static void warn_refused_sources(const struct cf_set *fs, const char *srcdir)
+static void warn_refused_sources(const struct cf_set *fs, const char *srcdir,
+				 const struct kcve_diag *diag)
 {
 	int dirfd = open(srcdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
@@ -146,15 +147,15 @@ static void warn_refused_sources(const struct cf_set *fs, const char *srcdir)
 	}
 	close(dirfd);
 	if (refused > 1)
-		diag_warn(NULL, "--source %s: %s is %s, read as missing; and %zu more files of the "
+		diag_warn(diag, "--source %s: %s is %s, read as missing; and %zu more files of the "
 			  "fixes", srcdir, first, why, refused - 1);
 	else if (refused)
-		diag_warn(NULL, "--source %s: %s is %s, read as missing", srcdir, first, why);
+		diag_warn(diag, "--source %s: %s is %s, read as missing", srcdir, first, why);
 	free(paths);
 }
 
-int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_reading *out,
-		 struct kcve_err *err)
+int ck_code_read(const struct ck_set *s, const char *srcdir, const struct kcve_diag *diag,
+		 struct ck_code_reading *out, struct kcve_err *err)
 {
 	const struct cf_set *fs = s->fprints;
 	out->code = xcalloc(s->n + 1, sizeof *out->code);
@@ -165,9 +166,9 @@ int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_read
 	if (!fs || !fs->n)
 		return 0;
 	struct cf_result *r = xcalloc(fs->n + 1, sizeof *r);
-	int rc = cf_check_tree(fs, srcdir, r, err);
+	int rc = cf_check_tree(fs, srcdir, diag, r, err);
 	if (rc == 0)
-		warn_refused_sources(fs, srcdir);
+		warn_refused_sources(fs, srcdir, diag);
 	size_t *ix = ids_sorted(s);
 	for (size_t i = 0; rc == 0 && i < fs->n;) {
 		size_t j = i;
@@ -209,10 +210,10 @@ void ck_code_apply(const struct ck_code_reading *rd, struct ck_result *res, bool
 }
 
 int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
-		struct kcve_err *err)
+		const struct kcve_diag *diag, struct kcve_err *err)
 {
 	struct ck_code_reading rd;
-	int rc = ck_code_read(s, srcdir, &rd, err);
+	int rc = ck_code_read(s, srcdir, diag, &rd, err);
 	ck_code_apply(&rd, res, false); /* res owns the reading */
 	return rc;
 }

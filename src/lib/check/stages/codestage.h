@@ -26,20 +26,22 @@ int ck_set_add_patches(struct ck_set *s, const char *dir, const struct kcve_diag
  * without libgit2 (KCVE_NO_GIT). */
 int ck_set_add_repo_fixes(struct ck_set *s, const char *repo, size_t *added,
 			  struct kcve_err *err);
-/* Run the code stage over res (entries of s) against the tree at srcdir. */
+/* Run the code stage over res (entries of s) against the tree at srcdir (warnings to diag). */
 int ck_run_code(struct ck_set *s, struct ck_result *res, const char *srcdir,
-		struct kcve_err *err);
+		const struct kcve_diag *diag, struct kcve_err *err);
 /* The same in two steps, for several kernels built from one tree (--batch): read the tree once
  * (code[i] for record i of s: checked when it has a fingerprint), then apply that reading to
  * each kernel's result.  With shared, res borrows rd's readings (ck_result_release leaves
  * them; rd must outlive res), else res owns them.  A srcdir that is not a directory is
- * KCVE_E_NOTFOUND ("source tree ... not found"), the error of the run that asked for it. */
+ * KCVE_E_NOTFOUND ("source tree ... not found"), the error of the run that asked for it; a
+ * fix's file that cannot be read as one, and matching cut by its time limit, are warnings to
+ * diag (NULL: the default sink, core/diag.h). */
 struct ck_code_reading {
 	struct ck_code *code;
 	size_t n;
 };
-int ck_code_read(const struct ck_set *s, const char *srcdir, struct ck_code_reading *out,
-		 struct kcve_err *err);
+int ck_code_read(const struct ck_set *s, const char *srcdir, const struct kcve_diag *diag,
+		 struct ck_code_reading *out, struct kcve_err *err);
 void ck_code_apply(const struct ck_code_reading *rd, struct ck_result *res, bool shared);
 void ck_code_reading_release(struct ck_code_reading *rd);
 /* The code reading as one line (verdict, hunks found, up to six places) for reasons and VEX

@@ -347,11 +347,10 @@ static void print_warning(void *ctx, const char *msg)
 	fprintf(stderr, "kcve: warning: %s\n", msg);
 }
 
-static void print_note(void *ctx, bool verbose, const char *msg)
+static void print_note(void *ctx, const char *msg)
 {
-	const struct printer *pr = ctx;
-	if (!verbose || pr->g->verbose)
-		fprintf(stderr, "kcve: %s\n", msg);
+	(void)ctx;
+	fprintf(stderr, "kcve: %s\n", msg);
 }
 
 /* --ids streams: each result is printed (and then freed), so that checking hundreds of
@@ -461,8 +460,9 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		.since = a.since, .since_vex = a.since_vex, .stream = a.ids, .sbom = sbom.sp3,
 	};
 	struct printer pr = {.a = &a, .g = g};
-	struct ck_sink sink = {.ctx = &pr, .warn = print_warning, .note = print_note,
-			       .kernel = print_kernel, .end = print_end, .lines = stdout};
+	struct ck_sink sink = {.ctx = &pr, .diag = {print_warning, print_note, &pr},
+			       .detail = g->verbose ? print_note : NULL, .kernel = print_kernel,
+			       .end = print_end, .lines = stdout};
 	struct kcve_err err = {0};
 	int rc = ck_run(&rq, &sink, &err);
 	ck_set_release(&set);

@@ -179,7 +179,7 @@ static void test_room_for_every_stage(void **state)
 
 /* A sink that records what ck_run says. */
 struct seen {
-	int warnings, age_warnings, kernels, ends;
+	int warnings, age_warnings, code_warnings, kernels, ends;
 	bool affected;
 	size_t nres;
 	char last_warning[512];
@@ -191,6 +191,7 @@ static void seen_warn(void *ctx, const char *msg)
 	struct seen *s = ctx;
 	s->warnings++;
 	s->age_warnings += strstr(msg, "the age of") != NULL;
+	s->code_warnings += strstr(msg, "is a symbolic link (not followed), read as missing") != NULL;
 	snprintf(s->last_warning, sizeof s->last_warning, "%s", msg);
 }
 
@@ -226,8 +227,8 @@ static void test_entry(void **state)
 				.reading = CK_READ_JSON, .fixes = true, .max_age = 30,
 				.now = 4102444800LL};
 	struct seen seen = {0};
-	struct ck_sink sink = {.ctx = &seen, .warn = seen_warn, .kernel = seen_kernel,
-			       .end = seen_end};
+	struct ck_sink sink = {.ctx = &seen, .diag = {.warn = seen_warn, .ctx = &seen},
+			       .kernel = seen_kernel, .end = seen_end};
 	struct kcve_err e = {0};
 	assert_int_equal(ck_run(&rq, &sink, &e), 0);
 	assert_int_equal(seen.kernels, 3);
@@ -251,11 +252,9 @@ static void test_entry(void **state)
 	ck_set_release(&s);
 }
 
-/* The code stage's error (a source tree that cannot be read) reaches the caller of the
- * pipeline and of the entry, with the tree named. */
-static void test_stage_error(void **state)
+/* make_set with a fix fingerprint for CVE-2099-0001 (fs/a.c), for the code stage. */
+static void make_fprint_set(struct ck_set *out)
 {
-	(void)state;
 	char dir[] = "/tmp/kcve-pipeline-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char path[256];
@@ -274,6 +273,17 @@ static void test_stage_error(void **state)
 	assert_int_equal(added, 1);
 	unlink(path);
 	rmdir(dir);
+	*out = s;
+}
+
+/* The code stage's error (a source tree that cannot be read) reaches the caller of the
+ * pipeline and of the entry, with the tree named. */
+static void test_stage_error(void **state)
+{
+	(void)state;
+	struct ck_set s;
+	make_fprint_set(&s);
+	struct kcve_err e = {0};
 
 	struct ck_pipeline p = {.set = &s};
 	struct ck_kernel k = {.release = "6.1.5", .reading = CK_READ_JSON,
@@ -298,6 +308,72 @@ static void test_stage_error(void **state)
 	ck_set_release(&s);
 }
 
+/* The code stage's warnings (a fix's file that the tree holds as a symbolic link) go to the
+ * run's sink, from the pipeline and from the entry, and nothing reaches stderr: the public API
+ * hands its caller every warning (they once went to the default sink, stderr). */
+static void test_code_warnings_to_sink(void **state)
+{
+	(void)state;
+	struct ck_set s;
+	make_fprint_set(&s);
+	char tree[] = "/tmp/kcve-pipeline-tree-XXXXXX";
+	assert_non_null(mkdtemp(tree));
+	char path[256];
+	snprintf(path, sizeof path, "%s/fs", tree);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/fs/a.c", tree);
+	assert_int_equal(symlink("/dev/null", path), 0);
+
+	/* stderr to a file while the library runs */
+	fflush(stderr);
+	char errpath[] = "/tmp/kcve-pipeline-stderr-XXXXXX";
+	int efd = mkstemp(errpath);
+	assert_true(efd >= 0);
+	int saved = dup(2);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(efd, 2), 2);
+
+	struct seen seen = {0};
+	struct kcve_diag d = {.warn = seen_warn, .ctx = &seen};
+	struct ck_pipeline p = {.set = &s, .diag = &d};
+	struct ck_kernel k = {.release = "6.1.5", .reading = CK_READ_JSON, .code_source = tree};
+	struct ck_result r;
+	struct kcve_err e = {0};
+	int rc = ck_pipeline_run(&p, &k, &r, &e);
+	ck_result_release(&r);
+	int pipeline_warnings = seen.code_warnings;
+
+	char *rels[] = {"6.1.5"};
+	struct ck_request rq = {.set = &s, .releases = rels, .nreleases = 1,
+				.reading = CK_READ_JSON, .max_age = 30, .now = 4102444800LL,
+				.source = tree};
+	seen = (struct seen){0};
+	struct ck_sink sink = {.ctx = &seen, .diag = {.warn = seen_warn, .note = seen_warn,
+						      .ctx = &seen},
+			       .kernel = seen_kernel, .end = seen_end};
+	int rc2 = ck_run(&rq, &sink, &e);
+
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	struct stat st;
+	assert_int_equal(fstat(efd, &st), 0);
+	close(efd);
+	unlink(errpath);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/fs", tree);
+	rmdir(path);
+	rmdir(tree);
+
+	assert_int_equal(rc, 0);
+	assert_int_equal(pipeline_warnings, 1);
+	assert_int_equal(rc2, 0);
+	assert_int_equal(seen.code_warnings, 1);
+	assert_int_equal(seen.kernels, 1);
+	assert_int_equal(st.st_size, 0); /* the library wrote nothing to stderr */
+	ck_set_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_room_for_every_stage),
 		cmocka_unit_test(test_entry),
 		cmocka_unit_test(test_stage_error),
+		cmocka_unit_test(test_code_warnings_to_sink),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

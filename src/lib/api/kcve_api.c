@@ -116,6 +116,12 @@ static void api_warn(void *ctx, const char *msg)
 	w->r->warn(msg, w->r->warn_ctx);
 }
 
+/* What the caller did not ask for is dropped: the API says nothing on stderr. */
+static void api_quiet(void *ctx, const char *msg)
+{
+	(void)ctx, (void)msg;
+}
+
 static int api_kernel(void *ctx, const struct ck_set *s, struct ck_result *res)
 {
 	struct api_walk *w = ctx;
@@ -153,7 +159,8 @@ int kcve_check_version(kcve_records *r, const char *version, int all, kcve_cve_f
 				.reading = CK_READ_JSON, .fixes = true, .max_age = -1,
 				.now = clock_now(), .stream = true};
 	struct api_walk w = {all, fn, ctx, 0, r};
-	struct ck_sink sink = {.ctx = &w, .warn = r->warn ? api_warn : NULL, .kernel = api_kernel};
+	struct ck_sink sink = {.ctx = &w, .diag = {r->warn ? api_warn : api_quiet, api_quiet, &w},
+			       .kernel = api_kernel};
 	int rc = ck_run(&rq, &sink, &e);
 	if (rc && w.rc == 0)
 		return fail(&e, err, errlen);

@@ -573,7 +573,7 @@ static void evaluate_release(struct batch *b, size_t first, size_t end)
 {
 	size_t rel = key_rel(b, b->keys[first]);
 	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now,
-				.age = b->o->age, .triage = b->o->triage};
+				.age = b->o->age, .triage = b->o->triage, .diag = b->o->diag};
 	/* a kernel of another release than the tree's is another tree: the tree's code (a fix
 	 * found there) says nothing about it, nor do the functions read there */
 	bool own = b->code && !strcmp(b->rels[rel], b->code_release);

@@ -46,7 +46,6 @@ struct run {
 	struct ck_fix_ctx fctx;
 	struct ck_since since;
 	bool have_since;
-	struct kcve_diag diag;       /* the inputs' own warnings, to the sink */
 	struct ck_result *res;
 	size_t nres;
 };
@@ -57,28 +56,19 @@ static void say(const struct ck_sink *sk, int kind, const char *fmt, ...)
 /* kind 0: a warning; 1: a note; 2: a note for -v. */
 static void say(const struct ck_sink *sk, int kind, const char *fmt, ...)
 {
-	if (kind == 0 ? !sk->warn : !sk->note)
+	if (kind == 2 && !sk->detail)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = diag_vformat(fmt, ap); /* one line, nothing that drives a terminal */
 	va_end(ap);
 	if (kind == 0)
-		sk->warn(sk->ctx, msg);
+		diag_warn(&sk->diag, "%s", msg);
+	else if (kind == 1)
+		diag_note(&sk->diag, "%s", msg);
 	else
-		sk->note(sk->ctx, kind == 2, msg);
+		sk->detail(sk->diag.ctx, msg);
 	free(msg);
-}
-
-/* The inputs' warnings and notes (core/diag.h) go to the sink. */
-static void diag_to_warn(void *ctx, const char *msg)
-{
-	say(ctx, 0, "%s", msg);
-}
-
-static void diag_to_note(void *ctx, const char *msg)
-{
-	say(ctx, 1, "%s", msg);
 }
 
 static void add_release(struct run *r, const char *rel)
@@ -202,23 +192,23 @@ static int open_inputs(struct run *r, struct kcve_err *err)
 	/* the code first: its tree is read once for every kernel (a missing tree is the error) */
 	if (rq->source && rq->set->fprints) {
 		r->have_code = true;
-		if (ck_code_read(rq->set, rq->source, &r->diag, &r->code, err) != 0)
+		if (ck_code_read(rq->set, rq->source, &r->sk->diag, &r->code, err) != 0)
 			return err->code;
 	}
 	if (open_config(r, err) != 0)
 		return err->code;
-	if (rq->build && ck_files_open_build(&r->bf, rq->build, &r->diag, err) != 0)
+	if (rq->build && ck_files_open_build(&r->bf, rq->build, &r->sk->diag, err) != 0)
 		return err->code;
 	if (open_symbols(r, err) != 0)
 		return err->code;
-	if (rq->running && ck_modprobe_load(&r->mp, rq->root, r->rn.uname_r, &r->diag, err) != 0)
+	if (rq->running && ck_modprobe_load(&r->mp, rq->root, r->rn.uname_r, &r->sk->diag, err) != 0)
 		return err->code;
 	if (!rq->gitdir)
 		return 0;
 	if (!rq->git)
 		return kcve_err_set(err, KCVE_E_USAGE, "--git %s: this build has no git support",
 				    rq->gitdir);
-	if (rq->git->open(&r->gt, rq->gitdir, rq->ref, rq->git_cache, rq->git_cache_write, &r->diag,
+	if (rq->git->open(&r->gt, rq->gitdir, rq->ref, rq->git_cache, rq->git_cache_write, &r->sk->diag,
 			  err))
 		return err->code;
 	text_snprintf(r->glabel, sizeof r->glabel, "git:%s@%s", rq->gitdir,
@@ -269,7 +259,7 @@ static int run_batch(struct run *r, struct kcve_err *err)
 	struct ck_batch_opts bo = {.source = rq->source, .arch = rq->arch, .fixed_in = rq->fixes,
 				   .reading = rq->reading, .now = rq->now,
 				   .age = r->has_age ? &r->age : NULL,
-				   .triage = rq->kev || rq->epss ? &r->tri : NULL, .diag = &r->diag};
+				   .triage = rq->kev || rq->epss ? &r->tri : NULL, .diag = &r->sk->diag};
 	struct ck_batch_stats st;
 	int rc = ck_batch_run(rq->set, rq->batch, sk->lines, &bo, &st, err);
 	if (rc)
@@ -341,7 +331,8 @@ static int run_kernels(struct run *r, struct kcve_err *err)
 	r->have_cov = true;
 	struct ck_pipeline pl = {.set = rq->set, .cov = &r->cov, .now = rq->now,
 				 .age = r->has_age ? &r->age : NULL,
-				 .triage = rq->kev || rq->epss ? &r->tri : NULL};
+				 .triage = rq->kev || rq->epss ? &r->tri : NULL,
+				 .diag = &r->sk->diag};
 	int rc = open_inputs(r, err);
 	if (rc)
 		return rc;
@@ -350,6 +341,7 @@ static int run_kernels(struct run *r, struct kcve_err *err)
 	if (rq->since && (rc = ck_since_open(&r->since, rq->since, rq->since_vex, err)) != 0)
 		return rc;
 	r->have_since = rq->since != NULL;
+	r->since.pl.diag = &r->sk->diag; /* OLD's code stage warns to the run's sink too */
 	r->res = xcalloc(r->nres + 1, sizeof *r->res);
 	if (r->has_age)
 		say(r->sk, 0, "%s", r->age.message);
@@ -393,7 +385,6 @@ int ck_run(const struct ck_request *rq, const struct ck_sink *sk, struct kcve_er
 {
 	static const struct ck_sink none = {0};
 	struct run r = {.rq = rq, .sk = sk ? sk : &none};
-	r.diag = (struct kcve_diag){diag_to_warn, diag_to_note, (void *)r.sk};
 	int rc = gather_releases(&r, err);
 	if (rc == 0 && (rc = ck_triage_open(&r.tri, rq->set, rq->kev, rq->epss, err)) == 0)
 		r.have_tri = true;

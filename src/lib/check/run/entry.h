@@ -9,8 +9,8 @@
  * Warnings, each once: the records' age (before the first kernel), then each kernel's release
  * warnings (check/records/coverage.h; the age stays in every result's coverage, as the JSON
  * contract has it), the inputs' own warnings (a configuration stage skipped, a module's
- * symbols unreadable, a modprobe.d file ignored, ...).  Notes are the informational lines
- * (what --running read; with verbose set in the note, what -v shows). */
+ * symbols unreadable, a modprobe.d file ignored, the code stage's unreadable files, ...).
+ * Notes are the informational lines (what --running read); the details are what -v shows. */
 #ifndef KCVE_CHECK_ENTRY_H
 #define KCVE_CHECK_ENTRY_H
 
@@ -24,6 +24,7 @@
 #include "check/stages/gitscan.h"
 #include "check/verdict/check.h"
 #include "check/verdict/verdict.h"
+#include "core/diag.h"
 #include "core/error.h"
 
 /* What was asked. */
@@ -65,12 +66,15 @@ struct ck_run_end {
 				      * rewritten) */
 };
 
-/* Where the answers go; any callback may be NULL (a NULL warn or note drops them: the public
- * API says nothing on stderr).  Messages are one neutralised line (core/diag.h). */
+/* Where the answers go.  Warnings and notes go to diag, the library's one warning sink
+ * (core/diag.h): a NULL member there is the default sink (stderr, "kcve: warning: ..."), so a
+ * caller that must stay quiet (the public API) hands in functions that drop or forward them.
+ * Messages are one neutralised line.  The notes -v shows go to detail (with diag.ctx; NULL:
+ * dropped, as without -v); the other callbacks may be NULL. */
 struct ck_sink {
-	void *ctx;
-	void (*warn)(void *ctx, const char *msg);
-	void (*note)(void *ctx, bool verbose, const char *msg);
+	void *ctx;                   /* of kernel and end */
+	struct kcve_diag diag;       /* the run's warnings and notes, every stage's and input's */
+	void (*detail)(void *ctx, const char *msg);
 	/* Each kernel's result, in order (owned by ck_run).  Nonzero stops the run: ck_run
 	 * returns that value, err untouched. */
 	int (*kernel)(void *ctx, const struct ck_set *s, struct ck_result *res);

@@ -63,7 +63,7 @@ static int stage_code(const struct ck_pipeline *p, const struct ck_kernel *k,
 	if (k->code_reading)
 		ck_code_apply(k->code_reading, res, true);
 	else if (k->code_source && p->set->fprints)
-		return ck_run_code(p->set, res, k->code_source, NULL, err);
+		return ck_run_code(p->set, res, k->code_source, p->diag, err);
 	return 0;
 }
 

@@ -46,6 +46,8 @@ struct ck_pipeline {
 	const struct ck_coverage *age;   /* the records' age warning, appended to every result's
 					    coverage (NULL: none) */
 	const struct ck_triage *triage;  /* exploitation stage: --kev, --epss (NULL: skipped) */
+	const struct kcve_diag *diag;    /* the run's warnings (the code stage's unreadable files);
+					    NULL: the default sink (core/diag.h) */
 };
 
 /* A file stage's answer per source path: a .config or build directory (ck_files_verdict), or

@@ -3,7 +3,7 @@
 # release/mainline/upstream/reverts/fixes columns (short ids expanded, unresolvable ids kept
 # raw), incremental updates (a new stable tag walks only its range; nothing new = no work;
 # -rc ranges replaced once the final release is tagged), dyad pairs, and the error paths
-# (not a repository, no tags, corrupt index, older schema, unknown sha).
+# (not a repository, no tags, corrupt index, older schema, unknown sha, over the commit limit).
 set -euo pipefail
 : "${KCVE:?KCVE must point at the kcve binary}"
 PY=/usr/bin/python3
@@ -117,4 +117,13 @@ grep -q "rebuild" "$T/err" || fail "corrupt message: $(cat "$T/err")"
 # and --rebuild repairs it
 "$KCVE" --repo "$R" --index "$T/bad.sqlite" index --rebuild >/dev/null
 "$KCVE" --repo "$R" --index "$T/bad.sqlite" dyad "$fix" >/dev/null
+# a history beyond what the full build holds (2^31 commits; the test hook lowers the limit):
+# refused with its own exit code and one line, no index left behind; exactly at the limit is fine
+n=$(git rev-list --all | wc -l)
+expect "$(KCVE_TEST_MAX_COMMITS=$((n - 1)) code "$KCVE" --repo "$R" --index "$T/lim.sqlite" index)" 23 "history over the commit limit"
+expect "$(wc -l < "$T/err")" 1 "limit: one error line"
+grep -q "more than $((n - 1)) commits" "$T/err" || fail "limit message: $(cat "$T/err")"
+[ ! -e "$T/lim.sqlite" ] || fail "no index may be left behind over the limit"
+expect "$(KCVE_TEST_MAX_COMMITS=$n code "$KCVE" --repo "$R" --index "$T/lim.sqlite" index)" 0 "history at the commit limit"
+expect "$(IDX=$T/lim.sqlite sql "select count(*) from commits")" "$n" "limit: every commit"
 echo "small-repo history tests passed"

@@ -32,6 +32,7 @@
 /* Everything the options say. */
 struct check_args {
 	const char *tree, *db, *gitdir, *ref, *git_cache, *config, *source, *arch, *build, *root;
+	const char *files;
 	const char *system_map;
 	const char *batch, *fixed_from, *fixed_by, *sbom_path, *kev, *epss;
 	bool running, json, openvex, cdx, ids, fixed_in, all, fail, no_git_cache, no_cache, strict;
@@ -70,6 +71,9 @@ static const struct cli_option opts[] = {
 	       "holding fix fingerprints, the fixes are also read in its code\n"
 	       "(its Makefile gives the release when --version is absent)"),
 	STRING("arch", arch, "ARCH", "SRCARCH for --source (default: from the config)"),
+	STRING("files", files, "FILE", "per-file verdicts instead of a configuration: 'path<TAB>compiled|\n"
+	       "not-compiled|unknown' lines, as 'kcve db files' prints them\n"
+	       "(files not listed are unknown)"),
 	STRING("build", build, "DIR", "kernel build directory: exact compiled files (headers too) from\n"
 	       "its .*.cmd files; its include/config/kernel.release gives the\n"
 	       "version when none is given"),
@@ -212,7 +216,10 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 				a->git_cache ? "--git-cache" : "--no-git-cache");
 	if (a->git_cache && a->no_git_cache)
 		cli_usage_error(p, "--git-cache and --no-git-cache exclude each other");
-	if (a->batch && (a->nversions || a->gitdir || a->running || a->build || a->config ||
+	if (a->files && (a->config || a->running))
+		cli_usage_error(p, "--files gives the kernel's compiled files instead of a configuration: "
+				"give it without --config and --running");
+	if (a->batch && (a->nversions || a->gitdir || a->running || a->build || a->config || a->files ||
 			 a->system_map || a->json || a->openvex || a->cdx || a->csaf || a->ids || a->all ||
 			 a->spdx3 || a->nsboms))
 		cli_usage_error(p, "--batch FILE lists the kernels and prints JSON Lines; it goes "
@@ -451,7 +458,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 #ifndef KCVE_NO_GIT
 		.git = &ck_git_libgit2,
 #endif
-		.batch = a.batch, .config = a.config, .source = a.source, .arch = a.arch,
+		.batch = a.batch, .config = a.config, .files = a.files, .source = a.source, .arch = a.arch,
 		.build = a.build, .system_map = a.system_map, .kev = a.kev, .epss = a.epss,
 		.reading = a.reading, .fixes = a.fixes, .max_age = a.max_age, .now = clock_now(),
 		.since = a.since, .since_vex = a.since_vex, .stream = a.ids, .sbom = sbom.sp3,

@@ -5,7 +5,7 @@
 # system-map=FILE (or build=DIR) gives its image's symbols, each read once.  Every line's
 # affected/unknown lists equal a single `kcve check` of the same kernel, its "code" and
 # "functions" members carry the same evidence; lines without these options keep the old
-# output; a bad symbol source is that line's error; build=DIR reads a build directory's vmlinux.
+# output; a bad symbol source is that line's error; build=DIR is --build: its .cmd files and vmlinux.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/check-env.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/patches_fixture.sh"
@@ -97,10 +97,15 @@ assert "code" not in a and a["functions"] == {"decided": 0, "cves": []}, a
 assert "code" not in b and "functions" not in b, b
 assert [s["name"] for s in b["stages"]] == ["records", "version"], b
 EOF
-# build=DIR: a build directory's vmlinux (compiled here) answers as the map does; one without
-# vmlinux is that line's error
+# build=DIR: what --build DIR gives: its compiled files (the build stage: here every record
+# file) and its vmlinux (compiled here), which answers as the map does; a directory that is not
+# a build directory (no .cmd files) is that line's error
 if command -v gcc >/dev/null; then
-	mkdir -p "$T/build"
+	for d in foo baz qux ins; do
+		mkdir -p "$T/build/drivers/$d"
+		printf 'source_drivers/%s/%s.o := drivers/%s/%s.c\ndeps_drivers/%s/%s.o := \\\n  include/linux/widget_impl.h \\\n  include/linux/gadget.h \\\n\n' \
+			$d $d $d $d $d $d >"$T/build/drivers/$d/.$d.o.cmd"
+	done
 	printf 'void _text(void) {}\nint foo_probe(void) { return 0; }\n' >"$T/vmlinux.c"
 	gcc -c -o "$T/build/vmlinux" "$T/vmlinux.c"
 	: >"$T/build/modules.order"
@@ -116,6 +121,7 @@ elf, smap, empty = map(json.loads, open(sys.argv[1]))
 ids = lambda r: sorted(c["id"] for c in r["functions"]["cves"])
 assert ids(elf) == ids(smap) == ["CVE-2099-0001", "CVE-2099-0004"], (elf, smap)
 assert elf["affected"] == smap["affected"], (elf, smap)
+assert [x["name"] for x in elf["stages"]] == ["records", "version", "build", "code", "functions"], elf
 assert "vmlinux" in elf["functions"]["cves"][0]["reason"], elf
 assert "error" in empty, empty
 EOF
@@ -126,7 +132,7 @@ $PY "$KCVE_SRC/tests/check/mktree.py" "$T/plainvulns" "$T/spec.json" || fail mkt
 6.0.2 - a system-map=$MAP
 6.0.2 - b
 EOF
-grep -q '"id":"a","version":"6.0.2","error":"system-map= and build= need a --db holding fix fingerprints' "$T/out3" ||
+grep -q '"id":"a","version":"6.0.2","error":"system-map= needs a --db holding fix fingerprints' "$T/out3" ||
 	fail "no fingerprints: $(cat "$T/out3")"
 grep -q '"id":"b","version":"6.0.2","release"' "$T/out3" || fail "line b: $(cat "$T/out3")"
 echo "ok: --batch runs the code stage once and the function level per image"

@@ -11,11 +11,15 @@ usage: cross_path.py KCVE API_TOOL DIR     (DIR: the fixtures cross_path.sh wrot
           image's System.map (function level)
   DIR/s3: a system image (--running --root) of a kernel whose modules are known exactly
 """
+import gzip
 import json
 import os
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from spdx3 import yocto_shape  # noqa: E402  (an SPDX 3 SBOM as Yocto writes it)
 
 KCVE, API, D = sys.argv[1:4]
 problems = []
@@ -167,6 +171,94 @@ if not any(view_line(l)["affected"] for l in bt.values()):
     problems.append("s1: nothing affected anywhere: the comparison proves nothing")
 if not any(l["stages"][-1]["name"] == "config" for l in bt.values()):
     problems.append("s1: no configuration stage ran")
+
+
+# ---- s1: every field a batch line takes = the single check with the same inputs ----------
+def cmd_file(bdir, src):
+    """A build directory's .cmd file for one compiled source file."""
+    obj = src[:-2] + ".o"
+    d = os.path.join(bdir, os.path.dirname(src))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "." + os.path.basename(obj) + ".cmd"), "w") as f:
+        f.write("source_%s := %s\ndeps_%s := \\\n  include/linux/kconfig.h \\\n\n" % (obj, src, obj))
+
+
+def every_field(records, src, fleet):
+    """The batch lines of fleet [(line, single check's inputs)] and the single checks: the same
+    verdicts, stages, evidence, fixed-in and release warnings, line by line.  src: the batch's
+    --source, which a single check takes only with a configuration to read."""
+    text = "# every field a line takes\n\n" + "".join(l + "\n" for l, _ in fleet)
+    with open(os.path.join(D, "fleet"), "w") as f:
+        f.write(text)
+    p = run(records + src + ["--batch", os.path.join(D, "fleet"), "--fixed-in"], ok=(0, 13))
+    lines = [json.loads(l) for l in p.stdout.splitlines()]
+    if len(lines) != len(fleet):
+        problems.append("every field: %d lines for %d kernels" % (len(lines), len(fleet)))
+        return []
+    for (l, single), got in zip(fleet, lines):
+        if "error" in got:
+            problems.append("every field %r: %s" % (l, got["error"]))
+            continue
+        cfg = "--config" in single or single[-1] == sbom_cfg
+        (t,), _ = json_results(records + (src if cfg else []) + single)
+        same("every field %r vs %s" % (l, " ".join(single)), view(t), view_line(got))
+    return lines
+
+
+gz = os.path.join(s1, "foo.config.gz")
+with open(foo, "rb") as f, gzip.open(gz, "wb") as g:
+    g.write(f.read())
+flist = os.path.join(s1, "files.tsv")
+with open(flist, "w") as f:
+    f.write("# kcve db files\nfs/ext4/inode.c\tnot-compiled\text4\ndrivers/x.c\tcompiled\t\n")
+# Yocto's build document alone (one document per line): the compiled files under ${BP}/, or
+# the kernel configuration
+os.makedirs(os.path.join(s1, "sb1"))
+os.makedirs(os.path.join(s1, "sb2"))
+sbom_files = yocto_shape(["drivers/x.c", "init/main.c"], os.path.join(s1, "sb1"), "6.1.25")[0]
+sbom_cfg = yocto_shape([], os.path.join(s1, "sb2"), "6.1.5",
+                       config=[("CONFIG_X86", "y"), ("CONFIG_64BIT", "y"), ("CONFIG_FOO", "y")])[0]
+bld = os.path.join(s1, "bld")
+cmd_file(bld, "fs/ext4/inode.c")
+fleet = [("6.1.25 %s" % foo, ["--version", "6.1.25", "--config", foo]),
+         ("v6.1.25 %s gz" % gz, ["--version", "v6.1.25", "--config", gz]),
+         ("6.1.25-3 %s list" % flist, ["--version", "6.1.25-3", "--files", flist]),
+         ("6.1.25 %s sbom" % sbom_files, ["--version", "6.1.25", "--sbom", sbom_files]),
+         ("6.1.5 %s sbom-config" % sbom_cfg, ["--version", "6.1.5", "--sbom", sbom_cfg]),
+         ("6.1.25 build=%s - with-build" % bld, ["--version", "6.1.25", "--build", bld]),
+         ("6.1.25 %s both build=%s" % (foo, bld), ["--version", "6.1.25", "--config", foo,
+                                                   "--build", bld]),
+         ("6.1.25 %s sbom-and-build build=%s" % (sbom_files, bld),
+          ["--version", "6.1.25", "--sbom", sbom_files, "--build", bld]),
+         ("6.9.4", ["--version", "6.9.4"])]
+for records, src in ((["check", "--tree", tree], ["--source", ksrc]), (["check", "--db", db], [])):
+    lines = every_field(records, src, fleet)
+    stages = [[s["name"] for s in l.get("stages", [])] for l in lines]
+    for want in ("config", "files", "sbom", "build"):
+        if not any(want in s for s in stages):
+            problems.append("every field %s: no line ran the stage %s: %r" % (records, want, stages))
+# --files: a list that is not one is exit 13 on one line (a batch line's error says the same);
+# with --config, exit 2
+bad = os.path.join(s1, "bad.tsv")
+with open(bad, "w") as f:
+    f.write("fs/ext4/inode.c\tcompiled\ndrivers/x.c\tmaybe\n")
+p = subprocess.run([KCVE, "check", "--db", db, "--version", "6.1.25", "--files", bad],
+                   capture_output=True, text=True)
+if p.returncode != 13 or "line 2: verdict 'maybe'" not in p.stderr or p.stderr.count("\n") != 1:
+    problems.append("--files with a bad verdict: exit %d, %r" % (p.returncode, p.stderr))
+if subprocess.run([KCVE, "check", "--db", db, "--version", "6.1.25", "--files", flist, "--config",
+                   foo], capture_output=True).returncode != 2:
+    problems.append("--files with --config is not a usage error")
+# an SBOM's configuration with nothing to read it with (a tree without --source): the stage is
+# skipped with the same warning on both paths
+with open(os.path.join(D, "fleet"), "w") as f:
+    f.write("6.1.5 %s\n" % sbom_cfg)
+b_err = run(["check", "--tree", tree, "--batch", os.path.join(D, "fleet")]).stderr
+s_err = run(["check", "--tree", tree, "--version", "6.1.5", "--sbom", sbom_cfg]).stderr
+skipped = [w for w in warnings(s_err) if "configuration stage skipped" in w]
+if not skipped or skipped[0] not in warnings(b_err):
+    problems.append("an SBOM's configuration without --source: --sbom warned %r, --batch %r"
+                    % (s_err, b_err))
 
 
 # ---- s1: --fixed-between / --fixed-by = the difference of two --json checks -------------

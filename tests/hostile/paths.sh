@@ -27,6 +27,7 @@ declare -A ctx=(
 	["check --git-cache"]="check --tree $V --git $R --git-cache @ --ids"
 	["check --config"]="check --db $D --version 6.0.2 --source $S --config @"
 	["check --source"]="check --db $D --version 6.0.2 --source @"
+	["check --files"]="check --db $D --version 6.0.2 --files @"
 	["check --build"]="check --db $D --build @"
 	["check --root"]="check --db $D --running --root @"
 	["check --system-map"]="check --db $D --version 6.0.2 --system-map @"

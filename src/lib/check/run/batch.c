@@ -12,8 +12,10 @@
 #include "check/emit/json.h"
 #include "check/inputs/release.h"
 #include "check/inputs/spdx3.h"
+#include "check/run/kernel.h"
 #include "check/run/pipeline.h"
 #include "check/stages/codestage.h"
+#include "check/stages/filelist.h"
 #include "check/stages/filestage.h"
 #include "check/stages/funclevel.h"
 #include "check/verdict/check.h"
@@ -43,23 +45,12 @@ struct kernel {
 	char *error;
 };
 
-/* One per-file verdict list (`kcve db files` output), sorted by path. */
-struct flist_ent {
-	const char *path;
-	enum ck_filev v;
-};
-struct flist {
-	struct strbuf buf;
-	struct flist_ent *v;
-	size_t n;
-};
-
 struct fileset {
 	const char *path;           /* first path seen with this content */
 	struct strbuf content;
 	int canon;                  /* index of the first fileset with the same bytes */
 	struct ck_files *cf;        /* a .config */
-	struct flist *fl;           /* or a verdict list */
+	struct ck_filelist *fl;     /* or a per-file verdict list */
 	struct ck_spdx3 *sbom;      /* or an SPDX 3 SBOM's compiled files (check/inputs/spdx3.h) */
 	char sbom_release[64];      /* that SBOM's kernel release ("": none) */
 	unsigned char *verdict;     /* per record file (struct filemap index), from cf or fl */
@@ -80,14 +71,20 @@ struct table_ctx {
 	const unsigned char *verdict;
 };
 
-/* One image's symbols (a line's system-map= or build=), read once for every line naming it. */
+/* A line's system-map= or build=, read once for every line naming it: the image's symbols
+ * (with fix fingerprints), and a build directory's compiled files, as --system-map and --build
+ * give them. */
 struct symsrc {
 	const char *spec; /* the field as given */
 	struct ksyms k;
+	bool have_syms;   /* k was read */
+	struct ck_files *bf;      /* build=: the build directory's .cmd files */
+	unsigned char *verdict;   /* their verdict per record file (struct filemap index) */
 	char *error;
 };
 
 struct batch {
+	const struct ck_request *rq; /* the fleet's: each line is it with the line's inputs */
 	struct ck_set *s;
 	const struct ck_batch_opts *o;
 	struct kernel *k;
@@ -112,8 +109,6 @@ struct batch {
 	size_t next_key;            /* evaluate(): next key to claim (under lock) */
 	pthread_mutex_t lock;
 };
-
-static enum ck_filev flist_verdict(void *ctx, const char *path, const char **reason);
 
 static size_t ptr_hash(const void *p, size_t mask)
 {
@@ -178,18 +173,32 @@ static enum ck_filev table_verdict(void *ctx, const char *path, const char **rea
 	return t->map->key[h] ? (enum ck_filev)t->verdict[t->map->idx[h]] : CK_FILE_UNKNOWN;
 }
 
-/* Ask a FILES input about every record file once. */
+/* Ask a file input about every record file once. */
+static unsigned char *verdict_table(const struct filemap *m, ck_file_fn fn, void *ctx)
+{
+	unsigned char *t = xcalloc(m->n + 1, 1);
+	for (size_t h = 0; h <= m->mask; h++)
+		if (m->key[h])
+			t[m->idx[h]] = (unsigned char)fn(ctx, m->key[h], NULL);
+	return t;
+}
+
 static void fill_verdicts(struct fileset *f, const struct filemap *m)
 {
-	f->verdict = xcalloc(m->n + 1, 1);
-	for (size_t h = 0; h <= m->mask; h++) {
-		if (!m->key[h])
-			continue;
-		enum ck_filev v = f->cf ? ck_files_verdict(f->cf, m->key[h], NULL)
-				  : f->sbom ? ck_sbom_files_verdict(f->sbom, m->key[h], NULL)
-					    : flist_verdict(f->fl, m->key[h], NULL);
-		f->verdict[m->idx[h]] = (unsigned char)v;
-	}
+	if (f->cf)
+		f->verdict = verdict_table(m, ck_files_verdict, f->cf);
+	else if (f->sbom && f->sbom->have_files)
+		f->verdict = verdict_table(m, ck_sbom_files_verdict, f->sbom);
+	else if (f->fl)
+		f->verdict = verdict_table(m, ck_filelist_verdict, f->fl);
+}
+
+/* What a FILES input is (check/run/kernel.h): a .config or an SBOM's configuration, an SBOM's
+ * compiled files, a per-file verdict list; none when an SBOM's configuration was skipped. */
+static enum ck_input_kind fileset_kind(const struct fileset *f)
+{
+	return f->cf ? CK_IN_CONFIG : f->sbom ? (f->sbom->have_files ? CK_IN_SBOM : CK_IN_NONE)
+		     : f->fl ? CK_IN_LIST : CK_IN_NONE;
 }
 
 static bool blank(char c)
@@ -279,89 +288,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_flist(const void *a, const void *b)
-{
-	return strcmp(((const struct flist_ent *)a)->path, ((const struct flist_ent *)b)->path);
-}
-
-/* A `kcve db files` listing: every non-comment line is path TAB verdict [TAB module]. */
-static bool looks_like_flist(const char *c)
-{
-	const char *tab = strchr(c, '\t');
-	const char *eol = strchr(c, '\n');
-	if (!tab || (eol && tab > eol))
-		return false;
-	tab++;
-	return !strncmp(tab, "compiled", 8) || !strncmp(tab, "not-compiled", 12) ||
-	       !strncmp(tab, "unknown", 7);
-}
-
-static struct flist *flist_parse(const struct strbuf *content, char **error)
-{
-	struct flist *fl = xcalloc(1, sizeof *fl);
-	sb_add(&fl->buf, content->buf, content->len);
-	size_t alloc = 0, lineno = 0;
-	for (char *line = fl->buf.buf; line && *line;) {
-		char *eol = strchr(line, '\n');
-		if (eol)
-			*eol = '\0';
-		lineno++;
-		char *tab = strchr(line, '\t');
-		if (line[0] && line[0] != '#') {
-			char *verdict = tab ? tab + 1 : NULL;
-			char *tab2 = verdict ? strchr(verdict, '\t') : NULL;
-			if (tab2)
-				*tab2 = '\0';
-			enum ck_filev v;
-			if (!verdict) {
-				v = CK_FILE_UNKNOWN;
-			} else if (!strcmp(verdict, "compiled")) {
-				v = CK_FILE_COMPILED;
-			} else if (!strcmp(verdict, "not-compiled")) {
-				v = CK_FILE_NOT_COMPILED;
-			} else if (!strcmp(verdict, "unknown")) {
-				v = CK_FILE_UNKNOWN;
-			} else {
-				char msg[128];
-				text_snprintf(msg, sizeof msg, "line %zu: verdict '%.40s' is not compiled, "
-					 "not-compiled or unknown", lineno, verdict);
-				*error = xstrdup(msg);
-				break;
-			}
-			if (tab)
-				*tab = '\0';
-			XGROW(fl->v, fl->n + 1, alloc);
-			fl->v[fl->n].path = line;
-			fl->v[fl->n++].v = v;
-		}
-		line = eol ? eol + 1 : NULL;
-	}
-	if (!*error && !fl->n)
-		*error = xstrdup("the per-file verdict list is empty");
-	if (fl->n)
-		qsort(fl->v, fl->n, sizeof *fl->v, cmp_flist);
-	return fl;
-}
-
-static enum ck_filev flist_verdict(void *ctx, const char *path, const char **reason)
-{
-	const struct flist *fl = ctx;
-	struct flist_ent key = {path, CK_FILE_UNKNOWN};
-	const struct flist_ent *e = bsearch(&key, fl->v, fl->n, sizeof *fl->v, cmp_flist);
-	if (reason)
-		*reason = e ? "per-file verdict list" : "not in the per-file verdict list";
-	return e ? e->v : CK_FILE_UNKNOWN;
-}
-
-static void flist_free(struct flist *fl)
-{
-	if (!fl)
-		return;
-	sb_release(&fl->buf);
-	free(fl->v);
-	free(fl);
-}
-
 /* An SPDX 3 SBOM as FILES: its compiled files (exact), else its kernel configuration. */
 static void open_sbom(struct batch *b, struct fileset *f)
 {
@@ -375,13 +301,14 @@ static void open_sbom(struct batch *b, struct fileset *f)
 	if (rc == 0 && f->sbom->kversion &&
 	    ck_version_normalize(f->sbom->kversion, f->sbom_release, sizeof f->sbom_release, &err))
 		rc = err.code;
-	if (rc == 0 && !f->sbom->have_files && f->sbom->config)
-		rc = ck_files_open_config_text(&f->cf, f->sbom->config, f->sbom->config_len, shown,
-					       b->o->source, b->o->arch, b->s, &err);
+	if (rc == 0 && !f->sbom->have_files && f->sbom->config) /* as --sbom opens it */
+		rc = ck_open_sbom_config(&f->cf, f->sbom, shown, b->rq, b->o->diag, &err);
 	else if (rc == 0 && !f->sbom->have_files)
 		rc = kcve_err_set(&err, KCVE_E_PARSE, "the SBOM %s lists no compiled files and no "
 				  "kernel configuration%s%s", shown, f->sbom->warning[0] ? ": " : "",
 				  f->sbom->warning);
+	if (rc == 0 && f->sbom->warning[0]) /* as --sbom says it: once per SBOM */
+		diag_warn(b->o->diag, "%s: %s", shown, f->sbom->warning);
 	free(shown);
 	if (rc)
 		f->error = xstrdup(err.msg);
@@ -430,9 +357,9 @@ static void load_files(struct batch *b)
 		struct kcve_err err = {0};
 		if (!gz && looks_like_json(sb_str(&f->content)))
 			open_sbom(b, f);
-		else if (!gz && looks_like_flist(sb_str(&f->content)))
-			f->fl = flist_parse(&f->content, &f->error);
-		else if (ck_files_open_config(&f->cf, f->path, gz, b->o->source, b->o->arch, b->s,
+		else if (!gz && ck_filelist_looks(sb_str(&f->content)))
+			f->fl = ck_filelist_parse(f->content.buf, f->content.len, &f->error);
+		else if (ck_files_open_config(&f->cf, f->path, gz, b->rq->source, b->rq->arch, b->s,
 					      &err) != 0)
 			f->error = xstrdup(err.msg);
 		if (!f->error)
@@ -456,8 +383,11 @@ static int cmp_spec(const void *a, const void *b)
 	return strcmp(((const struct symsrc *)a)->spec, ((const struct symsrc *)b)->spec);
 }
 
-/* Distinct symbol sources (system-map=, build=), each read once; the function level needs the
- * fix fingerprints' functions, so without fingerprints a line naming one is an error. */
+/* Distinct system-map= and build= fields, each read once, as a single check reads --system-map
+ * and --build (check/run/entry.c): a build directory's compiled files are its build stage;
+ * the image's symbols (the function level) need fix fingerprints: a System.map without them,
+ * or one that cannot be read, is the line's error, a build directory's unreadable symbols a
+ * warning (the line is checked without the function level). */
 static void load_syms(struct batch *b)
 {
 	char **specs = xcalloc(b->nk + 1, sizeof *specs);
@@ -476,13 +406,30 @@ static void load_syms(struct batch *b)
 		struct kcve_err err = {0};
 		bool map = !strncmp(y->spec, "system-map=", 11);
 		const char *path = strchr(y->spec, '=') + 1;
-		if (!b->s->fprints)
-			y->error = xstrdup("system-map= and build= need a --db holding fix fingerprints "
-					   "('kcve db build --repo LINUX.git' or '--patches DIR')");
-		else if ((map ? ksyms_open_system_map(&y->k, path, &err)
-			      : ksyms_open_build(&y->k, path, &err)) != 0)
+		if (!map && ck_files_open_build(&y->bf, path, b->o->diag, &err) != 0) {
 			y->error = xstrdup(err.msg);
-		else if (y->k.warning[0]) /* module files left out: once per symbol source */
+			continue;
+		}
+		if (y->bf)
+			y->verdict = verdict_table(&b->map, ck_files_verdict, y->bf);
+		if (map && !b->s->fprints) {
+			y->error = xstrdup("system-map= needs a --db holding fix fingerprints with their "
+					   "functions ('kcve db build --repo LINUX.git')");
+			continue;
+		}
+		if (!b->s->fprints)
+			continue;
+		if ((map ? ksyms_open_system_map(&y->k, path, &err)
+			 : ksyms_open_build(&y->k, path, &err)) != 0) {
+			if (map)
+				y->error = xstrdup(err.msg);
+			else
+				diag_warn(b->o->diag, "function level skipped: %s", err.msg);
+			ksyms_free(&y->k);
+			continue;
+		}
+		y->have_syms = true;
+		if (y->k.warning[0]) /* module files left out: once per symbol source */
 			diag_warn(b->o->diag, "%s", y->k.warning);
 	}
 	for (size_t i = 0; i < b->nk; i++) {
@@ -567,21 +514,21 @@ static char *fragment(const struct ck_set *s, const struct ck_result *r, bool fu
 }
 
 /* Evaluate the keys of one release: the pipeline's release stages once, then its kernel
- * stages for each FILES input (check/run/pipeline.h).  A kernel's "uncovered" counts only the
- * release's own warnings, not the records' age (the same for every kernel). */
+ * stages for each distinct (FILES, symbols) of its lines, each kernel described by the code a
+ * single check uses (check/run/kernel.h) from the line's opened inputs.  A kernel's
+ * "uncovered" counts only the release's own warnings, not the records' age (the same for every
+ * kernel). */
 static void evaluate_release(struct batch *b, size_t first, size_t end)
 {
 	size_t rel = key_rel(b, b->keys[first]);
-	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->o->now,
+	struct ck_pipeline p = {.set = b->s, .cov = &b->cov, .now = b->rq->now,
 				.age = b->o->age, .triage = b->o->triage, .diag = b->o->diag};
-	/* a kernel of another release than the tree's is another tree: the tree's code (a fix
-	 * found there) says nothing about it, nor do the functions read there */
-	bool own = b->code && !strcmp(b->rels[rel], b->code_release);
-	struct ck_kernel k = {.release = b->rels[rel], .reading = b->o->reading,
-			      .fixed_in = b->o->fixed_in, .code_reading = own ? b->code : NULL};
-	char branch[32];
-	ck_fix_branch(b->rels[rel], branch, sizeof branch);
-	struct ck_fix_ctx fctx = {branch, own ? b->o->source : NULL};
+	/* the tree's code decides only the kernels of its release (check/run/kernel.h) */
+	struct ck_opened in = {.release = b->rels[rel], .code = b->code,
+			       .code_release = b->code_release};
+	struct ck_kernel_scratch sc;
+	struct ck_kernel k;
+	ck_kernel_describe(b->rq, &in, &sc, &k);
 	struct ck_result base;
 	/* no stage of a batch can fail: its code stage applies a reading made before (the errors
 	 * of reading the tree are ck_batch_run's) */
@@ -592,18 +539,23 @@ static void evaluate_release(struct batch *b, size_t first, size_t end)
 		int fs = key_fs(b, b->keys[i]), sym = key_sym(b, b->keys[i]);
 		struct ck_result r;
 		ck_result_copy(&r, &base);
-		struct table_ctx t = {&b->map, fs >= 0 ? b->fs[fs].verdict : NULL};
-		k.config = (struct ck_file_input){0};
-		if (fs >= 0)
-			k.config = (struct ck_file_input){b->fs[fs].cf ? "config" : "files",
-							  table_verdict, &t};
-		k.funcs = (struct ck_func_input){0};
-		if (sym >= 0)
-			k.funcs = (struct ck_func_input){&b->sy[sym].k, ck_fix_funcs_fprints, NULL,
-							 &fctx};
+		struct table_ctx tf = {&b->map, fs >= 0 ? b->fs[fs].verdict : NULL};
+		struct table_ctx tb = {&b->map, sym >= 0 ? b->sy[sym].verdict : NULL};
+		in.config = in.build = (struct ck_answers){0};
+		in.syms = NULL;
+		enum ck_input_kind kind = fs >= 0 ? fileset_kind(&b->fs[fs]) : CK_IN_NONE;
+		if (kind == CK_IN_SBOM)
+			in.build = (struct ck_answers){kind, table_verdict, &tf};
+		else if (kind != CK_IN_NONE)
+			in.config = (struct ck_answers){kind, table_verdict, &tf};
+		if (tb.verdict) /* a build directory wins over an SBOM's files */
+			in.build = (struct ck_answers){CK_IN_BUILD, table_verdict, &tb};
+		if (sym >= 0 && b->sy[sym].have_syms)
+			in.syms = &b->sy[sym].k;
+		ck_kernel_describe(b->rq, &in, &sc, &k);
 		rc = ck_pipeline_run_scope(&p, &k, &r, CK_STAGE_KERNEL, &err);
 		KCVE_ASSERT(rc == 0);
-		b->frag[i] = fragment(b->s, &r, sym >= 0);
+		b->frag[i] = fragment(b->s, &r, in.syms != NULL);
 		for (size_t w = 0; w < r.ncov; w++)
 			b->gap[i] |= !ck_coverage_is_age(&r.cov[w]);
 		for (size_t e = 0; e < r.n; e++)
@@ -689,13 +641,15 @@ static void print_kernel(struct strbuf *sb, const struct batch *b, const struct 
 	sb_adds(sb, "}\n");
 }
 
-int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_batch_opts *o,
+int ck_batch_run(const struct ck_request *rq, FILE *out, const struct ck_batch_opts *o,
 		 struct ck_batch_stats *st, struct kcve_err *err)
 {
+	struct ck_set *s = rq->set;
+	const char *path = rq->batch;
 	memset(st, 0, sizeof *st);
 	/* the code stage reads the one source tree once for every kernel */
 	struct ck_code_reading code = {0};
-	if (o->source && s->fprints && ck_code_read(s, o->source, o->diag, &code, err) != 0) {
+	if (rq->source && s->fprints && ck_code_read(s, rq->source, o->diag, &code, err) != 0) {
 		ck_code_reading_release(&code);
 		return err->code;
 	}
@@ -714,7 +668,7 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 		free(shown);
 		return err->code;
 	}
-	struct batch b = {.s = s, .o = o};
+	struct batch b = {.rq = rq, .s = s, .o = o};
 	parse_list(&b, list.buf ? list.buf : (char[]){""});
 	filemap_build(&b.map, s);
 	ck_cov_index_build(&b.cov, s);
@@ -724,7 +678,7 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 		b.code = &code;
 		struct kcve_err rerr = {0};
 		char mk[64];
-		if (ck_source_release(o->source, mk, sizeof mk, &rerr) != 0 ||
+		if (ck_source_release(rq->source, mk, sizeof mk, &rerr) != 0 ||
 		    ck_version_normalize(mk, b.code_release, sizeof b.code_release, &rerr) != 0)
 			b.code_release[0] = '\0';
 		text_snprintf(st->code_release, sizeof st->code_release, "%s", b.code_release);
@@ -764,13 +718,15 @@ int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_
 	ck_code_reading_release(&code);
 	for (size_t i = 0; i < b.nsy; i++) {
 		ksyms_free(&b.sy[i].k);
+		ck_files_close(b.sy[i].bf);
+		free(b.sy[i].verdict);
 		free(b.sy[i].error);
 	}
 	free(b.sy);
 	for (size_t i = 0; i < b.nfs; i++) {
 		sb_release(&b.fs[i].content);
 		ck_files_close(b.fs[i].cf);
-		flist_free(b.fs[i].fl);
+		ck_filelist_free(b.fs[i].fl);
 		if (b.fs[i].sbom)
 			ck_spdx3_release(b.fs[i].sbom);
 		free(b.fs[i].sbom);

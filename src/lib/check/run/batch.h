@@ -5,14 +5,17 @@
  *     VERSION [FILES [ID]] [system-map=FILE | build=DIR]
  *   VERSION  kernel release, as --version takes it (6.1.107, v6.6.30, 6.1.192-3)
  *   FILES    "-" (none), a .config (or .config.gz: needs --source or a db built with --source),
- *            or a per-file verdict list as `kcve db files` prints it ("path<TAB>verdict<TAB>
- *            module" lines, verdict compiled / not-compiled / unknown; files not listed are
- *            unknown)
+ *            a per-file verdict list as `kcve db files` prints it (check/stages/filelist.h),
+ *            or an SPDX 3 SBOM (its compiled files, else its configuration); told by content
  *   ID       the caller's name for the kernel, echoed back (default: none)
- *   system-map=FILE, build=DIR (anywhere after VERSION, at most one): the image's symbols for
- *            the function level (check/stages/funclevel.h), read once per distinct field; needs a
- *            database with fix fingerprints
- * With fix fingerprints and a source tree (o->source), the code stage (check/stages/codestage.h)
+ *   system-map=FILE, build=DIR (anywhere after VERSION, at most one): what --system-map and
+ *            --build give a single check: a build directory's compiled files (stage "build"),
+ *            and with fix fingerprints the image's symbols for the function level
+ *            (check/stages/funclevel.h); read once per distinct field
+ * A line is the fleet's request (check/run/request.h) with the line's inputs, its kernel
+ * described by the code a single check uses (check/run/kernel.h): the same stages, names and
+ * answers as `kcve check` with the matching options (docs/check.md lists them).
+ * With fix fingerprints and a source tree (rq->source), the code stage (check/stages/codestage.h)
  * reads that tree once and applies the reading to every kernel of the release its Makefile
  * names (and reads --patches fingerprints' functions there); a kernel of another release is
  * another tree, checked without that code (stats: code_other).
@@ -41,17 +44,16 @@
 #include <stdio.h>
 
 #include "check/records/recset.h"
+#include "check/run/request.h"
 #include "check/stages/triage.h"
 #include "check/verdict/check.h"
 #include "core/diag.h"
 #include "core/error.h"
 
+/* What the run shares with the batch besides its request (check/run/request.h: the records,
+ * the list rq->batch, --source/--arch, the reading, fixes, the clock; the same fields a
+ * single check reads, each line being the fleet's request with the line's own inputs). */
 struct ck_batch_opts {
-	const char *source, *arch; /* kernel source for .config files (NULL: the db's conditions)
-				    * and, with fix fingerprints, the tree the code stage reads */
-	bool fixed_in;             /* fill "fixed_in" */
-	enum ck_reading reading;   /* version verdict from the JSON, the .dyad or either */
-	long long now;             /* clock of the branch EOL dates (coverage) */
 	const struct ck_coverage *age; /* the records' age warning, NULL when none */
 	const struct ck_triage *triage; /* --kev / --epss (check/stages/triage.h), NULL when neither */
 	const struct kcve_diag *diag;   /* the run's warnings (NULL: the default sink, core/diag.h) */
@@ -66,9 +68,9 @@ struct ck_batch_stats {
 	char code_release[64]; /* that release, from the tree's Makefile ("": none found) */
 };
 
-/* Check every kernel listed in path ("-" = standard input) against s, writing JSON Lines to
- * out.  Fails only when the list cannot be read or out cannot be written. */
-int ck_batch_run(struct ck_set *s, const char *path, FILE *out, const struct ck_batch_opts *o,
+/* Check every kernel listed in rq->batch ("-" = standard input) against rq->set, writing JSON
+ * Lines to out.  Fails only when the list cannot be read or out cannot be written. */
+int ck_batch_run(const struct ck_request *rq, FILE *out, const struct ck_batch_opts *o,
 		 struct ck_batch_stats *st, struct kcve_err *err);
 
 #endif

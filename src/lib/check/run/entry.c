@@ -11,8 +11,10 @@
 #include "check/inputs/running.h"
 #include "check/records/coverage.h"
 #include "check/run/batch.h"
+#include "check/run/kernel.h"
 #include "check/run/pipeline.h"
 #include "check/stages/codestage.h"
+#include "check/stages/filelist.h"
 #include "check/stages/filestage.h"
 #include "check/stages/funclevel.h"
 #include "check/stages/triage.h"
@@ -36,6 +38,7 @@ struct run {
 	struct ck_coverage age;
 	bool has_age;
 	struct ck_files *cf, *bf;    /* configuration and build directory */
+	struct ck_filelist *fl;      /* or a per-file verdict list as the configuration */
 	struct ck_git *gt;
 	char glabel[128];
 	struct ck_modprobe *mp;      /* --running: the modprobe.d rules */
@@ -43,8 +46,7 @@ struct run {
 	bool have_syms;
 	struct ck_code_reading code; /* --source with fix fingerprints: the tree read once */
 	bool have_code;
-	char branch[32];             /* the checked kernel's branch, for its version of each fix */
-	struct ck_fix_ctx fctx;
+	struct ck_kernel_scratch ks; /* what the kernel's description points into */
 	struct ck_since since;
 	bool have_since;
 	struct ck_result *res;
@@ -177,6 +179,8 @@ static int open_config(struct run *r, struct kcve_err *err)
 	const struct ck_request *rq = r->rq;
 	const char *config = rq->config;
 	bool from_running = false;
+	if (!config && rq->files)
+		return ck_filelist_open(&r->fl, rq->files, err);
 	if (!config && rq->running && r->rn.config) {
 		config = r->rn.config;
 		from_running = true;
@@ -184,14 +188,8 @@ static int open_config(struct run *r, struct kcve_err *err)
 	const struct ck_spdx3 *sb = rq->sbom;
 	if (!config && sb && sb->config && !sb->have_files) {
 		/* an SBOM's kernel configuration (check/inputs/spdx3.h) when it lists no files */
-		if (!rq->source && !rq->set->nconds) {
-			say(r->sk, 0, "the SBOM's kernel configuration needs --source KSRC or a --db "
-			    "built with --source; configuration stage skipped");
-			return 0;
-		}
-		return ck_files_open_config_text(&r->cf, sb->config, sb->config_len,
-						 "the SBOM's kernel configuration", rq->source,
-						 rq->arch, rq->set, err);
+		return ck_open_sbom_config(&r->cf, sb, "the SBOM's kernel configuration", rq,
+					   &r->sk->diag, err);
 	}
 	if (!config)
 		return 0;
@@ -241,35 +239,31 @@ static int open_inputs(struct run *r, struct kcve_err *err)
 	return 0;
 }
 
-/* The description of the i-th kernel (check/run/pipeline.h): the one place it is built. */
+/* The i-th kernel's opened inputs, described by the code every path shares (check/run/kernel.h). */
 static struct ck_kernel kernel_of(struct run *r, size_t i)
 {
 	const struct ck_request *rq = r->rq;
-	struct ck_kernel k = {.reading = rq->reading, .fixed_in = rq->fixes};
-	k.release = r->gt ? (r->nrels ? r->rels[0] : NULL) : r->rels[i];
-	if (r->gt) {
-		k.git = r->gt;
-		k.git_run = rq->git->run;
-		k.git_label = r->glabel;
-	}
+	struct ck_opened in = {.release = r->gt ? (r->nrels ? r->rels[0] : NULL) : r->rels[i],
+			       .git = r->gt, .git_label = r->glabel};
 	if (r->cf)
-		k.config = (struct ck_file_input){"config", ck_files_verdict, r->cf};
+		in.config = (struct ck_answers){CK_IN_CONFIG, ck_files_verdict, r->cf};
+	else if (r->fl)
+		in.config = (struct ck_answers){CK_IN_LIST, ck_filelist_verdict, r->fl};
 	if (r->bf)
-		k.build = (struct ck_file_input){"build", ck_files_verdict, r->bf};
+		in.build = (struct ck_answers){CK_IN_BUILD, ck_files_verdict, r->bf};
 	else if (rq->sbom && rq->sbom->have_files) /* exact, like a build directory */
-		k.build = (struct ck_file_input){"sbom", ck_sbom_files_verdict, (void *)rq->sbom};
-	if (r->have_syms && k.release) {
-		ck_fix_branch(k.release, r->branch, sizeof r->branch);
-		r->fctx = (struct ck_fix_ctx){r->branch, rq->source};
-		k.funcs = (struct ck_func_input){&r->syms, ck_fix_funcs_fprints, NULL, &r->fctx};
-	}
+		in.build = (struct ck_answers){CK_IN_SBOM, ck_sbom_files_verdict, (void *)rq->sbom};
+	if (r->have_syms)
+		in.syms = &r->syms;
 	if (rq->running) {
-		k.running = &r->rn;
-		k.modmap = r->cf;
-		k.modprobe = r->mp;
+		in.running = &r->rn;
+		in.modmap = r->cf;
+		in.modprobe = r->mp;
 	}
 	if (r->have_code)
-		k.code_reading = &r->code;
+		in.code = &r->code;
+	struct ck_kernel k;
+	ck_kernel_describe(rq, &in, &r->ks, &k);
 	return k;
 }
 
@@ -278,12 +272,10 @@ static int run_batch(struct run *r, struct kcve_err *err)
 {
 	const struct ck_request *rq = r->rq;
 	const struct ck_sink *sk = r->sk;
-	struct ck_batch_opts bo = {.source = rq->source, .arch = rq->arch, .fixed_in = rq->fixes,
-				   .reading = rq->reading, .now = rq->now,
-				   .age = r->has_age ? &r->age : NULL,
+	struct ck_batch_opts bo = {.age = r->has_age ? &r->age : NULL,
 				   .triage = rq->kev || rq->epss ? &r->tri : NULL, .diag = &r->sk->diag};
 	struct ck_batch_stats st;
-	int rc = ck_batch_run(rq->set, rq->batch, sk->lines, &bo, &st, err);
+	int rc = ck_batch_run(rq, sk->lines, &bo, &st, err);
 	if (rc)
 		return rc;
 	if (r->has_age) /* once, after the list could be read (in every line's "coverage") */
@@ -398,6 +390,7 @@ static void run_close(struct run *r)
 	if (r->gt)
 		r->rq->git->close(r->gt);
 	ck_files_close(r->cf);
+	ck_filelist_free(r->fl);
 	ck_files_close(r->bf);
 	ck_modprobe_free(r->mp);
 	ksyms_free(&r->syms);

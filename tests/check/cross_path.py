@@ -231,7 +231,9 @@ fleet = [("6.1.25 %s" % foo, ["--version", "6.1.25", "--config", foo]),
          ("6.1.25 %s sbom-and-build build=%s" % (sbom_files, bld),
           ["--version", "6.1.25", "--sbom", sbom_files, "--build", bld]),
          ("6.9.4", ["--version", "6.9.4"])]
-for records, src in ((["check", "--tree", tree], ["--source", ksrc]), (["check", "--db", db], [])):
+# over a tree and a db, and with the run-wide options a line shares with a single check
+for records, src in ((["check", "--tree", tree], ["--source", ksrc]), (["check", "--db", db], []),
+                     (["check", "--db", db, "--reading", "either", "--max-age", "off"], [])):
     lines = every_field(records, src, fleet)
     stages = [[s["name"] for s in l.get("stages", [])] for l in lines]
     for want in ("config", "files", "sbom", "build"):

@@ -11,13 +11,18 @@ codefix-hunks.py --wide OUT N writes the worst case for the matcher instead: N h
 lines (the most a hunk keeps) that all stand 16 times in drivers/many.c (the most a line may
 stand and still propose a place), so each hunk has 16 places to align, none telling; the
 vulnerable and fixed trees are the same.
+codefix-hunks.py --lookalike OUT N writes the narrow case with every hunk header naming big(), a
+function of drivers/many.c with a body of about 90 KiB that calls none of the others: each hunk reads
+fixed in its own function, a look-alike of big() (codefix/match.c), and the matcher reads big()
+for a call to it (at most 64 KiB) before leaving the hunk undecided.
 Used by bench/codefix-hunks.sh (time against N) and tests/hostile/hunks.sh (bounded time)."""
 import json
 import os
 import sys
 
 wide = sys.argv[1] == '--wide'
-out, n = sys.argv[1 + wide], int(sys.argv[2 + wide])
+lookalike = sys.argv[1] == '--lookalike'
+out, n = sys.argv[1 + (wide or lookalike)], int(sys.argv[2 + (wide or lookalike)])
 FN = 11  # lines per function, the blank line after it included
 
 
@@ -32,6 +37,8 @@ def function(i, fixed):
 
 def tree(fixed):
     lines = []
+    if lookalike:  # big(): 8,000 lines of 12 bytes, calls that start like the m functions
+        lines += ['int big(M *d)', '{'] + ['\tmz%d(d);' % i for i in range(8000)] + ['}', '']
     for i in range(n):
         lines += function(i, fixed) + ['']
     return '\n'.join(lines) + '\n'
@@ -69,7 +76,8 @@ def write_narrow():
         for i in range(n):
             old, new = function(i, False), function(i, True)
             start = i * FN + 3  # the function's third line, 1-based
-            f.write('@@ -%d,8 +%d,8 @@ %s\n' % (start, start, old[0][:40]))
+            f.write('@@ -%d,8 +%d,8 @@ %s\n' % (start, start,
+                                                 'int big(M *d)' if lookalike else old[0][:40]))
             f.write(''.join(' %s\n' % l for l in old[2:5]))
             f.write(''.join('-%s\n' % l for l in old[5:7]))
             f.write(''.join('+%s\n' % l for l in new[5:7]))

@@ -15,6 +15,9 @@ and features in sorted order, so the same data always gives the same file, byte 
   review-model.py score --model MODEL FILE...        (same columns as kcve review --classify)
   review-model.py features FILE...                   (the features of each message, one a line)
   review-model.py eval --model MODEL --stable TSV.xz --releases A-B [--threshold T]
+  review-model.py cv --stable TSV.xz --releases A-B [--folds K] [--recall R]
+                        (K-fold cross-validation inside one span of releases: how far the
+                         labels themselves let a subject model go, with no drift over time)
 """
 import argparse
 import hashlib
@@ -438,6 +441,31 @@ def select(rows, rng):
     return [r for r in rows if a <= r[0] <= b]
 
 
+def cross_validate(a):
+    """Train on K-1 folds of one span of releases and score the K-th, for every fold, and
+    measure the pooled scores. Rows go to folds by their position in the file (every K-th row),
+    so folds mix all releases of the span and the result is the same on every run. This is not
+    how the model is judged (that is by time, older releases -> newer ones): it is the ceiling
+    a subject model reaches when the releases it is measured on are like those it learned from."""
+    if a.folds < 2:
+        sys.exit("review-model: --folds must be at least 2")
+    rows = select(load_stable(a.stable), parse_range(a.releases))
+    pooled = []
+    for k in range(a.folds):
+        train = [r for i, r in enumerate(rows) if i % a.folds != k]
+        held = [r for i, r in enumerate(rows) if i % a.folds == k]
+        b, w = fit(train, [], a.l2, a.iters, a.min_count)
+        pooled += [(score((b, None, w), subj)[0], y) for _, y, subj in held]
+    thr = threshold_for_recall(pooled, a.recall)
+    p, r, f1, n = prf(pooled, thr)
+    pos = sum(y for _, y in pooled)
+    print("%d-fold cross-validation inside 6.1.%s: %d commits, %d with a CVE (%.1f %%)"
+          % (a.folds, a.releases.replace("-", "-6.1."), len(pooled), pos, 100.0 * pos / len(pooled)))
+    print("at recall %.2f (threshold %.4f): flagged %d, precision %.3f recall %.3f F1 %.3f"
+          % (a.recall, thr, n, p, r, f1))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -469,6 +497,14 @@ def main():
     e.add_argument("--stable", required=True)
     e.add_argument("--releases", required=True)
     e.add_argument("--threshold", type=float)
+    c = sub.add_parser("cv")
+    c.add_argument("--stable", required=True)
+    c.add_argument("--releases", required=True)
+    c.add_argument("--folds", type=int, default=5)
+    c.add_argument("--recall", type=float, default=0.85)
+    c.add_argument("--l2", type=float, default=10.0)
+    c.add_argument("--iters", type=int, default=200)
+    c.add_argument("--min-count", type=int, default=2)
     a = ap.parse_args()
     log = (lambda m: print(m, file=sys.stderr)) if getattr(a, "v", False) else None
 
@@ -499,6 +535,9 @@ def main():
         print("at recall 0.85 (threshold %.4f): precision %.3f recall %.3f F1 %.3f"
               % (t85, p, r, f1))
         return 0
+
+    if a.cmd == "cv":
+        return cross_validate(a)
 
     allrows = load_stable(a.stable)
     if a.limit:

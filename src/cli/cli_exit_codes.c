@@ -34,6 +34,7 @@ static const struct {
 	{KCVE_E_UNSUPPORTED, "unsupported", "the fix is only on branches no longer supported"},
 	{KCVE_E_COVERAGE, "coverage", "check --strict: the records do not cover a checked kernel (newer, nonexistent, unsupported branch, older than --max-age)"},
 	{KCVE_E_ARCH, "arch", "--arch names another architecture than the .config was made for"},
+	{KCVE_E_LIMIT, "limit", "the input is beyond a size kcve supports (a history of over 2^31 commits, a merge of over 65,535 parents)"},
 };
 
 void cli_print_exit_codes(FILE *out)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/emit/fixed.h"
 #include "check/emit/json.h"
 #include "check/emit/output.h"
 #include "check/emit/spdx3_vex.h"
@@ -16,7 +17,6 @@
 #include "check/run/since.h"
 #include "check/stages/gitscan.h"
 #include "check/verdict/check.h"
-#include "check/verdict/upgrade.h"
 #include "check/verdict/verdict.h"
 #include "core/clock.h"
 #include "core/diag.h"
@@ -219,6 +219,13 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 				"only with --tree/--db, --source/--arch, --reading, --fixed-in, "
 				"--fail-if-affected, --strict, --max-age, --kev, --epss (an SBOM goes in "
 				"a line's FILES)");
+	if ((a->fixed_from || a->fixed_by) &&
+	    (a->gitdir || a->running || a->batch || a->since || a->nsboms || a->openvex || a->cdx ||
+	     a->csaf || a->spdx3 || a->all || a->fixed_in || a->fail))
+		cli_usage_error(p, "--fixed-between and --fixed-by print what an upgrade fixes (the "
+				"table, --json or --ids); they go with --tree/--db, --reading, a "
+				"kernel's --config/--source/--arch/--build/--system-map, --kev, --epss, "
+				"--strict and --max-age");
 	if (a->no_cache && a->db)
 		cli_usage_error(p, "--no-cache applies to a record tree, not to --db FILE");
 	/* --source alone reads the fixes in the code: it needs a --db with fingerprints, checked
@@ -313,27 +320,6 @@ static void load_set(struct kcve_global *g, const char *tree, const char *db, bo
 	}
 }
 
-/* --fixed-between / --fixed-by: two version runs and their difference (check/verdict/upgrade.h). */
-static void check_fixed(struct kcve_global *g, const struct check_args *a, const char *v1,
-			const char *v2, bool by)
-{
-	enum ck_fixed_format fmt = a->json ? CK_FIXED_JSON : a->ids ? CK_FIXED_IDS : CK_FIXED_TABLE;
-	struct kcve_err err = {0};
-	char from[64], to[64];
-	if (ck_version_normalize(v2, to, sizeof to, &err) != 0 ||
-	    (by ? ck_previous_release(to, from, sizeof from, &err)
-		: ck_version_normalize(v1, from, sizeof from, &err)) != 0)
-		die_err(&err);
-	struct ck_set set;
-	load_set(g, a->tree, a->db, true, &set);
-	int rc = ck_print_fixed_between(stdout, &set, from, to, a->reading, fmt, &err);
-	ck_set_release(&set);
-	if (rc)
-		die_err(&err);
-	if (fflush(stdout) != 0)
-		kcve_die(KCVE_E_IO, "cannot write the result to standard output");
-}
-
 /* The printer: ck_run's sink (check/run/entry.h) for the chosen output. */
 struct printer {
 	const struct check_args *a;
@@ -358,7 +344,7 @@ static void print_note(void *ctx, const char *msg)
 static int print_kernel(void *ctx, const struct ck_set *set, struct ck_result *res)
 {
 	const struct printer *pr = ctx;
-	if (pr->a->ids)
+	if (pr->a->ids && !pr->a->fixed_from && !pr->a->fixed_by)
 		ck_print_ids(stdout, set, res, 1);
 	return 0;
 }
@@ -406,6 +392,14 @@ static int print_end(void *ctx, const struct ck_set *set, const struct ck_run_en
 			kcve_die(KCVE_E_IO, "cannot write the result to standard output");
 		return 0;
 	}
+	if (end->fixed) {
+		ck_print_fixed(stdout, end->fixed, pr->a->json  ? CK_FIXED_JSON
+						   : pr->a->ids ? CK_FIXED_IDS
+								: CK_FIXED_TABLE);
+		if (fflush(stdout) != 0)
+			kcve_die(KCVE_E_IO, "cannot write the result to standard output");
+		return 0;
+	}
 	print_results(pr->a, set, end->res, end->nres, end->since);
 	return 0;
 }
@@ -425,9 +419,11 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 		    (a.fixed_by && nops))
 			cli_usage_error(&p, "give either --fixed-between V1 V2 or --fixed-by V (and no "
 					"--version)");
-		check_fixed(g, &a, a.fixed_from, a.fixed_from ? ops[0] : a.fixed_by, a.fixed_by != NULL);
-		cli_end(&p);
-		return 0;
+		/* a request of its own kind (check/run/entry.h): the two releases' results */
+		add_version(&a, a.fixed_from ? a.fixed_from : a.fixed_by);
+		if (a.fixed_from)
+			add_version(&a, ops[0]);
+		nops = 0;
 	}
 	if (nops) {
 		free_versions(&a);
@@ -447,6 +443,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 				"a kernel configuration), or a --db built with "
 				"fix fingerprints ('kcve db build --patches DIR' or '--repo LINUX.git')");
 	struct ck_request rq = {
+		.kind = a.fixed_by ? CK_RQ_FIXED_BY : a.fixed_from ? CK_RQ_FIXED_BETWEEN : CK_RQ_CHECK,
 		.set = &set, .releases = a.versions, .nreleases = a.nversions,
 		.running = a.running, .root = a.root,
 		.gitdir = a.gitdir, .ref = a.ref, .git_cache = a.git_cache,

@@ -27,45 +27,20 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixtures  # noqa: E402  (real_tree, config_tree)
 import vex  # noqa: E402  (npm_modules, skip)
 
 KCVE = os.environ["KCVE"]
 SRC = os.environ["KCVE_SRC"]
 BUILD = os.environ.get("KCVE_BUILD") or tempfile.gettempdir()
-SHARED = os.environ.get("KCVE_SHARED", "")
-TARBALL = os.path.join(SHARED, "data", "vulns-upto-2024.tar.xz")
 KERNELS = ["5.10.220", "6.1.90", "6.6.30", "6.9"]
 AUTHOR = ["--author", "Example Org <security@example.org>", "--role", "vendor"]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
-
-
-def tree():
-    """The 2024 record tree, unpacked once per build directory (shared with reading_2024.sh)."""
-    if not SHARED or not os.path.isfile(TARBALL):
-        vex.skip(f"{TARBALL} absent")
-    cache = os.path.join(BUILD, "check-cache")
-    os.makedirs(cache, exist_ok=True)
-    subprocess.run(["bash", "-c", 'exec 9>"$1/lock"; flock 9; [ -e "$1/vulns.done" ] || '
-                    '{ tar -xJf "$2" -C "$1" && touch "$1/vulns.done"; }', "x", cache, TARBALL],
-                   check=True)
-    return os.path.join(cache, "vulns")
+check, failures = fixtures.check, fixtures.failures
 
 
 def run(*args, env=None, ok=(0,)):
-    e = dict(os.environ, SOURCE_DATE_EPOCH="1700000000")
-    e.pop("KCVE_VEX_AUTHOR", None)
-    e.update(env or {})
-    p = subprocess.run([KCVE] + list(args), capture_output=True, text=True, env=e, timeout=600)
-    if p.returncode not in ok:
-        check(False, f"kcve {' '.join(args)}: exit {p.returncode}: {p.stderr[-800:]}")
-        return None
-    return p.stdout
+    """kcve's stdout (fixtures.run), None when it failed."""
+    return fixtures.run(*args, env=env, ok=ok)[0]
 
 
 def ids(src, kernels, *extra):
@@ -117,24 +92,7 @@ def config_doc(tmp):
     """A small tree checked with a .config: a record whose file is not compiled and one never
     introduced (both vulnerable_code_not_present: docs/vex.md), one fixed, one affected and
     scored."""
-    a, b = "a" * 40, "b" * 40
-    spec = os.path.join(tmp, "spec.json")
-    with open(spec, "w") as f:
-        json.dump([
-            {"id": "CVE-2099-0001", "title": "ext4: fix", "files": ["fs/ext4/inode.c"],
-             "pairs": [f"5.10:{a}:6.1.20:{b}"], "fixes": [b], "severity": "HIGH", "score": 7.8},
-            {"id": "CVE-2099-0002", "title": "x: not compiled", "files": ["drivers/x.c"],
-             "pairs": [f"5.10:{a}:6.1.40:{b}"], "fixes": [b]},
-            {"id": "CVE-2099-0003", "title": "y: old", "files": ["fs/ext4/inode.c"],
-             "pairs": [f"4.4:{a}:5.0:{b}"]},
-            {"id": "CVE-2099-0004", "title": "z: new", "files": ["fs/ext4/inode.c"],
-             "pairs": [f"6.5:{a}:6.6:{b}"]},
-        ], f)
-    small = os.path.join(tmp, "small")
-    subprocess.run([sys.executable, os.path.join(SRC, "tests/check/mktree.py"), small, spec],
-                   check=True)
-    ksrc = os.path.join(tmp, "ksrc")
-    config = vex.mktree.kernel_source(ksrc)
+    small, ksrc, config = fixtures.config_tree(tmp)
     out = run("check", "--tree", small, "--version", "6.1.5", "--config", config, "--source", ksrc,
               "--all", "--csaf", *AUTHOR)
     doc = json.loads(out or "{}")
@@ -490,7 +448,7 @@ def delta_test(root, tmp):
 
 
 def main():
-    root = tree()
+    root = fixtures.real_tree()
     with tempfile.TemporaryDirectory() as tmp:
         if "--validator" in sys.argv[1:]:
             validator_test(root, tmp)

@@ -9,8 +9,9 @@ SPEC: [{"id": "CVE-2099-0001", "title": "...", "files": [...], "pairs": ["V:VG:F
         "products": [{"default": "unaffected", "versions": [...]}, ...optional products
         written before it]}]
 
-kernel_source(DIR) (imported by tests/check/vex.py and tests/cli/conformance.py) writes a tiny
-kernel source tree and a .config next to it.
+Imported (tests/check/vex.py, tests/check/fixtures.py, tests/cli/conformance.py):
+write_tree(DIR, SPEC) does what the command does with SPEC as a list; kernel_source(DIR) writes a
+tiny kernel source tree and a .config next to it.
 """
 import json
 import os
@@ -37,8 +38,8 @@ def kernel_source(k):
     return config
 
 
-def main():
-    root, spec = sys.argv[1], json.load(open(sys.argv[2]))
+def write_tree(root, spec):
+    """The record tree of spec (see the module's docstring) in root."""
     for r in spec:
         year = r["id"].split("-")[1]
         d = os.path.join(root, "cve", "published", year)
@@ -77,6 +78,11 @@ def main():
             f.write("\n".join(r.get("fixes", [])))
         open(base, "w").close()
     os.makedirs(os.path.join(root, "cve", "rejected"), exist_ok=True)
+
+
+def main():
+    with open(sys.argv[2]) as f:
+        write_tree(sys.argv[1], json.load(f))
 
 
 if __name__ == "__main__":

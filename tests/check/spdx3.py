@@ -29,8 +29,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import csaf  # noqa: E402  (tree, ids, make_old)
-import vex  # noqa: E402  (npm_modules, skip, mktree)
+import csaf  # noqa: E402  (ids, make_old)
+import fixtures  # noqa: E402  (real_tree, config_tree)
+import vex  # noqa: E402  (npm_modules, skip)
 
 KCVE = os.environ["KCVE"]
 SRC = os.environ["KCVE_SRC"]
@@ -41,26 +42,13 @@ FIXTURE = os.path.join(SHARED, "fixtures", "kbuild-debian-6.1", "amd64", "compil
 SCHEMA = os.path.join(SRC, "tests", "check", "schema", "spdx3", "spdx-json-schema.json")
 CONTEXT = "https://spdx.org/rdf/3.0.1/spdx-context.jsonld"
 AUTHOR = ["--author", "Example Org <security@example.org>"]
-failures = []
+check, failures = fixtures.check, fixtures.failures  # one list with csaf.py's helpers
 produced = []  # (label, SPDX 3 document, OpenVEX document of the same arguments or None)
 
 
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
-
-
 def run(*args, env=None, ok=(0,)):
-    """(stdout, stderr) of kcve; None for stdout when the exit status is not in ok."""
-    e = dict(os.environ, SOURCE_DATE_EPOCH="1700000000")
-    e.pop("KCVE_VEX_AUTHOR", None)
-    e.update(env or {})
-    p = subprocess.run([KCVE] + list(args), capture_output=True, text=True, env=e, timeout=900)
-    if p.returncode not in ok:
-        check(False, f"kcve {' '.join(args)}: exit {p.returncode}: {p.stderr[-800:]}")
-        return None, p.stderr
-    return p.stdout, p.stderr
+    """(stdout, stderr) of kcve (fixtures.run); None for stdout when the exit status is not in ok."""
+    return fixtures.run(*args, env=env, ok=ok, timeout=900)
 
 
 def fails(code, *args):
@@ -303,7 +291,6 @@ def dwarf_headers(tmp):
     with the documents of ../shared (the real kernel-generator output, the synthetic Yocto)."""
     a, b = "a" * 40, "b" * 40
     pair = [f"5.10:{a}:6.1.40:{b}"]  # applies to 6.1.5 and 6.12.27 by version
-    spec = os.path.join(tmp, "hdr-spec.json")
     recs = {"CVE-2099-0101": ["include/linux/foo.h"],
             "CVE-2099-0102": ["include/linux/foo.h", "drivers/x.c"],
             "CVE-2099-0103": ["include/linux/listed.h"],
@@ -313,11 +300,9 @@ def dwarf_headers(tmp):
             "CVE-2099-0112": ["include/linux/kernel.h"],  # listed by the shared Yocto one
             "CVE-2099-0113": ["include/linux/skbuff.h"],  # by none
             "CVE-2099-0114": ["net/core/skbuff.c"]}       # by none
-    with open(spec, "w") as f:
-        json.dump([{"id": c, "files": fl, "pairs": pair} for c, fl in recs.items()], f)
     tree = os.path.join(tmp, "hdr-tree")
-    subprocess.run([sys.executable, os.path.join(SRC, "tests/check/mktree.py"), tree, spec],
-                   check=True)
+    fixtures.mktree.write_tree(tree, [{"id": c, "files": fl, "pairs": pair}
+                                      for c, fl in recs.items()])
     listed = ["fs/ext4/inode.c", "include/linux/listed.h"]
     kd, yd = os.path.join(tmp, "hdr-k"), os.path.join(tmp, "hdr-y")
     os.makedirs(kd)
@@ -356,31 +341,8 @@ def dwarf_headers(tmp):
 
 # --- the configuration of an SBOM -------------------------------------------------------------
 
-def small_tree(tmp):
-    a, b = "a" * 40, "b" * 40
-    spec = os.path.join(tmp, "spec.json")
-    with open(spec, "w") as f:
-        json.dump([
-            {"id": "CVE-2099-0001", "title": "ext4: fix", "files": ["fs/ext4/inode.c"],
-             "pairs": [f"5.10:{a}:6.1.20:{b}"], "fixes": [b], "severity": "HIGH", "score": 7.8},
-            {"id": "CVE-2099-0002", "title": "x: not compiled", "files": ["drivers/x.c"],
-             "pairs": [f"5.10:{a}:6.1.40:{b}"], "fixes": [b]},
-            {"id": "CVE-2099-0003", "title": "y: old", "files": ["fs/ext4/inode.c"],
-             "pairs": [f"4.4:{a}:5.0:{b}"]},
-            {"id": "CVE-2099-0004", "title": "z: new", "files": ["fs/ext4/inode.c"],
-             "pairs": [f"6.5:{a}:6.6:{b}"]},
-            {"id": "CVE-2099-0005", "title": "w: no data", "files": ["fs/ext4/inode.c"],
-             "versions": None},
-        ], f)
-    small = os.path.join(tmp, "small")
-    subprocess.run([sys.executable, os.path.join(SRC, "tests/check/mktree.py"), small, spec], check=True)
-    ksrc = os.path.join(tmp, "ksrc")
-    config = vex.mktree.kernel_source(ksrc)
-    return small, ksrc, config
-
-
 def config_stage(tmp):
-    small, ksrc, config = small_tree(tmp)
+    small, ksrc, config = fixtures.config_tree(tmp, no_data=True)
     d = os.path.join(tmp, "cfgsbom")
     os.makedirs(d)
     sb = yocto_shape([], d, "6.1.5", config=[("CONFIG_X86", "y"), ("CONFIG_64BIT", "y"),
@@ -638,7 +600,7 @@ def hostile(db, tmp):
 def main():
     if not os.path.isdir(SPDX3):
         vex.skip(f"{SPDX3} absent")
-    root = csaf.tree()
+    root = fixtures.real_tree()
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "db")
         run("db", "build", "--tree", root, "-o", db)

@@ -12,19 +12,11 @@
 #  - hostile catalogue and score files: one-line errors, exit 13 / 9, nothing on stdout.
 set -u
 : "${KCVE:?}" "${KCVE_BUILD:?}"
-TARBALL=${KCVE_SHARED:-}/data/vulns-upto-2024.tar.xz
 KEVF=${KCVE_SHARED:-}/data/kev/known_exploited_vulnerabilities.json
-[ -n "${KCVE_SHARED:-}" ] && [ -f "$TARBALL" ] && [ -f "$KEVF" ] \
-	|| { echo "skip: $TARBALL or $KEVF absent"; exit 77; }
+[ -n "${KCVE_SHARED:-}" ] && [ -f "$KEVF" ] || { echo "skip: $KEVF absent"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 PY=/usr/bin/python3
-C=$KCVE_BUILD/check-cache
-mkdir -p "$C"
-(
-	flock 9
-	[ -e "$C/vulns.done" ] || { tar -xJf "$TARBALL" -C "$C" && touch "$C/vulns.done"; }
-) 9>"$C/lock" || fail "unpack $TARBALL"
-TREE=$C/vulns
+TREE=$("$(dirname "${BASH_SOURCE[0]}")/../lib/real-tree.sh") || { rc=$?; [ $rc = 77 ] && exit 77; fail "unpacking the 2024 record tree"; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

@@ -15,33 +15,18 @@ the JSON reading for every record x release, and that `--tree` gives the same se
 The dyad-vs-JSON disagreements are counted and written to
 $KCVE_BUILD/check-version-disagreements.txt.
 """
-import fcntl
 import functools
 import glob
 import json
 import os
 import subprocess
 import sys
-import tarfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixtures  # noqa: E402  (real_tree)
 
 KCVE = os.environ.get("KCVE")
-SHARED = os.environ.get("KCVE_SHARED", "")
 BUILD = os.environ.get("KCVE_BUILD", "/tmp")
-TARBALL = os.path.join(SHARED, "data", "vulns-upto-2024.tar.xz")
-
-
-def unpack_tree():
-    """Unpack the record tree once into the build directory (shared by the check tests)."""
-    cache = os.path.join(BUILD, "check-cache")
-    os.makedirs(cache, exist_ok=True)
-    done = os.path.join(cache, "vulns.done")
-    with open(os.path.join(cache, "lock"), "w") as lk:
-        fcntl.flock(lk, fcntl.LOCK_EX)
-        if not os.path.exists(done):
-            with tarfile.open(TARBALL) as t:
-                t.extractall(cache)
-            open(done, "w").close()
-    return os.path.join(cache, "vulns")
 
 
 # ---- kernel version rules (docs/spec/versions.md), written independently of src/lib/core -------------
@@ -339,10 +324,7 @@ def kcve_ids(args, versions, chunk):
 
 
 def main():
-    if not SHARED or not os.path.exists(TARBALL):
-        print("skip: %s absent (the real record tree of the shared reference data)" % TARBALL)
-        return 77
-    tree = unpack_tree()
+    tree = fixtures.real_tree()
     recs, mentioned = load_records(tree)
     if len(recs) < 1000:
         print(f"FAIL: only {len(recs)} records unpacked")
@@ -351,7 +333,7 @@ def main():
               and major(v) in BRANCHES}
     versions = MAINLINE + sorted(stable, key=functools.cmp_to_key(kcmp))
 
-    db = os.path.join(BUILD, "check-cache", "vulns-test.kdb")
+    db = os.path.join(BUILD, "check-version-semantics.kdb")
     subprocess.run([KCVE, "db", "build", "--tree", tree, "-o", db], check=True,
                    stderr=subprocess.DEVNULL)
     got = kcve_ids(["--db", db], versions, 200)

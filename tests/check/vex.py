@@ -19,20 +19,16 @@ import tempfile
 import jsonschema
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixtures  # noqa: E402  (check, failures)
 import mktree  # noqa: E402
 
 KCVE = os.environ["KCVE"]
 SRC = os.environ["KCVE_SRC"]
 SCHEMA = os.path.join(SRC, "tests/check/schema")
 NPM_DIR = os.path.join(SRC, "tests/check/cyclonedx-library")
-failures = []
+# one failure list with csaf.py and spdx3.py, which call npm_modules()
+check, failures = fixtures.check, fixtures.failures
 produced = []  # every VEX document kcve wrote: (what, document)
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
 
 
 def load(*p):

@@ -18,19 +18,17 @@ vulnerable_code_not_present / inline_mitigations_already_exist / withdrawn / "-"
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixtures  # noqa: E402  (check, run)
 import mktree  # noqa: E402
 import vex  # noqa: E402  (the OpenVEX and CycloneDX schema validators)
 
-KCVE = os.environ["KCVE"]
-SRC = os.environ["KCVE_SRC"]
 AUTHOR = ["--author", "Example Org <security@example.org>", "--role", "vendor"]
 FORMATS = ("--openvex", "--cyclonedx", "--csaf", "--spdx3")
-failures = []
+check, failures = fixtures.check, fixtures.failures
 VALIDATORS = []
 
 # docs/vex.md: kcve outcome (and the stage that decided, where it matters) -> the statement
@@ -49,20 +47,8 @@ LISTED_WITHOUT_ALL = {"affected", "unknown", "no_data", "not_compiled", "mitigat
 A, B = "a" * 40, "b" * 40
 
 
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
-
-
-def run(*args, ok=(0,)):
-    env = dict(os.environ, SOURCE_DATE_EPOCH="1700000000")
-    env.pop("KCVE_VEX_AUTHOR", None)
-    p = subprocess.run([KCVE] + list(args), capture_output=True, text=True, env=env, timeout=120)
-    if p.returncode not in ok:
-        check(False, f"kcve {' '.join(args)}: exit {p.returncode}: {p.stderr[-600:]}")
-        return None
-    return p.stdout
+def run(*args):
+    return fixtures.run(*args, timeout=120)[0]
 
 
 def rec(cve, files, pairs=None, **kw):
@@ -72,11 +58,7 @@ def rec(cve, files, pairs=None, **kw):
 
 
 def write_tree(root, records, rejected=()):
-    spec = root + ".spec.json"
-    with open(spec, "w") as f:
-        json.dump(records, f)
-    subprocess.run([sys.executable, os.path.join(SRC, "tests/check/mktree.py"), root, spec],
-                   check=True)
+    mktree.write_tree(root, records)
     for cve in rejected:  # the CNA rejected it: cve/rejected/YEAR/CVE.json
         d = os.path.join(root, "cve", "rejected", cve.split("-")[1])
         os.makedirs(d, exist_ok=True)

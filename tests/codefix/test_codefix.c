@@ -802,6 +802,141 @@ static void match_lookalike_drifted(void **state)
 	sb_release(&patch);
 }
 
+/* The function the hunk names, foo_reset(), has had every line of the hunk's context rewritten
+ * since (foo_reg_a -> foo_write_ctrl, foo_reg_b -> foo_write_stat) and lacks the fix, so no
+ * line of the hunk points into it; foo_reset_v1(), a look-alike elsewhere in the file, has the
+ * exact context and the fix's lines.  The look-alike's place was the only one read: "fixed".
+ * Shapes: the look-alike before or after it; foo_reset present (rewritten) or renamed as well
+ * (foo_hw_reset, the name the header gives absent); a fix that only adds and one that also
+ * replaces a line (rewritten in foo_reset too).  And the shapes that stay fixed: the fix in
+ * foo_reset itself beside the look-alike, and the code moved into a helper that foo_reset
+ * calls (foo_reset_regs) or that calls foo_reset, with the fix there.  The look-alike shapes
+ * must read undecided. */
+enum lk_named { LK_REWRITTEN, LK_RENAMED, LK_FIXED_TOO, LK_HELPER, LK_HELPER_CALLER };
+
+static void lk_body(struct strbuf *sb, const char *name, bool rewritten, bool fix, bool replace,
+		    const char *call)
+{
+	sb_addf(sb, "static void %s(struct foo_priv *priv)\n{\n", name);
+	if (call)
+		sb_addf(sb, "\tfoo_lock(priv);\n\t%s(priv);\n\tfoo_unlock(priv);\n", call);
+	for (int c = 0; c < 4; c++)
+		sb_addf(sb, "\t%s(priv, FOO_CTRL_%d);\n", rewritten ? "foo_write_ctrl" : "foo_reg_a",
+			c);
+	if (replace)
+		sb_adds(sb, rewritten ? "\tfoo_hw_flush(priv->hw);\n"
+			    : fix ? "\tfoo_flush(priv, FOO_FLUSH_ALL);\n" : "\tfoo_flush(priv, 0);\n");
+	if (fix)
+		sb_adds(sb, "\tfoo_clear_pending(priv);\n");
+	for (int c = 0; c < 4; c++)
+		sb_addf(sb, "\t%s(priv, FOO_STAT_%d);\n", rewritten ? "foo_write_stat" : "foo_reg_b",
+			c);
+	sb_adds(sb, "}\n\n");
+	for (int k = 0; k < 40; k++)
+		sb_addf(sb, "static int %s_pad_%d;\n", name, k);
+}
+
+static char *lk_file(enum lk_named named, bool lookalike_first, bool replace)
+{
+	struct strbuf sb = STRBUF_INIT;
+	filler(&sb, 5, "top");
+	for (int part = 0; part < 2; part++) {
+		if (part == (lookalike_first ? 0 : 1)) {
+			lk_body(&sb, "foo_reset_v1", false, true, replace, NULL);
+			continue;
+		}
+		switch (named) {
+		case LK_REWRITTEN:
+			lk_body(&sb, "foo_reset", true, false, replace, NULL);
+			break;
+		case LK_RENAMED:
+			lk_body(&sb, "foo_hw_reset", true, false, replace, NULL);
+			break;
+		case LK_FIXED_TOO:
+			lk_body(&sb, "foo_reset", false, true, replace, NULL);
+			break;
+		case LK_HELPER:
+			lk_body(&sb, "foo_reset_regs", false, true, replace, NULL);
+			lk_body(&sb, "foo_reset", true, false, false, "foo_reset_regs");
+			break;
+		case LK_HELPER_CALLER:
+			lk_body(&sb, "foo_reset", true, false, false, NULL);
+			lk_body(&sb, "foo_reset_all", false, true, replace, "foo_reset");
+			break;
+		}
+	}
+	return sb_detach(&sb);
+}
+
+static void match_lookalike_rewritten(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"rewritten", "renamed", "fixed too", "in a helper",
+					    "in its caller"};
+	int bad = 0;
+	for (int replace = 0; replace < 2; replace++) {
+		struct strbuf patch = STRBUF_INIT;
+		sb_adds(&patch, "--- a/drivers/foo.c\n+++ b/drivers/foo.c\n");
+		sb_addf(&patch, "@@ -500,%d +500,%d @@ static void foo_reset(struct foo_priv *priv)\n",
+			replace ? 9 : 8, replace ? 10 : 9);
+		for (int c = 0; c < 4; c++)
+			sb_addf(&patch, " \tfoo_reg_a(priv, FOO_CTRL_%d);\n", c);
+		if (replace)
+			sb_adds(&patch, "-\tfoo_flush(priv, 0);\n+\tfoo_flush(priv, FOO_FLUSH_ALL);\n");
+		sb_adds(&patch, "+\tfoo_clear_pending(priv);\n");
+		for (int c = 0; c < 4; c++)
+			sb_addf(&patch, " \tfoo_reg_b(priv, FOO_STAT_%d);\n", c);
+		for (int named = LK_REWRITTEN; named <= LK_HELPER_CALLER; named++)
+			for (int first = 0; first < 2; first++) {
+				char *text = lk_file((enum lk_named)named, first, replace);
+				enum cf_verdict v = verdict(patch.buf, text, NULL);
+				enum cf_verdict want = named >= LK_FIXED_TOO ? CF_FIXED : CF_UNDECIDED;
+				if (v != want) {
+					print_error("%s, foo_reset %s, look-alike %s: %s\n",
+						    replace ? "replace" : "add only", names[named],
+						    first ? "before" : "after", cf_verdict_name(v));
+					bad++;
+				}
+				free(text);
+			}
+		sb_release(&patch);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* A hunk that begins at a function's definition line is named after the function above it
+ * (diff's header rule): its place is in another function than the one the header names, yet
+ * the header meant it -- also where a function now stands between the two (another fix put it
+ * there), so the line a header would name for the place is not the header's. */
+static void match_header_above(void **state)
+{
+	(void)state;
+	static const char *const patch =
+		"--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+		"@@ -40,5 +40,6 @@ static void foo_prev(struct foo_priv *priv)\n"
+		" static void foo_next(struct foo_priv *priv)\n {\n"
+		" \tfoo_reg_a(priv, FOO_CTRL_0);\n+\tfoo_clear_pending(priv);\n"
+		" \tfoo_reg_a(priv, FOO_CTRL_1);\n \tfoo_reg_a(priv, FOO_CTRL_2);\n";
+	for (int between = 0; between < 2; between++)
+		for (int fixed = 0; fixed < 2; fixed++) {
+			struct strbuf sb = STRBUF_INIT;
+			filler(&sb, 5, "top");
+			sb_adds(&sb, "static void foo_prev(struct foo_priv *priv)\n{\n"
+				     "\tfoo_stop(priv);\n}\n\n");
+			if (between)
+				sb_adds(&sb, "static void foo_between(struct foo_priv *priv)\n{\n"
+					     "\tfoo_pause(priv);\n}\n\n");
+			sb_adds(&sb, "static void foo_next(struct foo_priv *priv)\n{\n"
+				     "\tfoo_reg_a(priv, FOO_CTRL_0);\n");
+			if (fixed)
+				sb_adds(&sb, "\tfoo_clear_pending(priv);\n");
+			sb_adds(&sb, "\tfoo_reg_a(priv, FOO_CTRL_1);\n\tfoo_reg_a(priv, FOO_CTRL_2);\n}\n");
+			assert_int_equal(verdict(patch, sb.buf, NULL),
+					 fixed ? CF_FIXED : CF_VULNERABLE);
+			sb_release(&sb);
+		}
+}
+
 static void match_revert(void **state)
 {
 	(void)state;
@@ -1117,6 +1252,8 @@ int main(void)
 		cmocka_unit_test(match_add_lookalike),
 		cmocka_unit_test(match_many_places),
 		cmocka_unit_test(match_lookalike_drifted),
+		cmocka_unit_test(match_lookalike_rewritten),
+		cmocka_unit_test(match_header_above),
 		cmocka_unit_test(match_moved_repeated),
 		cmocka_unit_test(match_span),
 		cmocka_unit_test(match_revert),

@@ -3,7 +3,8 @@
 # release/mainline/upstream/reverts/fixes columns (short ids expanded, unresolvable ids kept
 # raw), incremental updates (a new stable tag walks only its range; nothing new = no work;
 # -rc ranges replaced once the final release is tagged), dyad pairs, and the error paths
-# (not a repository, no tags, corrupt index, older schema, unknown sha).
+# (not a repository, no tags, corrupt index, older schema, unknown sha, over the commit limit,
+# a merge of over 65,535 parents).
 set -euo pipefail
 : "${KCVE:?KCVE must point at the kcve binary}"
 PY=/usr/bin/python3
@@ -117,4 +118,24 @@ grep -q "rebuild" "$T/err" || fail "corrupt message: $(cat "$T/err")"
 # and --rebuild repairs it
 "$KCVE" --repo "$R" --index "$T/bad.sqlite" index --rebuild >/dev/null
 "$KCVE" --repo "$R" --index "$T/bad.sqlite" dyad "$fix" >/dev/null
+# a history beyond what the full build holds (2^31 commits; the test hook lowers the limit):
+# refused with its own exit code and one line, no index left behind; exactly at the limit is fine
+n=$(git rev-list --all | wc -l)
+expect "$(KCVE_TEST_MAX_COMMITS=$((n - 1)) code "$KCVE" --repo "$R" --index "$T/lim.sqlite" index)" 23 "history over the commit limit"
+expect "$(wc -l < "$T/err")" 1 "limit: one error line"
+grep -q "more than $((n - 1)) commits" "$T/err" || fail "limit message: $(cat "$T/err")"
+[ ! -e "$T/lim.sqlite" ] || fail "no index may be left behind over the limit"
+expect "$(KCVE_TEST_MAX_COMMITS=$n code "$KCVE" --repo "$R" --index "$T/lim.sqlite" index)" 0 "history at the commit limit"
+expect "$(IDX=$T/lim.sqlite sql "select count(*) from commits")" "$n" "limit: every commit"
+# a merge of more than 65,535 parents (a node's parent count is 16-bit): refused the same way,
+# never indexed with parents dropped (git accepts the commit: here one parent 65,536 times)
+git init -q -b master "$T/octopus"
+(cd "$T/octopus" && commit "init" > /dev/null && git tag v6.0 &&
+	$PY -c 'import sys; p = sys.argv[1]; sys.stdout.write("tree %s\n" % sys.argv[2] + "parent %s\n" % p * 65536 + "author A <a@b> 1700000000 +0000\ncommitter A <a@b> 1700000000 +0000\n\nhuge merge\n")' \
+		"$(git rev-parse HEAD)" "$(git rev-parse HEAD^{tree})" | git hash-object -t commit -w --stdin > "$T/octopus.sha" &&
+	git tag v6.1 "$(cat "$T/octopus.sha")")
+expect "$(code "$KCVE" --repo "$T/octopus" --index "$T/octopus.sqlite" index)" 23 "merge of 65,536 parents"
+expect "$(wc -l < "$T/err")" 1 "octopus: one error line"
+grep -q "merge $(cat "$T/octopus.sha") has more than 65,535 parents" "$T/err" || fail "octopus message: $(cat "$T/err")"
+[ ! -e "$T/octopus.sqlite" ] || fail "no index may be left behind for the octopus"
 echo "small-repo history tests passed"

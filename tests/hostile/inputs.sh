@@ -25,14 +25,6 @@ run() {
 	! grep -q "Sanitizer\|runtime error:" "$T/err" || fail "$label: sanitizer report: $(grep -m3 "Sanitizer\|runtime error\|SUMMARY" "$T/err")"
 	echo "ok $label (exit $RC, $((SECONDS - t0)) s): $(head -1 "$T/err")"
 }
-hostile_file() { # KIND PATH: make PATH a FIFO, a link to /dev/zero or a 5 GB sparse file
-	rm -rf "$2"
-	case $1 in
-	fifo) mkfifo "$2" ;;
-	zero) ln -s /dev/zero "$2" ;;
-	sparse) truncate -s 5G "$2" ;;
-	esac
-}
 
 # ---- the scan cache of check --git
 for kind in fifo zero sparse; do

@@ -26,11 +26,3 @@ want() { # LABEL "RC..." RE
 	grep -q -- "$3" "$T/err" || fail "$1: stderr does not say '$3': $(cat "$T/err")"
 	no_control "$T/err"
 }
-hostile_file() { # KIND PATH: a FIFO, a link to /dev/zero or a 5 GB sparse file at PATH
-	rm -rf "$2"
-	case $1 in
-	fifo) mkfifo "$2" ;;
-	zero) ln -s /dev/zero "$2" ;;
-	sparse) truncate -s 5G "$2" ;;
-	esac
-}

@@ -70,6 +70,16 @@ memory_bound() {
 		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_limit_mb=2048:hard_rss_limit_mb=2048:allocator_may_return_null=1"
 	fi
 }
+# KIND PATH: make PATH a FIFO, a link to /dev/zero or a 5 GB sparse file (what a bounded reader
+# of regular files must refuse or cut without hanging or reading it all)
+hostile_file() {
+	rm -rf "$2"
+	case $1 in
+	fifo) mkfifo "$2" ;;
+	zero) ln -s /dev/zero "$2" ;;
+	sparse) truncate -s 5G "$2" ;;
+	esac
+}
 # the kernel repository R (index built) and the record tree V with CVE-2024-10000 for FIX_A
 repo_with_record() {
 	build_repo > /dev/null 2>&1

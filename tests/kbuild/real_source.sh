@@ -3,34 +3,18 @@
 # the verdicts for the files of data/small-expected.txt must equal what a real build of that config
 # produced (the expected file was taken from the build's .o files, see its header).  Also checks the
 # condition export and the error paths on real inputs.  Skips (77) without the linux-source-6.1
-# package.  Only makefiles and the listed sources are unpacked (once per build directory).
+# package.  The tree is tests/lib/linux-source.sh's (unpacked once per build directory, shared with
+# the other tests of the real tree).
 # Also: boot code, realmode and vDSO files under x86_64_defconfig (data/x86_64_defconfig.config,
 # made by `make x86_64_defconfig` of that tree) are compiled by arch recipes, never "not compiled",
 # and tools/lib/bpf/relo_core.c is compiled into the kernel when CONFIG_BPF_SYSCALL is set.
 set -euo pipefail
-tarball=/usr/src/linux-source-6.1.tar.xz
-[ -f "$tarball" ] || { echo "skip: $tarball absent (apt-get install linux-source-6.1)"; exit 77; }
 : "${KCVE:?}" "${KCVE_SRC:?}" "${KCVE_BUILD:?}"
 data=$KCVE_SRC/tests/kbuild/data
-cache=$KCVE_BUILD/kbuild-linux-source-6.1
-ksrc=$cache/linux-source-6.1
+ksrc=$("$KCVE_SRC/tests/lib/linux-source.sh") || exit $?
 recipe_files=(arch/x86/boot/early_serial_console.c arch/x86/boot/compressed/early_serial_console.c
               arch/x86/boot/compressed/misc.c arch/x86/realmode/rm/wakemain.c
               arch/x86/entry/vdso/vclock_gettime.c)
-if [ ! -f "$cache/.done-v2" ]; then
-    rm -rf "$cache"
-    mkdir -p "$cache"
-    members=()
-    while IFS=$'\t' read -r path _; do
-        case $path in ''|'#'*) continue ;; esac
-        members+=("linux-source-6.1/$path")
-    done < "$data/small-expected.txt"
-    for path in "${recipe_files[@]}"; do members+=("linux-source-6.1/$path"); done
-    tar -C "$cache" -xJf "$tarball" --wildcards 'linux-source-6.1/*Makefile*' \
-        'linux-source-6.1/*Kbuild*' "${members[@]}"
-    [ -f "$ksrc/Kbuild" ] && [ -f "$ksrc/arch/x86/Makefile" ] || { echo "FAIL: unpacking $tarball"; exit 1; }
-    touch "$cache/.done-v2"
-fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

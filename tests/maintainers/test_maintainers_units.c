@@ -210,6 +210,28 @@ static void test_email_helpers(void **state)
 	mnt_free_strv(fe, k);
 }
 
+/* Every lazily compiled pattern of maintainers/email.c once (its KCVE_ASSERT: the constant
+ * patterns compile), with the answers get_maintainer.pl gives. */
+static void test_email_rfc822(void **state)
+{
+	(void)state;
+	assert_true(mnt_rfc822_valid("jane@example.com"));
+	assert_true(mnt_rfc822_valid("Jane Public <jane@example.com> (a comment)"));
+	assert_false(mnt_rfc822_valid("Jane <jane@"));
+	assert_false(mnt_rfc822_valid("a@x.org, b@y.org"));
+	char **v;
+	size_t k;
+	assert_true(mnt_rfc822_validlist("a@x.org, B <b@y.org>", &v, &k));
+	assert_int_equal(k, 2);
+	assert_string_equal(v[0], "a@x.org");
+	assert_string_equal(v[1], "B <b@y.org>");
+	mnt_free_strv(v, k);
+	assert_false(mnt_rfc822_validlist("a@x.org, <b@", &v, &k));
+	char *lc = mnt_email_address_lc("Jane <Jane@Example.COM>");
+	assert_string_equal(lc, "jane@example.com");
+	free(lc);
+}
+
 static void test_getmaint_dedup(void **state)
 {
 	(void)state;
@@ -572,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_keywords),
 		cmocka_unit_test(test_email_helpers),
+		cmocka_unit_test(test_email_rfc822),
 		cmocka_unit_test(test_getmaint_dedup),
 		cmocka_unit_test(test_authority),
 		cmocka_unit_test(test_mail_decoders),

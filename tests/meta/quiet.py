@@ -2,7 +2,11 @@
 """The library is quiet and has one of each (docs/architecture.md, "one of each"):
 
 1. nothing under src/lib exits the process: no exit(), _exit(), _Exit(), quick_exit() (errors
-   travel back as a struct kcve_err; only src/cli exits);
+   travel back as a struct kcve_err; only src/cli exits), and no abort() outside src/lib/core
+   (ABORT_DIR), whose failed assertion (kcve_assert_fail) and out-of-memory exit are the
+   deliberate ones, nor anywhere the C library's assert() (an abort() too, and a message of
+   its own on stderr): an invariant is a KCVE_ASSERT (core/assert.h), what input can reach is
+   an error returned to the caller;
 2. nothing under src/lib writes to the terminal except the default sinks, SINK_FILES: no
    stdout or stderr, no printf(), puts(), perror(), putchar(), vprintf(), nor the command
    line's kcve_warn()/kcve_error()/kcve_die() (src/cli/cli_report.h): warnings and notes go
@@ -22,9 +26,12 @@ import sys
 from csource import c_files
 
 SINK_FILES = {"src/lib/core/diag.c", "src/lib/core/progress.c"}
+ABORT_DIR = "src/lib/core/"
 COMPARATOR = ("src/lib/core/cveid.c", "cveid_cmp")
 
 EXIT = re.compile(r"(?<![\w.>])(exit|_exit|_Exit|quick_exit)\s*\(")
+ABORT = re.compile(r"(?<![\w.>])abort\s*\(")
+C_ASSERT = re.compile(r"(?<![\w.>])assert\s*\(")
 TERMINAL = re.compile(r"\b(stdout|stderr)\b|(?<![\w.>])(printf|puts|perror|putchar|vprintf|"
                       r"kcve_warn|kcve_error|kcve_die)\s*\(")
 FUNC = re.compile(r"^[A-Za-z_][\w \*]*?\b(\w+)\s*\([^;{]*\)\s*\{", re.M)
@@ -61,6 +68,14 @@ def main():
         for m in EXIT.finditer(code):
             problems.append(f"{at(m.start())}: {m.group(1)}() in the library: return a "
                             "struct kcve_err and let the command line exit")
+        for m in C_ASSERT.finditer(code):
+            problems.append(f"{at(m.start())}: assert() in the library: KCVE_ASSERT "
+                            "(core/assert.h), which says where to report it")
+        if not rel.startswith(ABORT_DIR):
+            for m in ABORT.finditer(code):
+                problems.append(f"{at(m.start())}: abort() in the library: a KCVE_ASSERT "
+                                "(core/assert.h) for an invariant, a struct kcve_err returned "
+                                "to the caller for what input can reach")
         if rel not in SINK_FILES:
             for m in TERMINAL.finditer(code):
                 what = m.group(1) or m.group(2) + "()"
@@ -83,10 +98,12 @@ def main():
                                 "digits of a CVE id: call cveid_cmp() (core/cveid.h)")
     if problems:
         print("\n".join(problems))
-        print(f"FAIL: {len(problems)} place(s) where the library exits, prints or orders CVE ids "
+        print(f"FAIL: {len(problems)} place(s) where the library exits, aborts, prints or orders CVE ids "
               "its own way")
         return 1
-    print(f"ok: {nfiles} library files: no exit, no terminal output outside "
+    print(f"ok: {nfiles} library files: no exit, no abort() outside {ABORT_DIR}, no assert(), "
+          "no terminal "
+          "output outside "
           f"{', '.join(sorted(SINK_FILES))}, one CVE-id comparator")
     return 0
 

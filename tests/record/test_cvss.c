@@ -285,6 +285,33 @@ static void test_json_numbers_and_escapes(void **st)
 	sb_release(&sb);
 }
 
+/* The writer holds JW_MAX_DEPTH nested containers (its KCVE_ASSERT is for one more, which no
+ * caller's fixed layout reaches), each on its own indented line. */
+static void test_json_depth(void **st)
+{
+	(void)st;
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer w;
+	jw_init(&w, &sb);
+	for (int i = 0; i < JW_MAX_DEPTH; i++)
+		jw_begin_array(&w);
+	assert_int_equal(w.depth, JW_MAX_DEPTH);
+	jw_string(&w, "x");
+	for (int i = 0; i < JW_MAX_DEPTH; i++)
+		jw_end_array(&w);
+	assert_int_equal(w.depth, 0);
+	jw_finish(&w);
+	struct strbuf want = STRBUF_INIT;
+	for (int i = 0; i < JW_MAX_DEPTH; i++)
+		sb_addf(&want, "%*s[\n", 3 * i, "");
+	sb_addf(&want, "%*s\"x\"\n", 3 * JW_MAX_DEPTH, "");
+	for (int i = JW_MAX_DEPTH - 1; i >= 0; i--)
+		sb_addf(&want, "%*s]\n", 3 * i, "");
+	assert_string_equal(sb.buf, want.buf);
+	sb_release(&want);
+	sb_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_render_round_trip),
 		cmocka_unit_test(test_render_fixed_point_regressions),
 		cmocka_unit_test(test_json_numbers_and_escapes),
+		cmocka_unit_test(test_json_depth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,10 @@
    file, byte for byte, and that file loads in kcve (needs ../shared).
 4. Recall on the replay fixture's 250 real CVE fix commits, full messages, is >= 0.95 at the
    built-in threshold (needs ../shared).
-5. The command line: --threshold moves the decisions; a truncated or empty --model, a missing
+5. The ceiling tool (`review-model.py cv`): cross-validation inside a span of releases gives
+   the same figures twice, keeps the recall it is asked for, and refuses fewer than 2 folds
+   (needs ../shared).
+6. The command line: --threshold moves the decisions; a truncated or empty --model, a missing
    one and a bad --threshold are each one error line with their exit code.
 Parts that need ../shared are skipped without it; the test exits 77 only when all of them are."""
 import json
@@ -147,6 +150,26 @@ def test_reproducible(tmp):
     check_same(tmp, subj, "fresh-model", os.path.join(tmp, "model0.tsv"))
 
 
+def test_cv():
+    args = ["/usr/bin/python3", TOOL, "cv", "--stable", STABLE, "--releases", "107-119",
+            "--folds", "3", "--recall", "0.85"]
+    outs = [subprocess.run(args, capture_output=True, check=True, text=True).stdout
+            for _ in range(2)]
+    if outs[0] != outs[1]:
+        sys.exit("cv twice gave different figures:\n%s\n%s" % (outs[0], outs[1]))
+    m = re.search(r"^3-fold cross-validation inside 6\.1\.107-6\.1\.119: (\d+) commits, (\d+) "
+                  r"with a CVE", outs[0], re.M)
+    assert m, outs[0]
+    span = [r for r in stable_rows() if 107 <= int(r[0].split(b".")[2]) <= 119]
+    assert int(m.group(1)) == len(span), (m.group(1), len(span))
+    assert int(m.group(2)) == sum(1 for r in span if r[1] == b"pos"), m.group(2)
+    m = re.search(r"precision ([0-9.]+) recall ([0-9.]+)", outs[0])
+    assert m and float(m.group(2)) >= 0.85 and 0.0 < float(m.group(1)) <= 1.0, outs[0]
+    r = subprocess.run(args[:-4] + ["--folds", "1"], capture_output=True, text=True)
+    assert r.returncode != 0 and "at least 2" in r.stderr, (r.returncode, r.stderr)
+    print("cv: %s" % outs[0].strip().replace("\n", "; "))
+
+
 STABLE_TRAILER = re.compile(
     r"^\s*(fixes:|cc:|signed-off-by:|link:|commit [0-9a-f]{12,40} upstream|\[ upstream commit )",
     re.I)
@@ -247,6 +270,7 @@ def main():
         records = rm.load_records(RECORDS)
         check_same(tmp, [t for _, t, _ in rnd.sample(records, 800)], "record-messages")
         test_reproducible(tmp)
+        test_cv()
         if os.path.isfile(os.path.join(REPLAY, "repo.bundle")):
             test_replay(tmp)
         return 0

@@ -57,7 +57,9 @@ void cf_src_build(struct cf_src *f, const char *text, size_t len)
 				f->hs = xrealloc(f->hs, alloc * sizeof *f->hs);
 				f->hl = xrealloc(f->hl, alloc * sizeof *f->hl);
 				f->lineno = xrealloc(f->lineno, alloc * sizeof *f->lineno);
+				f->off = xrealloc(f->off, alloc * sizeof *f->off);
 			}
+			f->off[f->n] = (uint32_t)(p - text);
 			f->hs[f->n] = cf_hash_strict(norm, n);
 			f->hl[f->n] = cf_hash_loose(norm, n);
 			f->lineno[f->n] = lineno;
@@ -102,11 +104,13 @@ void cf_src_release(struct cf_src *f)
 	free(f->hs);
 	free(f->hl);
 	free(f->lineno);
+	free(f->off);
 	free(f->head_s);
 	free(f->head_l);
 	free(f->next_s);
 	free(f->next_l);
 	funcscan_free(&f->fs);
+	free(f->byname);
 	memset(f, 0, sizeof *f);
 }
 
@@ -155,6 +159,119 @@ static const char *header_line_above(const struct cf_src *f, uint32_t pos)
 	return lo ? f->functext[lo - 1] : NULL;
 }
 
+static int cmp_fn_name(const void *a, const void *b)
+{
+	const struct funcscan_fn *x = *(const struct funcscan_fn *const *)a,
+				 *y = *(const struct funcscan_fn *const *)b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The file's C functions (csrc/funcscan.h), scanned on first use (most hunks have one place
+ * and never ask), with an index by name. */
+static void scan_functions(const struct cf_src *f)
+{
+	if (f->scanned)
+		return;
+	struct cf_src *mf = (struct cf_src *)f;
+	funcscan_scan(&mf->fs, f->text, f->len);
+	mf->byname = xcalloc(f->fs.n + 1, sizeof *mf->byname);
+	for (size_t i = 0; i < f->fs.n; i++)
+		mf->byname[i] = &f->fs.fn[i];
+	if (f->fs.n > 1)
+		qsort(mf->byname, f->fs.n, sizeof *mf->byname, cmp_fn_name);
+	mf->scanned = true;
+}
+
+/* The function at file line `line` (1-based) or on the line above (a place starting on the
+ * blank line or comment before a definition), NULL when none. */
+static const struct funcscan_fn *func_at(const struct cf_src *f, unsigned line)
+{
+	scan_functions(f);
+	const struct funcscan_fn *fn = funcscan_at(&f->fs, line);
+	if (!fn && line > 1)
+		fn = funcscan_at(&f->fs, line - 1);
+	return fn;
+}
+
+/* The definitions of function `name` in the file (several under #if branches): *n of them
+ * from the returned pointer on, NULL when the file defines none. */
+static const struct funcscan_fn *const *funcs_named(const struct cf_src *f, const char *name,
+						    size_t *n)
+{
+	scan_functions(f);
+	size_t lo = 0, hi = f->fs.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(f->byname[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t e = lo;
+	while (e < f->fs.n && !strcmp(f->byname[e]->name, name))
+		e++;
+	*n = e - lo;
+	return e > lo ? (const struct funcscan_fn *const *)f->byname + lo : NULL;
+}
+
+/* The first non-blank line at or after file line `line` (1-based): its index, f->n when none. */
+static size_t line_index(const struct cf_src *f, unsigned line)
+{
+	size_t lo = 0, hi = f->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->lineno[mid] < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+#define CALL_SCAN_MAX ((size_t)64 << 10) /* bytes of a function read for a call */
+#define DEFS_MAX 4 /* definitions of one name looked at (#if branches; more: hostile input) */
+
+/* Does the body of fn call `name` (the identifier followed by '(')?  Only its first
+ * CALL_SCAN_MAX bytes are read: a call further down is not seen. */
+static bool calls(const struct cf_src *f, const struct funcscan_fn *fn, const char *name)
+{
+	size_t nl = strlen(name), a = line_index(f, fn->body_line);
+	size_t b = line_index(f, fn->end_line + 1);
+	if (!nl || a >= f->n)
+		return false;
+	size_t from = f->off[a], to = b < f->n ? f->off[b] : f->len;
+	if (to - from > CALL_SCAN_MAX)
+		to = from + CALL_SCAN_MAX;
+	for (const char *p = f->text + from, *e = f->text + to; (size_t)(e - p) > nl; p++) {
+		p = memchr(p, name[0], (size_t)(e - p) - nl);
+		if (!p)
+			break;
+		if (memcmp(p, name, nl) || (p > f->text && ident_char(p[-1])))
+			continue;
+		const char *q = p + nl;
+		while (q < e && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < e && *q == '(')
+			return true;
+	}
+	return false;
+}
+
+/* Is the line a hunk header would name for file line pos (header_line_above) the one the
+ * header names (normalised: hfunc_norm; diff cuts it at ~40 bytes, so a prefix of it)? */
+static bool header_named(const struct cf_src *f, uint32_t pos, const char *hfunc_norm)
+{
+	const char *ft = header_line_above(f, pos);
+	size_t n = strlen(hfunc_norm);
+	return ft && n >= 4 && strlen(ft) >= n && !memcmp(ft, hfunc_norm, n);
+}
+
 /* Is file line pos (the first line of a place) in the function the hunk header names?  By the
  * C function scanner (csrc/funcscan.h) when it finds a function there or just above and the
  * header names one; else by the header rule (the header's text cut at ~40 bytes by diff is a
@@ -165,19 +282,10 @@ static bool in_header_function(const struct cf_src *f, uint32_t pos, const char 
 	char name[128];
 	cf_header_name(hfunc_raw, name, sizeof name);
 	unsigned line = f->lineno[pos];
-	if (!f->scanned) { /* most hunks have one place and never ask: scan on first use */
-		struct cf_src *mf = (struct cf_src *)f;
-		funcscan_scan(&mf->fs, f->text, f->len);
-		mf->scanned = true;
-	}
-	const struct funcscan_fn *fn = funcscan_at(&f->fs, line);
-	if (!fn && line > 1)
-		fn = funcscan_at(&f->fs, line - 1);
+	const struct funcscan_fn *fn = func_at(f, line);
 	if (fn && name[0])
 		return !strcmp(fn->name, name);
-	const char *ft = header_line_above(f, pos);
-	size_t n = strlen(hfunc_norm);
-	return ft && n >= 4 && strlen(ft) >= n && !memcmp(ft, hfunc_norm, n);
+	return header_named(f, pos, hfunc_norm);
 }
 
 /* ---- one hunk ---------------------------------------------------------------------------- */
@@ -200,7 +308,9 @@ struct cand {
 	uint8_t state;
 	bool fmatch;
 	bool by_ctx; /* some vote for the place came from a context line */
+	bool hdr;    /* the line a hunk header would name for the place is the header's */
 	uint32_t line;
+	uint32_t top; /* file line where the hunk's first line would be */
 	uint32_t first, last; /* the change's span (struct cf_hres) */
 	bool ins;
 };
@@ -703,10 +813,18 @@ static void eval_candidate(struct item *it, size_t m, const struct cf_src *f,
 	if (c->state == CF_H_FIXED || c->state == CF_H_VULN)
 		change_span(it, m, f, c->state == CF_H_FIXED ? pos + 2 * m : pos + m,
 			    c->state == CF_H_FIXED ? CF_ADD : CF_DEL, c);
-	long firstpos = -1;
+	long firstpos = -1, kfirst = 0;
 	for (size_t k = 0; k < m && firstpos < 0; k++)
-		firstpos = pos[k];
+		if ((firstpos = pos[k]) >= 0)
+			kfirst = (long)k;
 	c->line = firstpos >= 0 ? f->lineno[firstpos] : 0;
+	/* where the hunk's first line would be (the lines before its first one found, not
+	 * found: trivial ones left out, or lines it moves) */
+	long top = firstpos - kfirst > 0 ? firstpos - kfirst : 0;
+	c->top = firstpos >= 0 ? f->lineno[top] : 0;
+	c->hdr = firstpos >= 0 && hfunc[0] &&
+		 ((firstpos > 0 && header_named(f, (uint32_t)firstpos - 1, hfunc)) ||
+		  (top > 0 && header_named(f, (uint32_t)top - 1, hfunc)));
 	c->fmatch = firstpos >= 0 && hfunc[0] && hraw &&
 		    in_header_function(f, (uint32_t)firstpos, hraw, hfunc);
 }
@@ -751,6 +869,46 @@ static size_t choose(struct cand *c, size_t nc, bool named, struct cf_hres *out)
 	if (out->state == CF_H_UNKNOWN)
 		out->first = out->last = 0;
 	return bi;
+}
+
+/* Is the place c (read fixed) in a function other than the one the hunk header names (hname),
+ * with nothing to say the header meant it?  The header meant the place when the place's first
+ * line or the hunk's top (where its first line would be) is in a definition of the named
+ * function, or the change overlaps one; when the line a hunk header would name for the place
+ * is the header's (diff's own rule); when the hunk begins at the head of the place's function
+ * (its top or its change at or above the definition's first line: diff named a line above
+ * that function, and the fix may have put another function between since); when one of the
+ * two functions calls the other (the code moved into a helper, or out of a wrapper).  A
+ * header that names no function (an upper-case macro, EXPORT_SYMBOL(x);) or a place outside
+ * every function says nothing either way.  Of a name defined more than DEFS_MAX times (#if
+ * branches) the first DEFS_MAX definitions count.  Else the place is a look-alike: the named
+ * function, its context rewritten since (or itself renamed), has no line of the hunk to read,
+ * and another function has the context and the fix. */
+static bool lookalike_place(const struct cf_src *f, const char *hname, const struct cand *c)
+{
+	bool lower = false;
+	for (const char *p = hname; *p; p++)
+		lower |= *p >= 'a' && *p <= 'z';
+	if (!lower || c->hdr)
+		return false;
+	uint32_t at_line = c->first ? c->first : c->line;
+	const struct funcscan_fn *at = at_line ? func_at(f, at_line) : NULL;
+	if (!at || !strcmp(at->name, hname))
+		return false;
+	uint32_t head = c->top && c->top < at_line ? c->top : at_line;
+	if (head <= at->decl_line)
+		return false;
+	size_t nn;
+	const struct funcscan_fn *const *named = funcs_named(f, hname, &nn);
+	for (size_t k = 0; k < nn && k < DEFS_MAX; k++) {
+		const struct funcscan_fn *n = named[k];
+		if ((c->line >= n->decl_line && c->line <= n->end_line) ||
+		    (c->top >= n->decl_line && c->top <= n->end_line) ||
+		    (c->first && c->first <= n->end_line && c->last >= n->decl_line) ||
+		    calls(f, n, at->name) || calls(f, at, hname))
+			return false;
+	}
+	return true;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -820,6 +978,27 @@ void cf_match_hunk(const struct cf_set *s, const struct cf_hunk *h, const struct
 		out->state = CF_H_UNKNOWN;
 		out->first = out->last = 0;
 		out->ins = false;
+	}
+	/* "fixed" read in a look-alike of the named function (lookalike_place): the named one,
+	 * which the hunk is about, may lack the fix -- unless a place nearly as good that reads
+	 * fixed too is not a look-alike (a helper the named function calls, with the same code) */
+	if (out->state == CF_H_FIXED && bi < i && hname[0] && !c[bi].fmatch &&
+	    lookalike_place(f, hname, &c[bi])) {
+		size_t alt = i;
+		for (size_t k = 0; k < i && alt == i; k++)
+			if (k != bi && c[k].state == CF_H_FIXED && c[k].score >= 0.85f * c[bi].score &&
+			    c[k].first && !lookalike_place(f, hname, &c[k]))
+				alt = k;
+		if (alt < i) {
+			out->line = c[alt].line;
+			out->first = c[alt].first;
+			out->last = c[alt].last;
+			out->ins = c[alt].ins;
+		} else {
+			out->state = CF_H_UNKNOWN;
+			out->first = out->last = 0;
+			out->ins = false;
+		}
 	}
 	if (i < nc) /* places left unread might read otherwise: no verdict from the others */
 		*out = (struct cf_hres){.state = CF_H_UNKNOWN, .line = out->line,

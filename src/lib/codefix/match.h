@@ -15,7 +15,10 @@
  * point to (every context line trivial or too common to place the hunk: a look-alike function
  * that has them would be the only place read), leave a fix that only adds unknown.
  *   unknown     neither, the place is ambiguous (two places read differently and the hunk's
- *               function does not tell them apart), or the file is missing.
+ *               function does not tell them apart), the file is missing, or "fixed" stands in
+ *               a look-alike: a function other than the one the header names, with nothing
+ *               to say the header meant it (the named function, its context rewritten since
+ *               or itself renamed, has no line of the hunk to read; match.c: lookalike_place).
  * Lines too common to identify a place ("}", "return 0;") weigh a fifth of a line.  Per
  * fingerprint: fixed when no hunk reads vulnerable and the hunks reading fixed weigh at least
  * half of all; vulnerable when some hunk reads vulnerable and none reads fixed; partial when
@@ -50,6 +53,7 @@ struct cf_src {
 	size_t n;
 	uint64_t *hs, *hl;   /* strict and loose hashes per non-blank line */
 	uint32_t *lineno;    /* 1-based line number in the file */
+	uint32_t *off;       /* byte offset of the line in the file */
 	uint32_t *funcpos;   /* lines that may start a function (column 0, identifier first) */
 	char **functext;     /* their strict forms */
 	size_t nfunc;
@@ -58,6 +62,7 @@ struct cf_src {
 	uint32_t *head_s, *head_l, *next_s, *next_l;
 	size_t mask;
 	struct funcscan fs;  /* the file's C function boundaries, scanned on first use */
+	const struct funcscan_fn **byname; /* fs.fn sorted by name (with fs) */
 	bool scanned;
 	const char *text;    /* the file's text (the caller keeps it while f is in use) */
 	size_t len;

@@ -12,6 +12,9 @@
  *                          (history/index_build.c), so that the two builders can be compared.
  *   KCVE_LOCK_TIMEOUT      seconds a writer waits for the tree lock, default 60 (store/tree.c);
  *                          tests make contention fail fast.
+ *   KCVE_TEST_MAX_COMMITS  1..2^31-1: the one-pass index build holds at most that many commits
+ *                          instead of 2^31 (history/index_walk.c), so that a small repository
+ *                          reaches the error of a history beyond the limit (exit 23).
  *   KCVE_TEST_MATCH_SECONDS  1..20: code matching's time limit for one run, default and cap
  *                          CF_MATCH_SECONDS (codefix/tree.c); the hostile test of hunks that
  *                          exhaust it ends in seconds whatever the machine's load.
@@ -35,6 +38,7 @@
 #define KCVE_HOOK_INDEX_PER_RANGE "KCVE_INDEX_PER_RANGE"
 #define KCVE_HOOK_LOCK_TIMEOUT "KCVE_LOCK_TIMEOUT"
 #define KCVE_HOOK_MATCH_SECONDS "KCVE_TEST_MATCH_SECONDS"
+#define KCVE_HOOK_MAX_COMMITS "KCVE_TEST_MAX_COMMITS"
 #define KCVE_ENV_SOURCE_DATE_EPOCH "SOURCE_DATE_EPOCH"
 
 #endif

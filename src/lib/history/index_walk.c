@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "core/progress.h"
+#include "core/testhooks.h"
 #include "core/xalloc.h"
 #include "history/history_internal.h"
 #include "history/trailers.h"
@@ -58,7 +59,7 @@ struct gnode {
 
 #define PAGE_BITS 16
 #define PAGE_NODES (1u << PAGE_BITS)
-#define MAX_PAGES (1u << 15)
+#define MAX_PAGES (1u << 15) /* at most 2^31 nodes: node indexes are uint32_t, NIL excluded */
 #define PAR_PAGE (1u << 20)
 
 struct graph {
@@ -67,6 +68,8 @@ struct graph {
 	pthread_cond_t cv_main; /* the walking thread: the node it waits for is read */
 	struct gnode **pages;   /* MAX_PAGES slots */
 	size_t n;
+	size_t max_nodes; /* MAX_PAGES * PAGE_NODES, or less for tests (KCVE_HOOK_MAX_COMMITS) */
+	bool full;        /* a node was refused: the history has more commits than max_nodes */
 	uint32_t *ht; /* node index + 1, 0 = empty; power-of-two capacity */
 	size_t htcap;
 	uint32_t **par_pages, *par_cur; /* parent lists, in pages that never move */
@@ -115,7 +118,9 @@ static void ht_grow(struct graph *g)
 	g->htcap = cap;
 }
 
-/* The node of o, added (and queued for reading) when new. */
+/* The node of o, added (and queued for reading) when new; NIL, with g->full set, when the graph
+ * already holds max_nodes commits (a hostile or just enormous repository: the build then ends
+ * with an error, see write_ranges). */
 static uint32_t node_of(struct graph *g, const git_oid *o)
 {
 	if ((g->n + 1) * 2 > g->htcap)
@@ -124,8 +129,10 @@ static uint32_t node_of(struct graph *g, const git_oid *o)
 	for (; g->ht[j]; j = (j + 1) & (g->htcap - 1))
 		if (git_oid_equal(&node(g, g->ht[j] - 1)->oid, o))
 			return g->ht[j] - 1;
-	if (g->n >= (size_t)MAX_PAGES * PAGE_NODES)
-		abort(); /* 2^31 commits */
+	if (g->n >= g->max_nodes) {
+		g->full = true;
+		return NIL;
+	}
 	uint32_t i = (uint32_t)g->n++;
 	if (!(i & (PAGE_NODES - 1)))
 		g->pages[i >> PAGE_BITS] = xcalloc(PAGE_NODES, sizeof(struct gnode));
@@ -292,15 +299,22 @@ static void store_locked(struct graph *g, struct reader *r, const struct readout
 	 * loses parents silently would make dyad place fixes in no release */
 	bool too_many = ro->npar > UINT16_MAX;
 	uint16_t np = too_many ? 0 : (uint16_t)ro->npar;
+	uint8_t state = ro->state;
 	uint32_t *par = par_alloc(g, np);
-	for (size_t k = 0; k < np; k++)
+	for (size_t k = 0; k < np; k++) {
 		par[k] = node_of(g, &r->pbuf[ro->par_off + k]);
+		if (par[k] == NIL) { /* the graph is full (g->full): a bad node stops the walk */
+			np = 0;
+			state = NODE_BAD;
+			break;
+		}
+	}
 	struct gnode *nd = node(g, idx);
 	nd->time = ro->time;
 	nd->rec = ro->rec;
 	nd->npar = too_many ? UINT16_MAX : np;
 	nd->par = par;
-	__atomic_store_n(&nd->state, ro->state, __ATOMIC_RELEASE);
+	__atomic_store_n(&nd->state, state, __ATOMIC_RELEASE);
 	g->nread++;
 	if (g->want == idx)
 		pthread_cond_signal(&g->cv_main);
@@ -760,6 +774,14 @@ static uint32_t find_locked(struct graph *g, const git_oid *o)
 	return i;
 }
 
+static bool full_locked(struct graph *g)
+{
+	pthread_mutex_lock(&g->mu);
+	bool full = g->full;
+	pthread_mutex_unlock(&g->mu);
+	return full;
+}
+
 static int write_ranges(struct onepass *op, const struct range_list *rl, sqlite3_stmt *ins,
 			sqlite3_stmt *rins, bool progress, struct kcve_err *err)
 {
@@ -771,8 +793,13 @@ static int write_ranges(struct onepass *op, const struct range_list *rl, sqlite3
 		uint32_t from = tr->from[0] ? find_locked(g, &tr->from_oid) : NIL;
 		op->w.bad = NIL;
 		int wr = to == NIL || (tr->from[0] && from == NIL) ? -1 : walk_range(&op->w, to, from);
+		if (wr && full_locked(g))
+			return kcve_err_set(err, KCVE_E_LIMIT,
+					    "cannot index %s: the history has more than %zu commits, "
+					    "which kcve does not index", git_repository_path(op->h->repo),
+					    g->max_nodes);
 		if (wr && op->w.bad != NIL && node(g, op->w.bad)->npar == UINT16_MAX)
-			return kcve_err_set(err, KCVE_E_NOREPO,
+			return kcve_err_set(err, KCVE_E_LIMIT,
 					    "cannot walk %s..%s: merge %s has more than 65,535 parents, "
 					    "which kcve does not index (no parent is dropped silently)",
 					    tr->from, tr->to, git_oid_tostr_s(&node(g, op->w.bad)->oid));
@@ -832,6 +859,21 @@ static void set_cache_size(sqlite3 *db, long long kib)
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
+/* MAX_PAGES * PAGE_NODES, or the smaller limit of the test hook (1..2^31) so that a test reaches
+ * the "too many commits" error with a small repository. */
+static size_t max_nodes(void)
+{
+	size_t lim = (size_t)MAX_PAGES * PAGE_NODES;
+	const char *s = getenv(KCVE_HOOK_MAX_COMMITS);
+	char *end;
+	if (s && *s >= '0' && *s <= '9') {
+		unsigned long long v = strtoull(s, &end, 10);
+		if (!*end && v >= 1 && v < lim)
+			lim = (size_t)v;
+	}
+	return lim;
+}
+
 int index_build_onepass(struct history *h, const struct range_list *ranges, sqlite3_stmt *ins,
 			sqlite3_stmt *rins, sqlite3_stmt *gins, bool progress, size_t *commits,
 			struct kcve_err *err)
@@ -855,6 +897,7 @@ int index_build_onepass(struct history *h, const struct range_list *ranges, sqli
 	pthread_cond_init(&g.cv, NULL);
 	pthread_cond_init(&g.cv_main, NULL);
 	g.pages = xcalloc(MAX_PAGES, sizeof(*g.pages));
+	g.max_nodes = max_nodes();
 	g.want = NIL;
 	/* Every object is read once and each commit's id was just read from its child: checking
 	 * the SHA-1 of every object read (libgit2's default, which git itself does not do when

@@ -1,5 +1,6 @@
 /* serde_json-compatible pretty printer (see json_writer.h). */
 #include "record/json_writer.h"
+#include "core/assert.h"
 #include "core/text.h"
 
 #include <stdio.h>
@@ -39,13 +40,19 @@ static void open_container(struct json_writer *w, char c)
 {
 	before_value(w);
 	sb_addc(w->out, c);
-	if (w->depth >= JW_MAX_DEPTH)
-		abort(); /* programming error: records are shallow */
+	/* An invariant, not an input check: the nesting is the code's, never the input's. Every
+	 * caller (record/render.c, cmd_cvss.c) writes a fixed layout, at most 6 levels deep,
+	 * whatever the record says: lists in the input only repeat elements at one level, and no
+	 * caller copies a JSON value of its input recursively. A caller that does must bound the
+	 * depth itself and return an error first. (record-corpus renders every published record
+	 * with asserts on; record-cvss's test_json_depth: the writer holds JW_MAX_DEPTH levels.) */
+	KCVE_ASSERT(w->depth < JW_MAX_DEPTH);
 	w->has_items[w->depth++] = false;
 }
 
 static void close_container(struct json_writer *w, char c)
 {
+	KCVE_ASSERT(w->depth > 0); /* calls pair up: the same fixed layouts */
 	bool had = w->has_items[--w->depth];
 	if (had)
 		indent(w);

@@ -16,6 +16,7 @@
 #include "check/stages/filestage.h"
 #include "check/stages/funclevel.h"
 #include "check/stages/triage.h"
+#include "core/assert.h"
 #include "core/diag.h"
 #include "core/text.h"
 #include "core/xalloc.h"
@@ -77,10 +78,31 @@ static void add_release(struct run *r, const char *rel)
 	r->rels[r->nrels++] = xstrdup(rel);
 }
 
+/* The two releases of an upgrade (--fixed-between V1 V2, --fixed-by V), older first. */
+static int gather_upgrade(struct run *r, struct kcve_err *err)
+{
+	const struct ck_request *rq = r->rq;
+	bool by = rq->kind == CK_RQ_FIXED_BY;
+	if (rq->nreleases != (by ? 1u : 2u) || rq->gitdir || rq->batch || rq->running || rq->since)
+		return kcve_err_set(err, KCVE_E_USAGE, "give either --fixed-between V1 V2 or "
+				    "--fixed-by V, with no --version, --git, --batch, --running or "
+				    "--since");
+	char prev[64];
+	if (by && ck_previous_release(rq->releases[0], prev, sizeof prev, err) != 0)
+		return err->code;
+	if (by)
+		add_release(r, prev);
+	for (size_t i = 0; i < rq->nreleases; i++)
+		add_release(r, rq->releases[i]);
+	return ck_fixed_order(r->rels[0], r->rels[1], err);
+}
+
 /* The releases to check: the request's, else the one --running, --build or --source says. */
 static int gather_releases(struct run *r, struct kcve_err *err)
 {
 	const struct ck_request *rq = r->rq;
+	if (rq->kind != CK_RQ_CHECK)
+		return gather_upgrade(r, err);
 	for (size_t i = 0; i < rq->nreleases; i++)
 		add_release(r, rq->releases[i]);
 	if (rq->running) {
@@ -318,7 +340,7 @@ static int run_kernel(struct run *r, const struct ck_pipeline *pl, size_t i,
 		end->affected |= R->e[e].outcome == CK_OUT_AFFECTED;
 	if (r->sk->kernel && (rc = r->sk->kernel(r->sk->ctx, rq->set, R)) != 0)
 		return rc;
-	if (rq->stream)
+	if (rq->stream && rq->kind == CK_RQ_CHECK)
 		ck_result_release(R);
 	return 0;
 }
@@ -337,6 +359,7 @@ static int run_kernels(struct run *r, struct kcve_err *err)
 	if (rc)
 		return rc;
 	r->nres = r->gt ? 1 : r->nrels;
+	bool stream = rq->stream && rq->kind == CK_RQ_CHECK;
 	rq->set->compile_once = r->nres == 1 && !rq->fixes;
 	if (rq->since && (rc = ck_since_open(&r->since, rq->since, rq->since_vex, err)) != 0)
 		return rc;
@@ -351,10 +374,18 @@ static int run_kernels(struct run *r, struct kcve_err *err)
 			return rc;
 	if (r->gt)
 		end.gaps |= rq->git->ancestry(r->gt) != 0; /* a shallow clone proves no absence */
-	end.res = rq->stream ? NULL : r->res;
-	end.nres = rq->stream ? 0 : r->nres;
+	end.res = stream ? NULL : r->res;
+	end.nres = stream ? 0 : r->nres;
 	end.since = r->have_since ? &r->since : NULL;
-	return r->sk->end ? r->sk->end(r->sk->ctx, rq->set, &end, err) : 0;
+	struct ck_fixed fx = {0};
+	if (rq->kind != CK_RQ_CHECK) { /* the final outcomes of the two kernels */
+		KCVE_ASSERT(r->nres == 2);
+		ck_fixed_between(&fx, rq->set, &r->res[0], &r->res[1]);
+		end.fixed = &fx;
+	}
+	rc = r->sk->end ? r->sk->end(r->sk->ctx, rq->set, &end, err) : 0;
+	ck_fixed_release(&fx);
+	return rc;
 }
 
 static void run_close(struct run *r)

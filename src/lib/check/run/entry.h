@@ -1,5 +1,6 @@
 /* The one entry of a check: `kcve check` (one or more kernels, --git, --running, --build,
- * --source), `check --batch`, `check --since` and the public API (kcve_check_version) all call
+ * --source), `check --batch`, `check --since`, `--fixed-between`/`--fixed-by` (a request kind:
+ * two kernels and what the upgrade fixes) and the public API (kcve_check_version) all call
  * ck_run().  The request says what was asked; ck_run opens the inputs, builds each kernel's
  * description (check/run/pipeline.h: struct ck_kernel) in one place, runs the pipeline (and
  * OLD's records through the same pipeline with --since), and hands the sink the warnings, each
@@ -23,12 +24,22 @@
 #include "check/run/since.h"
 #include "check/stages/gitscan.h"
 #include "check/verdict/check.h"
+#include "check/verdict/upgrade.h"
 #include "check/verdict/verdict.h"
 #include "core/diag.h"
 #include "core/error.h"
 
+/* What is asked of the kernels. */
+enum ck_request_kind {
+	CK_RQ_CHECK,         /* each kernel's result (the sink's kernel and end) */
+	CK_RQ_FIXED_BETWEEN, /* releases = {V1, V2}, V1 older: the CVEs the upgrade fixes
+			      * (check/verdict/upgrade.h), in the end's fixed */
+	CK_RQ_FIXED_BY,      /* releases = {V}: the same from the release before V */
+};
+
 /* What was asked. */
 struct ck_request {
+	enum ck_request_kind kind;
 	struct ck_set *set;          /* the records (loaded by the caller; borrowed) */
 	/* the kernels: releases given (normalised: ck_version_normalize), else the release
 	 * --running, --build or --source says; or a git tree; or a fleet list */
@@ -52,7 +63,8 @@ struct ck_request {
 	long max_age;                /* days before the records are stale; < 0: no age warning */
 	long long now;               /* clock of the age and the branch EOL dates */
 	const char *since, *since_vex; /* --since OLD [--since-vex FILE] */
-	bool stream;                 /* each result is released after sink->kernel (--ids) */
+	bool stream;                 /* each result is released after sink->kernel (--ids; not
+				      * with the fixed kinds, whose end reads both results) */
 };
 
 /* What the sink gets at the end. */
@@ -60,6 +72,7 @@ struct ck_run_end {
 	struct ck_result *res;       /* every kernel's result (NULL when streamed) */
 	size_t nres;
 	struct ck_since *since;      /* --since: OLD's side, for the VEX revisions; else NULL */
+	const struct ck_fixed *fixed; /* the fixed kinds: what the upgrade fixes; else NULL */
 	bool affected;               /* a CVE applies to some kernel */
 	bool gaps;                   /* a warning that counts for --strict (a release the records
 				      * do not cover, stale records, a git tree whose ancestry is

@@ -1,12 +1,12 @@
 /* What changed for one kernel between two record sets (see delta.h). */
 #include "check/verdict/delta.h"
 
-#include <assert.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/assert.h"
 #include "core/cveid.h"
 #include "core/safefs.h"
 #include "core/strbuf.h"
@@ -168,7 +168,7 @@ void ck_delta_compute(const struct ck_set *old_s, const struct ck_result *old_r,
 		const struct ck_entry *ne = &new_r->e[i];
 		size_t j = by_id_find(&ob, new_s->v[ne->rec].id);
 		const struct ck_entry *oe = j < old_r->n ? &old_r->e[j] : NULL;
-		assert(!oe || oe->rec == j); /* one entry per record, in the set's order */
+		KCVE_ASSERT(!oe || oe->rec == j); /* one entry per record, in the set's order */
 		compare_one(old_s, old_r, oe, new_s, new_r, ne, out);
 	}
 	for (size_t j = 0; j < old_r->n; j++) {

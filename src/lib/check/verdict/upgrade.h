@@ -5,8 +5,6 @@
 #ifndef KCVE_CHECK_UPGRADE_H
 #define KCVE_CHECK_UPGRADE_H
 
-#include <stdio.h>
-
 #include "check/verdict/check.h"
 #include "core/error.h"
 
@@ -15,10 +13,26 @@
  * is none (an -rc, the first release). */
 int ck_previous_release(const char *rel, char *out, size_t outsz, struct kcve_err *err);
 
-enum ck_fixed_format { CK_FIXED_TABLE, CK_FIXED_JSON, CK_FIXED_IDS };
-/* Print the CVEs fixed from v1 to v2 (both normalised, v1 older) with counts per severity.
- * Returns 0, or KCVE_E_USAGE (err filled) when v1 is not older than v2. */
-int ck_print_fixed_between(FILE *f, struct ck_set *s, const char *v1, const char *v2,
-			   enum ck_reading rd, enum ck_fixed_format fmt, struct kcve_err *err);
+/* What an upgrade fixes: the CVEs a result of release `from` keeps (affected or undecided) and
+ * the result of `to` does not, by severity (CRITICAL, HIGH, MEDIUM, LOW, none), then id.
+ * ck_run computes it for a --fixed-between / --fixed-by request (check/run/entry.h) from the
+ * two kernels' final results, so every stage the request switches on counts. */
+struct ck_fixed_row {
+	const struct ck_record *r; /* borrowed from the set */
+	int sev;                   /* 0 CRITICAL .. 3 LOW, 4 none */
+};
+struct ck_fixed {
+	const char *from, *to;     /* the two releases (borrowed) */
+	struct ck_fixed_row *rows; /* owned */
+	size_t n;
+	size_t count[5];           /* per severity, in the order of sev */
+};
+
+/* 0 when v1 (normalised) is older than v2, else KCVE_E_USAGE naming both. */
+int ck_fixed_order(const char *v1, const char *v2, struct kcve_err *err);
+/* The CVEs fixed from a (release a->release) to b, both results of the same set. */
+void ck_fixed_between(struct ck_fixed *fx, const struct ck_set *s, const struct ck_result *a,
+		      const struct ck_result *b);
+void ck_fixed_release(struct ck_fixed *fx);
 
 #endif

@@ -114,7 +114,7 @@ static const struct cli_option opts[] = {
 	STRING("since", since, "OLD", "what changed since OLD (an older record tree or db): per kernel\n"
 	       "added/removed/changed CVEs with why (table first, --json \"delta\");\n"
 	       "--openvex, --csaf and --spdx3 write the next revision of OLD's\n"
-	       "document"),
+	       "document (--cyclonedx: the same statements)"),
 	STRING("since-vex", since_vex, "FILE", "with --since: the previous OpenVEX document to revise (default:\n"
 	       "the one OLD's records give)"),
 	FLAG("fixed-in", fixed_in, "smallest release on the same branch fixing everything found"),
@@ -205,10 +205,10 @@ static void check_usage(const struct cli_parser *p, struct check_args *a)
 	if ((int)a->json + (int)a->openvex + (int)a->cdx + (int)a->csaf + (int)a->ids +
 	    (int)a->spdx3 > 1)
 		cli_usage_error(p, "choose one of --json, --openvex, --cyclonedx, --csaf, --spdx3, --ids");
-	if ((a->since && (a->ids || a->cdx || a->batch)) ||
+	if ((a->since && (a->ids || a->batch)) ||
 	    (a->since_vex && (!(a->openvex || a->spdx3) || !a->since)))
-		cli_usage_error(p, "--since goes with the table, --json, --openvex, --csaf or --spdx3; "
-				"--since-vex with --since and --openvex or --spdx3");
+		cli_usage_error(p, "--since goes with the table, --json, --openvex, --cyclonedx, --csaf "
+				"or --spdx3; --since-vex with --since and --openvex or --spdx3");
 	if (a->ref && !a->gitdir)
 		cli_usage_error(p, "--ref needs --git TREE");
 	if ((a->git_cache || a->no_git_cache) && !a->gitdir)
@@ -364,7 +364,7 @@ static void print_results(const struct check_args *a, const struct ck_set *set,
 	struct ck_vex_opts vo = a->vo;
 	vo.all = a->all;
 	struct kcve_err err = {0};
-	if (since && ck_since_finish(since, &vo, a->openvex || a->spdx3, &err))
+	if (since && ck_since_finish(since, set, res, nres, &vo, &err))
 		die_err(&err);
 	if (since) {
 		o.deltas = since->deltas;

@@ -1,4 +1,4 @@
-/* Unit tests of the CSAF writer's outcome mapping, the CVSS vector's database round trip and
+/* Unit tests of the one VEX statement of an entry in CSAF's words, the CVSS vector's database round trip and
  * the delta between two record sets. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,28 +15,50 @@
 #include "check/records/recset.h"
 #include "check/verdict/check.h"
 #include "check/verdict/delta.h"
+#include "check/verdict/statement.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
+/* The one statement of an entry (check/verdict/statement.h) and CSAF's words for it. */
 static void test_csaf_map(void **state)
 {
 	(void)state;
-	/* kept outcomes are known_affected (known_affected == --ids) */
-	for (int o = CK_OUT_AFFECTED; o <= CK_OUT_MITIGATED; o++) {
-		const struct ck_csaf_map *m = ck_csaf_map((enum ck_outcome)o, "version");
-		assert_int_equal(m->outcome, o);
-		assert_int_equal(!strcmp(m->status, "known_affected"), ck_outcome_kept((enum ck_outcome)o));
-		assert_int_equal(m->flag != NULL, !strcmp(m->status, "known_not_affected"));
+	static const struct {
+		enum ck_outcome o;
+		const char *stage, *status, *flag;
+		bool listed; /* without --all */
+	} rows[] = {
+		{CK_OUT_AFFECTED, "version", "known_affected", NULL, true},
+		{CK_OUT_UNKNOWN, "config", "under_investigation", NULL, true},
+		{CK_OUT_NO_DATA, "version", "under_investigation", NULL, true},
+		{CK_OUT_NOT_COMPILED, "config", "known_not_affected", "vulnerable_code_not_present", true},
+		{CK_OUT_NOT_COMPILED, "functions", "known_not_affected", "vulnerable_code_not_present", true},
+		{CK_OUT_MITIGATED, "modprobe", "known_not_affected", "inline_mitigations_already_exist", true},
+		{CK_OUT_NOT_INTRODUCED, "version", "known_not_affected", "vulnerable_code_not_present", false},
+		{CK_OUT_FIXED, "code", "known_not_affected", "vulnerable_code_not_present", false},
+		{CK_OUT_FIXED, "version", "fixed", NULL, false},
+		{CK_OUT_FIXED, "git", "fixed", NULL, false},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct ck_entry e = {.outcome = (unsigned char)rows[i].o, .stage = rows[i].stage};
+		struct ck_vex_stmt vs;
+		ck_vex_stmt_of(&e, false, &vs);
+		assert_string_equal(ck_csaf_status(vs.status), rows[i].status);
+		const char *flag = vs.status == CK_VEX_NOT_AFFECTED ? ck_csaf_flag(vs.just) : NULL;
+		if (rows[i].flag)
+			assert_string_equal(flag, rows[i].flag);
+		else
+			assert_null(flag);
+		assert_int_equal(vs.listed, rows[i].listed);
+		/* kept outcomes (--ids) are exactly known_affected and under_investigation */
+		assert_int_equal(vs.status == CK_VEX_AFFECTED || vs.status == CK_VEX_UNDER_INVESTIGATION,
+				 ck_outcome_kept(rows[i].o));
+		ck_vex_stmt_of(&e, true, &vs); /* --all lists everything */
+		assert_true(vs.listed);
+		e.stated = true; /* a revision renews what the previous one stated */
+		ck_vex_stmt_of(&e, false, &vs);
+		assert_true(vs.listed);
 	}
-	assert_string_equal(ck_csaf_map(CK_OUT_NOT_COMPILED, "config")->flag, "component_not_present");
-	assert_string_equal(ck_csaf_map(CK_OUT_NOT_INTRODUCED, "version")->flag,
-			    "vulnerable_code_not_present");
-	assert_string_equal(ck_csaf_map(CK_OUT_FIXED, "code")->status, "fixed");
-	assert_string_equal(ck_csaf_map(CK_OUT_NOT_COMPILED, "functions")->flag,
-			    "vulnerable_code_not_present");
-	assert_string_equal(ck_csaf_map(CK_OUT_NOT_COMPILED, NULL)->flag, "component_not_present");
-	assert_string_equal(ck_csaf_map(CK_OUT_MITIGATED, "modprobe")->flag,
-			    "inline_mitigations_already_exist");
 }
 
 /* A record affected from 5.10 until the given fix on 6.1 (NULL: no fix on 6.1), optionally

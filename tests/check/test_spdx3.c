@@ -90,6 +90,14 @@ static void test_kernel_generator(void **state)
 	assert_true(s.have_files);
 	assert_false(ck_spdx3_compiled(&s, "$(src_tree)"));
 	assert_false(ck_spdx3_compiled(&s, "init/main.o"));
+	/* the generator's list comes from the build's commands, headers included: a header
+	 * absent from it is not compiled, like a .c file */
+	assert_false(s.debug_files);
+	const char *why = NULL;
+	assert_int_equal(ck_spdx3_file_state(&s, "include/linux/kernel.h", &why), 0);
+	assert_string_equal(why, "not among the SBOM's compiled sources");
+	assert_int_equal(ck_spdx3_file_state(&s, "init/main.c", &why), 1);
+	assert_int_equal(ck_spdx3_file_state(&s, "init/absent.c", NULL), 0);
 	assert_null(s.config);
 	assert_null(s.kversion);
 	assert_string_equal(s.producer, "the kernel's SBOM generator");
@@ -126,6 +134,15 @@ static void test_yocto(void **state)
 		assert_string_equal(s.files[i], want[i]);
 	assert_false(ck_spdx3_compiled(&s, "net/bluetooth/hci_core.c"));
 	assert_false(ck_spdx3_compiled(&s, "linux-yocto-6.12.27+git/kernel/fork.c"));
+	/* a list from debug information: an absent header cannot be ruled out, a .c file can */
+	assert_true(s.debug_files);
+	const char *why = NULL;
+	assert_int_equal(ck_spdx3_file_state(&s, "include/linux/kernel.h", &why), 1);
+	assert_int_equal(ck_spdx3_file_state(&s, "include/linux/skbuff.h", &why), -1);
+	assert_non_null(strstr(why, "debug information"));
+	assert_int_equal(ck_spdx3_file_state(&s, "net/bluetooth/hci_core.c", &why), 0);
+	assert_int_equal(ck_spdx3_file_state(&s, "net/bluetooth/hci_core.hh", NULL), 0);
+	assert_int_equal(ck_spdx3_file_state(&s, ".h", NULL), 0);
 	assert_int_equal(s.nconfig, 3);
 	assert_string_equal(s.config, "CONFIG_NET=y\nCONFIG_BT=m\nCONFIG_LOCALVERSION=\"\"\n");
 	assert_string_equal(s.kversion, "6.12.27+git");
@@ -182,6 +199,8 @@ static void test_context_forms(void **state)
 	assert_string_equal(s.element, "urn:x/output/1");
 	assert_string_equal(s.kversion, "6.12.27");
 	assert_string_equal(s.producer, "SPDX 3");
+	assert_false(s.debug_files); /* not Yocto's shape: today's rule, headers included */
+	assert_int_equal(ck_spdx3_file_state(&s, "include/linux/fs.h", NULL), 0);
 	ck_spdx3_release(&s);
 }
 
@@ -229,6 +248,10 @@ static void test_yocto_shapes(void **state)
 	assert_false(ck_spdx3_compiled(&s, "string/strlen.c")); /* glibc's, through debug info */
 	assert_false(ck_spdx3_compiled(&s, "init/main.c"));     /* busybox's */
 	assert_false(ck_spdx3_compiled(&s, "not/linked.c"));    /* no hasInput links it */
+	assert_true(s.debug_files); /* Yocto's list: from DWARF, headers absent are unknown */
+	assert_int_equal(ck_spdx3_file_state(&s, "include/linux/fs.h", NULL), -1);
+	assert_int_equal(ck_spdx3_file_state(&s, "fs/ext4/inode.c", NULL), 1);
+	assert_int_equal(ck_spdx3_file_state(&s, "not/linked.c", NULL), 0);
 	assert_string_equal(s.kversion, "6.6.21+git");
 	assert_null(s.config);
 	ck_spdx3_release(&s);

@@ -12,32 +12,27 @@
 #include "core/kjson.h"
 #include "core/text.h"
 
-/* kcve outcome (and the stage that decided it, NULL = any) -> CSAF product status and flag:
- * the one mapping table (docs/check.md lists it); the first matching row counts. Kept outcomes
- * (what --ids prints) are known_affected, so that list equals --ids; an undecided file stage or
- * a record without usable data keeps the CVE, as everywhere in kcve, and the vulnerability's
- * notes say why. */
-static const struct ck_csaf_map csaf_map[] = {
-	{CK_OUT_AFFECTED, NULL, "known_affected", NULL},
-	{CK_OUT_UNKNOWN, NULL, "known_affected", NULL},
-	{CK_OUT_NO_DATA, NULL, "known_affected", NULL},
-	/* code evidence: the fix's functions are all absent from the built image */
-	{CK_OUT_NOT_COMPILED, "functions", "known_not_affected", "vulnerable_code_not_present"},
-	{CK_OUT_NOT_COMPILED, NULL, "known_not_affected", "component_not_present"},
-	{CK_OUT_NOT_INTRODUCED, NULL, "known_not_affected", "vulnerable_code_not_present"},
-	/* a modprobe install rule blocks every module holding the code (check/stages/triage.h) */
-	{CK_OUT_MITIGATED, NULL, "known_not_affected", "inline_mitigations_already_exist"},
-	/* by release, by git history, or by the code stage finding the fix in the source */
-	{CK_OUT_FIXED, NULL, "fixed", NULL},
-};
-
-const struct ck_csaf_map *ck_csaf_map(enum ck_outcome o, const char *stage)
+/* The entry's statement (check/verdict/statement.h, docs/vex.md) in CSAF's words: the
+ * product_status list, and the flag label of a known_not_affected product. */
+const char *ck_csaf_status(enum ck_vex_status st)
 {
-	for (size_t i = 0; i < sizeof csaf_map / sizeof csaf_map[0]; i++)
-		if (csaf_map[i].outcome == o &&
-		    (!csaf_map[i].stage || (stage && !strcmp(stage, csaf_map[i].stage))))
-			return &csaf_map[i];
-	return &csaf_map[0]; /* unreachable for a valid outcome: the cautious answer */
+	switch (st) {
+	case CK_VEX_AFFECTED: return "known_affected";
+	case CK_VEX_UNDER_INVESTIGATION: return "under_investigation";
+	case CK_VEX_NOT_AFFECTED: return "known_not_affected";
+	case CK_VEX_FIXED: return "fixed";
+	}
+	return "under_investigation";
+}
+
+const char *ck_csaf_flag(enum ck_vex_just j)
+{
+	switch (j) {
+	case CK_VEX_JUST_CODE_NOT_PRESENT: return "vulnerable_code_not_present";
+	case CK_VEX_JUST_INLINE_MITIGATION: return "inline_mitigations_already_exist";
+	case CK_VEX_JUST_NONE: break;
+	}
+	return NULL;
 }
 
 /* The checked kernels as products: ids[k] is the product id of res[k] (kernels checked twice
@@ -194,16 +189,19 @@ static void collect(const struct ck_set *s, struct ck_result *res, const struct 
 		if (rec >= R->n)
 			continue;
 		const struct ck_entry *e = &R->e[rec];
-		const struct ck_csaf_map *m = ck_csaf_map((enum ck_outcome)e->outcome, e->stage);
-		pk->listed |= o->all || (e->outcome != CK_OUT_FIXED &&
-					 e->outcome != CK_OUT_NOT_INTRODUCED);
-		add_unique(pk->status, m->status, P->ids[k]);
-		if (m->flag)
-			add_unique(pk->flags, m->flag, P->ids[k]);
-		if (!strcmp(m->status, "known_affected"))
+		struct ck_vex_stmt vs;
+		ck_vex_stmt_of(e, o->all, &vs);
+		if (!vs.listed) /* a kernel the statement is not about */
+			continue;
+		pk->listed = true;
+		add_unique(pk->status, ck_csaf_status(vs.status), P->ids[k]);
+		const char *flag = vs.status == CK_VEX_NOT_AFFECTED ? ck_csaf_flag(vs.just) : NULL;
+		if (flag)
+			add_unique(pk->flags, flag, P->ids[k]);
+		if (vs.status == CK_VEX_AFFECTED)
 			remediation(R, e, P->ids[k], pk->vendor_fix, pk->none);
 		char rb[256];
-		if (e->outcome == CK_OUT_MITIGATED) /* the modprobe rule that blocks loading */
+		if (vs.just == CK_VEX_JUST_INLINE_MITIGATION) /* the modprobe rule that blocks loading */
 			add_unique(pk->workaround, ck_entry_reason(s, R, e, rb, sizeof rb), P->ids[k]);
 		sb_addf(&pk->verdicts, "%s%s: %s (%s)", pk->verdicts.len ? "\n" : "", R->label,
 			ck_outcome_name(e->outcome), ck_entry_reason(s, R, e, rb, sizeof rb));
@@ -261,35 +259,37 @@ static json_t *vulnerability(const struct ck_set *s, struct ck_result *res,
 
 /* CVEs the delta says were rejected (or no longer published): one withdrawn vulnerability
  * each, not affected for the kernels it was listed for, saying why. */
+struct csaf_w {
+	const struct ck_csaf_since *since;
+	const struct products *P;
+};
+
+static json_t *withdrawn_vuln(void *ctx, const struct ck_delta_entry *e)
+{
+	const struct csaf_w *w = ctx;
+	char note[320];
+	text_snprintf(note, sizeof note, "Withdrawn: %s since %s. This statement replaces the "
+		      "earlier one about it.", e->why, w->since->label);
+	return kj_pack("{s:s, s:[{s:s, s:s, s:s}], s:{s:[]}, s:[{s:s, s:s, s:[]}]}", "cve", e->id,
+		       "notes", "category", "general", "title", "Withdrawn", "text", note,
+		       "product_status", "known_not_affected", "threats", "category", "impact",
+		       "details", note, "product_ids");
+}
+
+static void withdrawn_kernel(void *ctx, json_t *v, size_t k)
+{
+	const struct csaf_w *w = ctx;
+	add_unique(json_object_get(v, "product_status"), "known_not_affected", w->P->ids[k]);
+	add_unique(json_array_get(json_object_get(v, "threats"), 0), "product_ids", w->P->ids[k]);
+}
+
 static void withdrawn(json_t *vulns, const struct ck_csaf_since *since, const struct products *P)
 {
-	json_t *seen = json_object(); /* CVE -> its vulnerability */
-	for (size_t k = 0; since && since->deltas && k < P->n; k++) {
-		const struct ck_delta *d = &since->deltas[k];
-		for (size_t i = 0; i < d->n; i++) {
-			const struct ck_delta_entry *e = &d->v[i];
-			if (!e->rejected)
-				continue;
-			json_t *v = json_object_get(seen, e->id);
-			if (!v) {
-				char note[320];
-				text_snprintf(note, sizeof note, "Withdrawn: %s since %s. This statement "
-					 "replaces the earlier one about it.", e->why, since->label);
-				v = kj_pack("{s:s, s:[{s:s, s:s, s:s}], s:{s:[]}, s:[{s:s, s:s, s:[]}]}",
-					      "cve", e->id, "notes", "category", "general", "title",
-					      "Withdrawn", "text", note, "product_status",
-					      "known_not_affected", "threats", "category", "impact",
-					      "details", note, "product_ids");
-				json_object_set_new(seen, e->id, v);
-				json_array_append(vulns, v);
-			}
-			add_unique(json_object_get(v, "product_status"), "known_not_affected",
-				   P->ids[k]);
-			add_unique(json_array_get(json_object_get(v, "threats"), 0), "product_ids",
-				   P->ids[k]);
-		}
-	}
-	json_decref(seen);
+	if (!since)
+		return;
+	struct csaf_w w = {since, P};
+	struct ck_withdrawn_ops ops = {withdrawn_vuln, withdrawn_kernel, &w};
+	ck_vex_withdrawn_each(since->deltas, P->n, vulns, &ops);
 }
 
 /* "Org <contact>" -> publisher; the namespace is the contact's domain when it has one. */
@@ -370,7 +370,8 @@ static json_t *document(struct ck_result *res, size_t nres, const struct product
 		sb_addf(&what, "%s%s", k ? ", " : "", res[k].label);
 	sb_addf(&note, "Which of the Linux kernel CNA's CVE records apply to %s, as kcve decided "
 		"them from the inputs it was given (release, configuration, build). known_affected "
-		"lists every CVE kcve keeps (kcve check --ids); each vulnerability's details note "
+		"and under_investigation together list every CVE kcve keeps (kcve check --ids): "
+		"under_investigation where kcve could not decide; each vulnerability's details note "
 		"gives kcve's reason per kernel.", sb_str(&what));
 	char title[256];
 	text_snprintf(title, sizeof title, "Linux kernel CVE applicability: %s", sb_str(&what));

@@ -1,10 +1,10 @@
 /* CSAF 2.0 VEX document (profile csaf_vex) of a check result (docs/check.md "CSAF").
  *
  * One product per checked kernel, named as the other VEX writers name it (purl, CPE 2.3, or the
- * kernel component of an --sbom, whose BOM-Link becomes an sbom_url). Each record listed (as
- * for OpenVEX: every record that applies by version, all of them with --all) is one
- * vulnerability with the status of every kernel, mapped by the one table of csaf.c
- * (ck_csaf_map); the CNA's CVSS 3.1 vector, scored by record/cvss.h, for the affected kernels;
+ * kernel component of an --sbom, whose BOM-Link becomes an sbom_url). Each record listed for
+ * some kernel (check/verdict/statement.h decides that and the status, for every VEX writer)
+ * is one vulnerability with the status of every kernel it is listed for (ck_csaf_status,
+ * ck_csaf_flag); the CNA's CVSS 3.1 vector, scored by record/cvss.h, for the affected kernels;
  * a vendor_fix remediation naming the first release on the kernel's branch that fixes it
  * (entries need fixed_in: ck_compute_fixed_in), else none_available; a workaround naming the
  * modprobe rule of a mitigated CVE; the fix commits and the CVE record as references.
@@ -23,16 +23,12 @@
 #include "check/records/recset.h"
 #include "check/verdict/check.h"
 #include "check/verdict/delta.h"
+#include "check/verdict/statement.h"
 
-/* How one kcve outcome reads in CSAF: the product_status list and, for known_not_affected,
- * the flag label (NULL when none); the stage matters where it says what the evidence is. */
-struct ck_csaf_map {
-	enum ck_outcome outcome;
-	const char *stage; /* the stage that decided (ck_entry.stage), NULL for any */
-	const char *status;
-	const char *flag;
-};
-const struct ck_csaf_map *ck_csaf_map(enum ck_outcome o, const char *stage);
+/* The statement of an entry (check/verdict/statement.h) in CSAF's words: its product_status
+ * list, and for known_not_affected the flag label (NULL when none). */
+const char *ck_csaf_status(enum ck_vex_status st);
+const char *ck_csaf_flag(enum ck_vex_just j);
 
 /* The previous state for a revision (check --since): the delta of each result (same order as
  * res, NULL when none) and when OLD's records are from (UTC seconds, 0 = unknown). */

@@ -1,13 +1,6 @@
-/* Rendering check results: terminal table, JSON, OpenVEX and CycloneDX VEX.
- *
- * VEX mapping (one statement per record that was looked at):
- *   affected              -> OpenVEX "affected"            / CycloneDX "exploitable"
- *   unknown, no_data      -> "under_investigation"         / "in_triage"
- *   not_compiled          -> "not_affected" + vulnerable_code_not_present / "not_affected" +
- *                            code_not_present, with the file-stage reason
- *   not_introduced        -> "not_affected" + vulnerable_code_not_present / code_not_present
- *   fixed                 -> "fixed"                       / "resolved"
- * Timestamps come from $SOURCE_DATE_EPOCH when set (reproducible documents), else the clock. */
+/* Rendering check results: terminal table and --ids (the JSON writer: json.h; the VEX
+ * writers: vex.h, csaf.h, spdx3_vex.h, each translating the one statement of
+ * check/verdict/statement.h, docs/vex.md). */
 #ifndef KCVE_CHECK_OUTPUT_H
 #define KCVE_CHECK_OUTPUT_H
 

@@ -191,7 +191,9 @@ static json_t *vex(struct writer *w, const json_t *st, const char *doc_time, con
 	} else if (!strcmp(rel, "doesNotAffect")) {
 		bool withdrawn = notes && !strncmp(notes, "withdrawn: ", 11);
 		const char *j = justification(str_of(st, "justification"));
-		/* code not compiled, not in the release, fixed in the code: not present */
+		/* ck_openvex_document gives every not_affected statement of an entry its
+		 * justification (check/verdict/statement.h); one without (not kcve's) reads as
+		 * not present */
 		if (!j && !withdrawn)
 			j = "vulnerableCodeNotPresent";
 		if (j)

@@ -1,6 +1,6 @@
 /* OpenVEX and CycloneDX documents of a check result (see vex.h, docs/check.md "VEX"). */
 #include "check/emit/vex.h"
-#include "check/stages/codestage.h"
+#include "check/verdict/statement.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -16,11 +16,6 @@
 #include "core/strbuf.h"
 #include "core/kjson.h"
 #include "core/text.h"
-
-static bool listed(const struct ck_entry *e, const struct ck_vex_opts *o)
-{
-	return o->all || (e->outcome != CK_OUT_FIXED && e->outcome != CK_OUT_NOT_INTRODUCED);
-}
 
 long long ck_vex_now(void)
 {
@@ -107,9 +102,21 @@ json_t *ck_vex_cve_url(const char *id)
 	return kj_str(url);
 }
 
-/* One OpenVEX statement: the kernel's status for a record, with kcve's reason. */
+/* OpenVEX's justification of a not_affected statement (check/verdict/statement.h). */
+static const char *openvex_justification(enum ck_vex_just j)
+{
+	switch (j) {
+	case CK_VEX_JUST_CODE_NOT_PRESENT: return "vulnerable_code_not_present";
+	case CK_VEX_JUST_INLINE_MITIGATION: return "inline_mitigations_already_exist";
+	case CK_VEX_JUST_NONE: break;
+	}
+	return NULL;
+}
+
+/* One OpenVEX statement: the entry's statement (check/verdict/statement.h) with kcve's reason. */
 static json_t *statement(const struct ck_set *s, const struct ck_result *R,
-			 const struct ck_entry *e, const struct ck_vex_ident *id)
+			 const struct ck_entry *e, const struct ck_vex_stmt *vs,
+			 const struct ck_vex_ident *id)
 {
 	const char *cve = s->v[e->rec].id;
 	json_t *st = json_object();
@@ -120,32 +127,17 @@ static json_t *statement(const struct ck_set *s, const struct ck_result *R,
 						      id->cpe));
 	char rb[256];
 	const char *reason = ck_entry_reason(s, R, e, rb, sizeof rb);
-	const char *status = "under_investigation";
-	switch ((enum ck_outcome)e->outcome) {
-	case CK_OUT_AFFECTED: status = "affected"; break;
-	case CK_OUT_UNKNOWN:
-	case CK_OUT_NO_DATA: status = "under_investigation"; break;
-	case CK_OUT_NOT_COMPILED:
-	case CK_OUT_NOT_INTRODUCED:
-	case CK_OUT_MITIGATED: status = "not_affected"; break;
-	case CK_OUT_FIXED: status = "fixed"; break;
-	}
-	bool code_fixed = ck_code_fixed(R, (size_t)(e - R->e));
-	if (code_fixed)
-		status = "not_affected";
-	json_object_set_new(st, "status", kj_str(status));
-	if (code_fixed) /* the fix found in the tree's code: the evidence is in status_notes */
-		json_object_set_new(st, "justification", kj_str("vulnerable_code_not_present"));
-	/* kcve's reason (version range, files not compiled, readings that disagree) in
-	 * status_notes; a not_affected statement carries it as its impact_statement too (the
-	 * schema allows that or a justification, not both) */
+	json_object_set_new(st, "status", kj_str(ck_vex_status_name(vs->status)));
+	/* the justification (machine-readable) when not affected; kcve's reason (version range,
+	 * files not compiled, the code evidence, the modprobe rule, readings that disagree) in
+	 * status_notes (the schema takes a justification or an impact statement, not both) */
+	const char *just = vs->status == CK_VEX_NOT_AFFECTED ? openvex_justification(vs->just) : NULL;
+	if (just)
+		json_object_set_new(st, "justification", kj_str(just));
 	json_object_set_new(st, "status_notes", kj_str(reason));
-	if (e->outcome == CK_OUT_NOT_COMPILED || e->outcome == CK_OUT_NOT_INTRODUCED)
+	if (vs->status == CK_VEX_NOT_AFFECTED && !just)
 		json_object_set_new(st, "impact_statement", kj_str(reason));
-	if (e->outcome == CK_OUT_MITIGATED) /* a modprobe rule (check/stages/triage.h) */
-		json_object_set_new(st, "justification",
-				    kj_str("inline_mitigations_already_exist"));
-	if (e->outcome == CK_OUT_AFFECTED) {
+	if (vs->status == CK_VEX_AFFECTED) {
 		char act[192];
 		if (e->fixed_in[0])
 			text_snprintf(act, sizeof act, "update to %s or later", e->fixed_in);
@@ -206,13 +198,19 @@ static void stamp(json_t *st, json_t *prev_ix, const char *prev_ts, const char *
 	json_object_set_new(st, "timestamp", kj_str(ts));
 }
 
+/* "withdrawn: WHY (since OLD)": what OpenVEX and CycloneDX say of a CVE rejected since OLD. */
+static void withdrawn_text(const struct ck_delta_entry *d, const char *since, char *out, size_t n)
+{
+	text_snprintf(out, n, "withdrawn: %s (since %s)", d->why, since);
+}
+
 /* A CVE rejected (or no longer published) since the previous statement: not_affected, saying
  * it was withdrawn, instead of silently disappearing. */
 static json_t *withdrawn_statement(const struct ck_delta_entry *d, const struct ck_vex_ident *id,
 				   const char *since)
 {
 	char why[320];
-	text_snprintf(why, sizeof why, "withdrawn: %s (since %s)", d->why, since);
+	withdrawn_text(d, since, why, sizeof why);
 	return kj_pack("{s:{s:o, s:s}, s:[{s:s, s:{s:s, s:s}}], s:s, s:s, s:s}",
 			 "vulnerability", "@id", ck_vex_cve_url(d->id), "name", d->id, "products",
 			 "@id", id->purl, "identifiers", "purl", id->purl, "@cpe23", id->cpe,
@@ -220,7 +218,7 @@ static json_t *withdrawn_statement(const struct ck_delta_entry *d, const struct 
 }
 
 static json_t *openvex_statements(const struct ck_set *s, struct ck_result *res, size_t nres,
-				  const struct ck_vex_opts *o, json_t *prev_ix)
+				  const struct ck_vex_opts *o)
 {
 	json_t *stmts = json_array();
 	for (size_t k = 0; k < nres; k++) {
@@ -229,11 +227,10 @@ static json_t *openvex_statements(const struct ck_set *s, struct ck_result *res,
 		ck_vex_identity(R, o, &id);
 		for (size_t i = 0; i < R->n; i++) {
 			const struct ck_entry *e = &R->e[i];
-			char key[512];
-			text_snprintf(key, sizeof key, "%s\n%s", s->v[e->rec].id, id.purl);
-			/* a statement made before is renewed even when no longer listed (fixed) */
-			if (listed(e, o) || (prev_ix && json_object_get(prev_ix, key)))
-				json_array_append_new(stmts, statement(s, R, e, &id));
+			struct ck_vex_stmt vs;
+			ck_vex_stmt_of(e, o->all, &vs);
+			if (vs.listed)
+				json_array_append_new(stmts, statement(s, R, e, &vs, &id));
 		}
 		const struct ck_delta *d = o->since && o->since->deltas ? &o->since->deltas[k] : NULL;
 		for (size_t i = 0; d && i < d->n; i++)
@@ -263,6 +260,24 @@ static void carry_withdrawn(json_t *stmts, json_t *prev_ix)
 	json_decref(now_ix);
 }
 
+void ck_vex_mark_stated(const struct ck_set *s, struct ck_result *res, size_t nres,
+			const struct ck_vex_opts *o)
+{
+	json_t *prev = o->since ? o->since->prev : NULL;
+	json_t *prev_ix = prev ? index_statements(prev) : NULL;
+	for (size_t k = 0; k < nres; k++) {
+		struct ck_vex_ident id;
+		ck_vex_identity(&res[k], o, &id);
+		for (size_t i = 0; i < res[k].n; i++) {
+			struct ck_entry *e = &res[k].e[i];
+			char key[512];
+			text_snprintf(key, sizeof key, "%s\n%s", s->v[e->rec].id, id.purl);
+			e->stated = prev_ix && json_object_get(prev_ix, key);
+		}
+	}
+	json_decref(prev_ix);
+}
+
 json_t *ck_openvex_document(const struct ck_set *s, struct ck_result *res, size_t nres,
 			    const struct ck_vex_opts *o, long long when)
 {
@@ -272,7 +287,7 @@ json_t *ck_openvex_document(const struct ck_set *s, struct ck_result *res, size_
 	char now[32];
 	ck_vex_time_text(when, now, sizeof now);
 	const char *prev_ts = prev ? json_string_value(json_object_get(prev, "timestamp")) : NULL;
-	json_t *stmts = openvex_statements(s, res, nres, o, prev_ix);
+	json_t *stmts = openvex_statements(s, res, nres, o);
 	size_t i;
 	json_t *st;
 	json_array_foreach(stmts, i, st)
@@ -348,14 +363,16 @@ int ck_openvex_load(const char *path, json_t **out, struct kcve_err *err)
 	return rc;
 }
 
-static const char *affects_status(const struct ck_entry *e)
+/* CycloneDX affects[].versions[].status of a statement. */
+static const char *affects_status(const struct ck_vex_stmt *vs)
 {
-	switch ((enum ck_outcome)e->outcome) {
-	case CK_OUT_AFFECTED: return "affected";
-	case CK_OUT_UNKNOWN:
-	case CK_OUT_NO_DATA: return "unknown";
-	default: return "unaffected";
+	switch (vs->status) {
+	case CK_VEX_AFFECTED: return "affected";
+	case CK_VEX_UNDER_INVESTIGATION: return "unknown";
+	case CK_VEX_NOT_AFFECTED:
+	case CK_VEX_FIXED: break;
 	}
+	return "unaffected";
 }
 
 /* One CycloneDX vulnerability for a record, with every checked kernel it is listed for. */
@@ -368,8 +385,12 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 	bool any_aff = false, any_unknown = false, all_fixed = true, any_mitigated = false;
 	for (size_t k = 0; k < nres; k++) {
 		const struct ck_result *R = &res[k];
+		if (rec >= R->n)
+			continue;
 		const struct ck_entry *e = &R->e[rec];
-		if (rec >= R->n || !listed(e, o))
+		struct ck_vex_stmt vs;
+		ck_vex_stmt_of(e, o->all, &vs);
+		if (!vs.listed)
 			continue;
 		struct ck_vex_ident id;
 		ck_vex_identity(R, o, &id);
@@ -377,12 +398,12 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 		if (R->release[0])
 			json_object_set_new(a, "versions", kj_pack("[{s:s, s:s}]", "version",
 								     R->release, "status",
-								     affects_status(e)));
+								     affects_status(&vs)));
 		json_array_append_new(aff, a);
-		any_aff |= e->outcome == CK_OUT_AFFECTED;
-		any_mitigated |= e->outcome == CK_OUT_MITIGATED;
-		any_unknown |= e->outcome == CK_OUT_UNKNOWN || e->outcome == CK_OUT_NO_DATA;
-		all_fixed &= e->outcome == CK_OUT_FIXED && !ck_code_fixed(R, rec);
+		any_aff |= vs.status == CK_VEX_AFFECTED;
+		any_mitigated |= vs.just == CK_VEX_JUST_INLINE_MITIGATION;
+		any_unknown |= vs.status == CK_VEX_UNDER_INVESTIGATION;
+		all_fixed &= vs.status == CK_VEX_FIXED;
 		char rb[256];
 		sb_addf(&detail, "%s%s: %s (%s)", detail.len ? "; " : "", R->label,
 			ck_outcome_name(e->outcome), ck_entry_reason(s, R, e, rb, sizeof rb));
@@ -431,6 +452,58 @@ static json_t *cdx_vuln(const struct ck_set *s, struct ck_result *res, size_t nr
 	return v;
 }
 
+void ck_vex_withdrawn_each(const struct ck_delta *deltas, size_t nres, json_t *vulns,
+			   const struct ck_withdrawn_ops *ops)
+{
+	json_t *seen = json_object(); /* CVE -> its vulnerability */
+	for (size_t k = 0; deltas && k < nres; k++) {
+		const struct ck_delta *d = &deltas[k];
+		for (size_t i = 0; i < d->n; i++) {
+			const struct ck_delta_entry *e = &d->v[i];
+			if (!e->rejected)
+				continue;
+			json_t *v = json_object_get(seen, e->id);
+			if (!v) {
+				v = ops->make(ops->ctx, e);
+				json_object_set_new(seen, e->id, v);
+				json_array_append(vulns, v);
+			}
+			ops->add(ops->ctx, v, k);
+		}
+	}
+	json_decref(seen);
+}
+
+/* --since: each CVE rejected since OLD, not affected for every kernel OLD kept it for, its
+ * detail saying it was withdrawn (CycloneDX has no withdrawn state). */
+struct cdx_w {
+	struct ck_result *res;
+	const struct ck_vex_opts *o;
+};
+
+static json_t *cdx_withdrawn_vuln(void *ctx, const struct ck_delta_entry *e)
+{
+	const struct cdx_w *w = ctx;
+	char why[320];
+	withdrawn_text(e, w->o->since->label, why, sizeof why);
+	return kj_pack("{s:s, s:s, s:{s:s, s:o}, s:{s:s, s:s}, s:[]}", "bom-ref", e->id, "id",
+		       e->id, "source", "name", "kernel.org CNA", "url", ck_vex_cve_url(e->id),
+		       "analysis", "state", "not_affected", "detail", why, "affects");
+}
+
+static void cdx_withdrawn_kernel(void *ctx, json_t *v, size_t k)
+{
+	const struct cdx_w *w = ctx;
+	const struct ck_result *R = &w->res[k];
+	struct ck_vex_ident id;
+	ck_vex_identity(R, w->o, &id);
+	json_t *a = kj_pack("{s:s}", "ref", id.ref);
+	if (R->release[0])
+		json_object_set_new(a, "versions", kj_pack("[{s:s, s:s}]", "version", R->release,
+							     "status", "unaffected"));
+	json_array_append_new(json_object_get(v, "affects"), a);
+}
+
 int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		       const struct ck_vex_opts *o)
 {
@@ -458,6 +531,11 @@ int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, s
 		json_t *v = cdx_vuln(s, res, nres, i, o);
 		if (v)
 			json_array_append_new(vulns, v);
+	}
+	if (o->since) {
+		struct cdx_w w = {res, o};
+		struct ck_withdrawn_ops ops = {cdx_withdrawn_vuln, cdx_withdrawn_kernel, &w};
+		ck_vex_withdrawn_each(o->since->deltas, nres, vulns, &ops);
 	}
 	json_t *meta = kj_pack("{s:{s:[{s:s, s:s, s:s}]}, s:[{s:s}]}", "tools", "components",
 				 "type", "application", "name", "kcve", "version", KCVE_VERSION,

@@ -63,11 +63,25 @@ int ck_vex_dump(FILE *f, json_t *doc);
 /* https://www.cve.org/CVERecord?id=ID as a JSON string. */
 json_t *ck_vex_cve_url(const char *id);
 
+/* Each CVE rejected since OLD (--since: the deltas of res[0..nres), NULL: none) once: its
+ * vulnerability make()s, appended to vulns, then add() for every kernel k whose delta says so. */
+struct ck_withdrawn_ops {
+	json_t *(*make)(void *ctx, const struct ck_delta_entry *e);
+	void (*add)(void *ctx, json_t *v, size_t k);
+	void *ctx;
+};
+void ck_vex_withdrawn_each(const struct ck_delta *deltas, size_t nres, json_t *vulns,
+			   const struct ck_withdrawn_ops *ops);
+/* Mark every entry of res[0..nres) the previous revision (o->since->prev, NULL: none) stated
+ * for the same kernel (ck_entry.stated): a revision states it again whatever its outcome
+ * (check/verdict/statement.h), in every VEX format. */
+void ck_vex_mark_stated(const struct ck_set *s, struct ck_result *res, size_t nres,
+			const struct ck_vex_opts *o);
 /* The OpenVEX document dated `when`. With o->since: the previous document's @id and first
  * timestamp, its version + 1, last_updated, and a timestamp per statement that stays the
  * previous one where the statement did not change; every statement made before is renewed
- * (a CVE fixed since is stated "fixed", not dropped), and rejected CVEs get a withdrawn
- * not_affected statement. */
+ * (entries ck_vex_mark_stated marked: a CVE fixed since is stated "fixed", not dropped), and
+ * rejected CVEs get a withdrawn not_affected statement. */
 json_t *ck_openvex_document(const struct ck_set *s, struct ck_result *res, size_t nres,
 			    const struct ck_vex_opts *o, long long when);
 /* Read a previous OpenVEX document (--since-vex), checked for what a revision needs: from a

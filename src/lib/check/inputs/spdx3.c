@@ -608,6 +608,7 @@ static int collect_files(struct ck_spdx3 *s, struct strbuf *tmp, struct kcve_err
 			take_file(elem_at(st, i), &c);
 	}
 	s->have_files = strset_count(&c.files) > 0;
+	s->debug_files = c.yocto && s->have_files;
 	s->nfiles = strset_count(&c.files);
 	s->files = xcalloc(s->nfiles + 1, sizeof *s->files);
 	for (size_t i = 0; i < s->nfiles; i++)
@@ -632,7 +633,7 @@ static int collect_files(struct ck_spdx3 *s, struct strbuf *tmp, struct kcve_err
 		for (size_t i = 0; i < s->nfiles; i++)
 			free(s->files[i]);
 		s->nfiles = 0;
-		s->have_files = false;
+		s->have_files = s->debug_files = false;
 	}
 	return 0;
 }
@@ -849,6 +850,26 @@ int ck_spdx3_finish(struct ck_spdx3 *s, struct kcve_err *err)
 bool ck_spdx3_compiled(const struct ck_spdx3 *s, const char *path)
 {
 	return s->nfiles && bsearch(&path, s->files, s->nfiles, sizeof *s->files, cmp_str) != NULL;
+}
+
+int ck_spdx3_file_state(const struct ck_spdx3 *s, const char *path, const char **reason)
+{
+	const char *why = "not among the SBOM's compiled sources";
+	int state = 0;
+	size_t n = strlen(path);
+	if (ck_spdx3_compiled(s, path)) {
+		why = "among the SBOM's compiled sources";
+		state = 1;
+	} else if (s->debug_files && n > 2 && !strcmp(path + n - 2, ".h")) {
+		/* the debug information names a header only when code or a type of it is used */
+		why = "header not among the SBOM's compiled sources, which come from the debug "
+		      "information of the built objects: a header compiled in that left nothing there "
+		      "is not listed";
+		state = -1;
+	}
+	if (reason)
+		*reason = why;
+	return state;
 }
 
 /* 12345 -> "12,345" */

@@ -50,6 +50,10 @@ struct ck_spdx3 {
 	char **files;        /* compiled source files, tree-relative, strcmp-sorted, distinct */
 	size_t nfiles;
 	bool have_files;     /* a document lists compiled sources (else no file list at all) */
+	bool debug_files;    /* the list comes from the debug information (DWARF) of the built
+			      * objects (Yocto's shape: SPDX_INCLUDE_COMPILED_SOURCES), which names
+			      * a header only when code or a type of it is used: a header absent
+			      * from it may still be compiled in (ck_spdx3_file_state) */
 	char *config;        /* .config text ("CONFIG_X=y\n"...), NULL when no document has one */
 	size_t config_len, nconfig; /* its length and number of symbols */
 	char *kversion;      /* the kernel's version as written ("6.12.27+git"), or NULL */
@@ -75,6 +79,10 @@ int ck_spdx3_add_json(struct ck_spdx3 *s, json_t *doc, const char *name, struct 
 int ck_spdx3_finish(struct ck_spdx3 *s, struct kcve_err *err);
 /* Is path (tree-relative) among the compiled files? */
 bool ck_spdx3_compiled(const struct ck_spdx3 *s, const char *path);
+/* What the file list says of path: 1 compiled (listed), 0 not compiled, -1 cannot tell (a
+ * header absent from a list made from debug information: debug_files); *reason (optional)
+ * says why, a static string. */
+int ck_spdx3_file_state(const struct ck_spdx3 *s, const char *path, const char **reason);
 /* "SBOM: 2,310 compiled files, config 8,412 symbols, kernel 6.12.27" */
 void ck_spdx3_summary(const struct ck_spdx3 *s, char *out, size_t n);
 void ck_spdx3_release(struct ck_spdx3 *s);

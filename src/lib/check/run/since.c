@@ -41,18 +41,22 @@ int ck_since_kernel(struct ck_since *S, const struct ck_set *cur_set, const stru
 	return 0;
 }
 
-int ck_since_finish(struct ck_since *S, const struct ck_vex_opts *vo, bool openvex,
-		    struct kcve_err *err)
+int ck_since_finish(struct ck_since *S, const struct ck_set *cur, struct ck_result *res,
+		    size_t nres, const struct ck_vex_opts *vo, struct kcve_err *err)
 {
 	long long t = ck_set_time(&S->old);
 	S->vex.deltas = S->deltas;
 	S->vex.label = S->label;
 	(void)err;
-	if (openvex && !S->vex.prev) { /* the document OLD gives, dated by OLD's age */
+	if (!S->vex.prev) { /* the document OLD gives, dated by OLD's age */
 		struct ck_vex_opts ov = *vo;
 		ov.since = NULL;
 		S->vex.prev = ck_openvex_document(&S->old, S->ores, S->n, &ov, t ? t : ck_vex_now());
 	}
+	/* what it stated is stated again, in every VEX format (check/verdict/statement.h) */
+	struct ck_vex_opts nv = *vo;
+	nv.since = &S->vex;
+	ck_vex_mark_stated(cur, res, nres, &nv);
 	S->csaf.deltas = S->deltas;
 	S->csaf.label = S->label;
 	S->csaf.old_time = t;

@@ -35,11 +35,12 @@ int ck_since_open(struct ck_since *S, const char *old, const char *since_vex,
  * cur_set); call once per kernel, in order.  0, or the error of a stage. */
 int ck_since_kernel(struct ck_since *S, const struct ck_set *cur_set, const struct ck_kernel *k,
 		    const struct ck_result *cur, struct kcve_err *err);
-/* After every kernel: the CSAF revision inputs and, for openvex, the previous OpenVEX
- * document (--since-vex, else OLD's, dated by OLD's age; vo names the kernels as the current
- * document will). */
-int ck_since_finish(struct ck_since *S, const struct ck_vex_opts *vo, bool openvex,
-		    struct kcve_err *err);
+/* After every kernel: the CSAF revision inputs, the previous OpenVEX document (--since-vex,
+ * else OLD's, dated by OLD's age; vo names the kernels as the current document will), and the
+ * entries of the current results res[0..nres) (of the records cur) that document stated
+ * marked (ck_vex_mark_stated), so that every VEX format renews the same statements. */
+int ck_since_finish(struct ck_since *S, const struct ck_set *cur, struct ck_result *res,
+		    size_t nres, const struct ck_vex_opts *vo, struct kcve_err *err);
 void ck_since_close(struct ck_since *S);
 
 #endif

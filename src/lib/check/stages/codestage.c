@@ -253,9 +253,3 @@ json_t *ck_code_json(const struct ck_code *c)
 			 "hunks", (json_int_t)c->hunks, "found", (json_int_t)c->found, "fix",
 			 c->label ? c->label : "", "evidence", ev);
 }
-
-bool ck_code_fixed(const struct ck_result *r, size_t i)
-{
-	return r->code && i < r->n && r->code[i].checked && r->code[i].verdict == CF_FIXED &&
-	       r->e[i].outcome == CK_OUT_FIXED && r->e[i].stage && !strcmp(r->e[i].stage, "code");
-}

@@ -49,7 +49,5 @@ void ck_code_reading_release(struct ck_code_reading *rd);
  * "evidence": [{"file", "hunk" (1-based within the file), "state", "line"}]}. */
 void ck_code_text(const struct ck_code *c, struct strbuf *sb);
 json_t *ck_code_json(const struct ck_code *c);
-/* Entry i of r was found fixed by its code (VEX: vulnerable code not present). */
-bool ck_code_fixed(const struct ck_result *r, size_t i);
 
 #endif

@@ -35,7 +35,8 @@ int ck_files_open_build(struct ck_files **out, const char *builddir, const struc
 			struct kcve_err *err);
 enum ck_filev ck_files_verdict(void *ctx, const char *path, const char **reason);
 /* The compiled files an SPDX 3 SBOM lists (ctx: a finished struct ck_spdx3 with have_files),
- * exact like a build directory's: a file listed is compiled, any other is not. */
+ * exact like a build directory's: a file listed is compiled, any other is not, except a
+ * header absent from a list made from debug information (Yocto's): unknown. */
 enum ck_filev ck_sbom_files_verdict(void *ctx, const char *path, const char **reason);
 /* Value of a CONFIG symbol in a config-backed file stage (NULL if unset or no config). */
 const char *ck_files_config_value(const struct ck_files *f, const char *sym);

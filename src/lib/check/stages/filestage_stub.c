@@ -33,10 +33,8 @@ int ck_files_open_config_text(struct ck_files **out, const char *text, size_t le
 
 enum ck_filev ck_sbom_files_verdict(void *ctx, const char *path, const char **reason)
 {
-	bool in = ck_spdx3_compiled(ctx, path);
-	if (reason)
-		*reason = in ? "among the SBOM's compiled sources" : "not among the SBOM's compiled sources";
-	return in ? CK_FILE_COMPILED : CK_FILE_NOT_COMPILED;
+	int st = ck_spdx3_file_state(ctx, path, reason);
+	return st > 0 ? CK_FILE_COMPILED : st == 0 ? CK_FILE_NOT_COMPILED : CK_FILE_UNKNOWN;
 }
 
 int ck_files_open_build(struct ck_files **out, const char *builddir, const struct kcve_diag *diag,

@@ -68,6 +68,8 @@ struct ck_entry {
 	bool disagree;         /* the two readings differ for the checked release */
 	bool needs_git;        /* -rc release the records cannot place: "unknown (needs --git)" */
 	unsigned char module;  /* enum ck_module (--running only; an annotation, not a verdict) */
+	bool stated;           /* the previous VEX revision stated it (--since: ck_vex_mark_stated):
+				* stated again whatever its outcome (check/verdict/statement.h) */
 	const char *stage;     /* stage that decided: "version", "git", "config", "build" */
 	char *reason;          /* NULL for version verdicts: see ck_entry_reason() */
 	char fixed_in[32];     /* branch fix for affected entries ("" when none / not computed) */

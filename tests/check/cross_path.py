@@ -286,6 +286,9 @@ for v1, v2, by, inputs in (("6.1.5", "6.1.25", False, []),
         if {c["id"] for c in got["cves"]} != want or got["fixed"] != len(want):
             problems.append("%s: %r, the --json difference %r" % (what, got, want))
         fixed_seen += len(want)
+        if got.get("from_coverage") != a["coverage"] or got.get("to_coverage") != b["coverage"]:
+            problems.append("%s: coverage %r %r, the two checks %r %r" % (
+                what, got.get("from_coverage"), got.get("to_coverage"), a["coverage"], b["coverage"]))
         # the warnings: the two releases' (each once) and the records' age once
         want_w = [m for m in warnings(a_err)] + [m for m in release_warnings(view(b))]
         if sorted(warnings(p.stderr)) != sorted(want_w):

@@ -248,6 +248,25 @@ p = subprocess.run([KCVE, "check", "--db", db, "--version", "6.1.25", "--files",
                    capture_output=True, text=True)
 if p.returncode != 13 or "line 2: verdict 'maybe'" not in p.stderr or p.stderr.count("\n") != 1:
     problems.append("--files with a bad verdict: exit %d, %r" % (p.returncode, p.stderr))
+# a file that is no such list -- a .config, a JSON document -- is refused the same way, not
+# read as paths that are all unknown (its first entry has no verdict); so is a list holding a
+# NUL byte (what follows it would go unread); a batch line's FILES with a NUL says the same
+nul = os.path.join(s1, "nul.tsv")
+with open(nul, "wb") as f:
+    f.write(b"fs/ext4/inode.c\tcompiled\n\0drivers/x.c\tnot-compiled\n")
+for path, want in ((foo, "line 1: "), (sbom_files, "line 1: '{' has no verdict"),
+                   (nul, "line 2 holds a NUL byte")):
+    p = subprocess.run([KCVE, "check", "--db", db, "--version", "6.1.25", "--files", path],
+                       capture_output=True, text=True)
+    if p.returncode != 13 or want not in p.stderr or p.stderr.count("\n") != 1:
+        problems.append("--files %s: exit %d, %r" % (os.path.basename(path), p.returncode,
+                                                      p.stderr))
+with open(os.path.join(D, "fleet"), "w") as f:
+    f.write("6.1.25 %s nul\n" % nul)
+p = run(["check", "--db", db, "--batch", os.path.join(D, "fleet")], ok=(13,))
+got = [json.loads(l) for l in p.stdout.splitlines()]
+if len(got) != 1 or "line 2 holds a NUL byte" not in got[0].get("error", ""):
+    problems.append("batch FILES with a NUL byte: %r" % got)
 if subprocess.run([KCVE, "check", "--db", db, "--version", "6.1.25", "--files", flist, "--config",
                    foo], capture_output=True).returncode != 2:
     problems.append("--files with --config is not a usage error")

@@ -46,6 +46,16 @@ bool ck_filelist_looks(const char *c)
 struct ck_filelist *ck_filelist_parse(const char *text, size_t len, char **error)
 {
 	*error = NULL;
+	const char *nul = memchr(text, '\0', len);
+	if (nul) { /* the lines after it would be left out unread */
+		size_t line = 1;
+		for (const char *p = text; p < nul; p++)
+			line += *p == '\n';
+		char msg[96];
+		text_snprintf(msg, sizeof msg, "line %zu holds a NUL byte: not a text list", line);
+		*error = xstrdup(msg);
+		return NULL;
+	}
 	struct ck_filelist *fl = xcalloc(1, sizeof *fl);
 	sb_add(&fl->buf, text, len);
 	size_t alloc = 0, lineno = 0;
@@ -61,7 +71,16 @@ struct ck_filelist *ck_filelist_parse(const char *text, size_t len, char **error
 			if (tab2)
 				*tab2 = '\0';
 			enum ck_filev v;
-			if (!verdict) {
+			if (!verdict && !fl->n) {
+				/* as a --batch line's FILES is told by its first entry (ck_filelist_looks):
+				 * a .config or a JSON document given as a list is refused, not read as
+				 * paths that are all unknown */
+				char msg[160];
+				text_snprintf(msg, sizeof msg, "line %zu: '%.40s' has no verdict, and the "
+					      "first entry of a list needs one", lineno, line);
+				*error = xstrdup(msg);
+				break;
+			} else if (!verdict) {
 				v = CK_FILE_UNKNOWN;
 			} else if (!strcmp(verdict, "compiled")) {
 				v = CK_FILE_COMPILED;

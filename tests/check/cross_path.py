@@ -210,7 +210,8 @@ with open(foo, "rb") as f, gzip.open(gz, "wb") as g:
     g.write(f.read())
 flist = os.path.join(s1, "files.tsv")
 with open(flist, "w") as f:
-    f.write("# kcve db files\nfs/ext4/inode.c\tnot-compiled\text4\ndrivers/x.c\tcompiled\t\n")
+    f.write("# kcve db files\nfs/ext4/inode.c\tnot-compiled\text4\ndrivers/x.c\tcompiled\t\n"
+            "fs/ext4/inode.c\tnot-compiled\text4\n")
 # Yocto's build document alone (one document per line): the compiled files under ${BP}/, or
 # the kernel configuration
 os.makedirs(os.path.join(s1, "sb1"))
@@ -250,12 +251,18 @@ if p.returncode != 13 or "line 2: verdict 'maybe'" not in p.stderr or p.stderr.c
     problems.append("--files with a bad verdict: exit %d, %r" % (p.returncode, p.stderr))
 # a file that is no such list -- a .config, a JSON document -- is refused the same way, not
 # read as paths that are all unknown (its first entry has no verdict); so is a list holding a
-# NUL byte (what follows it would go unread); a batch line's FILES with a NUL says the same
+# NUL byte (what follows it would go unread), and one giving a file two verdicts (which one
+# counted depended on the sort; the same file twice with one verdict is fine); a batch line's
+# FILES with a NUL says the same
 nul = os.path.join(s1, "nul.tsv")
 with open(nul, "wb") as f:
     f.write(b"fs/ext4/inode.c\tcompiled\n\0drivers/x.c\tnot-compiled\n")
+twice = os.path.join(s1, "twice.tsv")
+with open(twice, "w") as f:
+    f.write("fs/ext4/inode.c\tcompiled\ndrivers/x.c\tnot-compiled\nfs/ext4/inode.c\tnot-compiled\n")
 for path, want in ((foo, "line 1: "), (sbom_files, "line 1: '{' has no verdict"),
-                   (nul, "line 2 holds a NUL byte")):
+                   (nul, "line 2 holds a NUL byte"),
+                   (twice, "line 3: 'fs/ext4/inode.c' has another verdict than on line 1")):
     p = subprocess.run([KCVE, "check", "--db", db, "--version", "6.1.25", "--files", path],
                        capture_output=True, text=True)
     if p.returncode != 13 or want not in p.stderr or p.stderr.count("\n") != 1:

@@ -76,6 +76,30 @@ assert "code" not in other and "code" not in [s["name"] for s in other["stages"]
 assert other["functions"] == {"decided": 0, "cves": []}, other
 assert sorted(other["affected"] + other["unknown"]) == ["CVE-2099-000%d" % i for i in range(1, 7)], other
 EOF
+# the same for a single check of several kernels (--version A,B, --fixed-between): the one tree
+# is at most one of them, so its code decides only that one, with the batch's warning; before,
+# a fixed 6.0.2 tree made 6.0.3 not affected and --fixed-between 6.0.1 6.0.2 fix nothing
+"$KCVE" check --db "$T/kcve.db" --source "$T/new" --version 6.0.2,6.0.3 --json --all >"$T/out7" 2>"$T/err" ||
+	fail "--version 6.0.2,6.0.3: $(cat "$T/err")"
+grep -q "warning: the code of --source $T/new (release 6.0.2) decides only the kernels of that release; 1 kernel of another release was checked without it" "$T/err" ||
+	fail "--version 6.0.2,6.0.3: no warning about the other release: $(cat "$T/err")"
+$PY - "$T/out7" <<'EOF' || fail "--version 6.0.2,6.0.3 read 6.0.3 with the 6.0.2 tree's code: $(cat "$T/out7")"
+import json, sys
+same, other = json.load(open(sys.argv[1]))["results"]
+kept = lambda r: sorted(c["id"] for c in r["cves"] if c["outcome"] in ("affected", "unknown", "no_data"))
+assert same["release"] == "6.0.2" and kept(same) == [], same
+assert other["release"] == "6.0.3" and kept(other) == ["CVE-2099-000%d" % i for i in range(1, 7)], other
+assert not any(c.get("stage") == "code" for c in other["cves"]), other
+EOF
+got=$("$KCVE" check --db "$T/kcve.db" --source "$T/new" --fixed-between 6.0.1 6.0.2 --ids 2>"$T/err") ||
+	fail "--fixed-between 6.0.1 6.0.2: $(cat "$T/err")"
+[ "$got" = "6.0.1..6.0.2: CVE-2099-0001 CVE-2099-0002 CVE-2099-0003 CVE-2099-0004 CVE-2099-0005 CVE-2099-0006" ] ||
+	fail "--fixed-between 6.0.1 6.0.2 with the 6.0.2 tree: $got"
+# one kernel: its --version goes with --source (no warning, the code decides it)
+"$KCVE" check --db "$T/kcve.db" --source "$T/new" --version 6.0.3 --ids >"$T/out8" 2>"$T/err" ||
+	fail "--version 6.0.3: $(cat "$T/err")"
+[ "$(cat "$T/out8")" = "6.0.3:" ] || fail "one kernel with --source: $(cat "$T/out8")"
+grep -q "decides only" "$T/err" && fail "one kernel with --source warned: $(cat "$T/err")"
 # a tree whose Makefile names no release: its code decides no line, with a warning
 cp -r "$T/new" "$T/nomk" && rm "$T/nomk/Makefile"
 "$KCVE" check --db "$T/kcve.db" --source "$T/nomk" --batch - >"$T/out6" 2>"$T/err" <<EOF || fail "no Makefile: $(cat "$T/err")"

@@ -46,6 +46,11 @@ struct run {
 	bool have_syms;
 	struct ck_code_reading code; /* --source with fix fingerprints: the tree read once */
 	bool have_code;
+	/* NULL: the code goes with the run's one kernel; with several kernels (--version A,B,
+	 * --fixed-between) the one tree is at most one of them: the release its Makefile names
+	 * ("" when none), the only kernel its code decides (check/run/kernel.h) */
+	const char *code_only;
+	char code_rel[64];
 	struct ck_kernel_scratch ks; /* what the kernel's description points into */
 	struct ck_since since;
 	bool have_since;
@@ -205,6 +210,38 @@ static int open_config(struct run *r, struct kcve_err *err)
 	return ck_files_open_config(&r->cf, config, gz, rq->source, rq->arch, rq->set, err);
 }
 
+/* other kernels (of a batch, or of a single check of several) were checked without the code
+ * of the --source tree, whose release (its Makefile's) is code_release ("": none): said once */
+static void say_code_other(const struct run *r, const char *code_release, size_t other)
+{
+	if (code_release[0])
+		say(r->sk, 0, "the code of --source %s (release %s) decides only the kernels of that "
+		    "release; %zu kernel%s of another release %s checked without it (check each "
+		    "source tree in its own run)", r->rq->source, code_release, other,
+		    other == 1 ? "" : "s", other == 1 ? "was" : "were");
+	else
+		say(r->sk, 0, "the Makefile of --source %s names no release (VERSION/PATCHLEVEL): its "
+		    "code was applied to none of the %zu kernel%s (give a tree with its top "
+		    "Makefile)", r->rq->source, other, other == 1 ? "" : "s");
+}
+
+/* Several kernels and one --source tree: its code decides only the kernels of the release the
+ * tree is (as for --batch), the others are checked without it. */
+static void code_pairing(struct run *r)
+{
+	struct kcve_err e = {0};
+	char mk[64];
+	if (ck_source_release(r->rq->source, mk, sizeof mk, &e) != 0 ||
+	    ck_version_normalize(mk, r->code_rel, sizeof r->code_rel, &e) != 0)
+		r->code_rel[0] = '\0';
+	r->code_only = r->code_rel;
+	size_t other = 0;
+	for (size_t i = 0; i < r->nrels; i++)
+		other += strcmp(r->rels[i], r->code_rel) != 0;
+	if (other)
+		say_code_other(r, r->code_rel, other);
+}
+
 /* The inputs every kernel of the run shares, opened once. */
 static int open_inputs(struct run *r, struct kcve_err *err)
 {
@@ -214,6 +251,8 @@ static int open_inputs(struct run *r, struct kcve_err *err)
 		r->have_code = true;
 		if (ck_code_read(rq->set, rq->source, &r->sk->diag, &r->code, err) != 0)
 			return err->code;
+		if (r->nrels > 1)
+			code_pairing(r);
 	}
 	if (open_config(r, err) != 0)
 		return err->code;
@@ -244,7 +283,7 @@ static struct ck_kernel kernel_of(struct run *r, size_t i)
 {
 	const struct ck_request *rq = r->rq;
 	struct ck_opened in = {.release = r->gt ? (r->nrels ? r->rels[0] : NULL) : r->rels[i],
-			       .git = r->gt, .git_label = r->glabel};
+			       .git = r->gt, .git_label = r->glabel, .code_release = r->code_only};
 	if (r->cf)
 		in.config = (struct ck_answers){CK_IN_CONFIG, ck_files_verdict, r->cf};
 	else if (r->fl)
@@ -280,15 +319,8 @@ static int run_batch(struct run *r, struct kcve_err *err)
 		return rc;
 	if (r->has_age) /* once, after the list could be read (in every line's "coverage") */
 		say(sk, 0, "%s", r->age.message);
-	if (st.code_other && st.code_release[0])
-		say(sk, 0, "the code of --source %s (release %s) decides only the kernels of that "
-		    "release; %zu kernel%s of another release %s checked without it (check each "
-		    "source tree in its own run)", rq->source, st.code_release, st.code_other,
-		    st.code_other == 1 ? "" : "s", st.code_other == 1 ? "was" : "were");
-	else if (st.code_other)
-		say(sk, 0, "the Makefile of --source %s names no release (VERSION/PATCHLEVEL): its "
-		    "code was applied to none of the %zu kernel%s (give a tree with its top "
-		    "Makefile)", rq->source, st.code_other, st.code_other == 1 ? "" : "s");
+	if (st.code_other)
+		say_code_other(r, st.code_release, st.code_other);
 	if (st.uncovered)
 		say(sk, 0, "the records do not cover %zu of the %zu kernels (newer than the records "
 		    "know, nonexistent or on an unsupported branch: see the \"coverage\" of their "

@@ -15,9 +15,11 @@
  *
  * The code (--source with fix fingerprints) is read once and decides a kernel of the release
  * the tree is; the functions of --patches fingerprints are read in that tree for it too.  A
- * single check names the pairing (its --version goes with its --source: code_release NULL);
- * a batch cannot tell which line's kernel the one tree is, so its code decides only the
- * kernels of the release the tree's Makefile names (code_release; "" when it names none). */
+ * single check of one kernel names the pairing (its --version goes with its --source:
+ * code_release NULL); a batch, or a single check of several kernels (--version A,B,
+ * --fixed-between, --fixed-by), cannot tell which kernel the one tree is, so its code decides
+ * only the kernels of the release the tree's Makefile names (code_release; "" when it names
+ * none). */
 #ifndef KCVE_CHECK_KERNEL_H
 #define KCVE_CHECK_KERNEL_H
 

@@ -449,7 +449,12 @@ def cross_validate(a):
     a subject model reaches when the releases it is measured on are like those it learned from."""
     if a.folds < 2:
         sys.exit("review-model: --folds must be at least 2")
+    if not 0.0 < a.recall <= 1.0:
+        sys.exit("review-model: --recall must be above 0 and at most 1")
     rows = select(load_stable(a.stable), parse_range(a.releases))
+    if len(rows) < a.folds or not any(y for _, y, _ in rows):
+        sys.exit("review-model: --releases %s holds %d commits, %d with a CVE: too few for %d "
+                 "folds" % (a.releases, len(rows), sum(y for _, y, _ in rows), a.folds))
     pooled = []
     for k in range(a.folds):
         train = [r for i, r in enumerate(rows) if i % a.folds != k]

@@ -210,7 +210,8 @@ with open(foo, "rb") as f, gzip.open(gz, "wb") as g:
     g.write(f.read())
 flist = os.path.join(s1, "files.tsv")
 with open(flist, "w") as f:
-    f.write("# kcve db files\nfs/ext4/inode.c\tnot-compiled\text4\ndrivers/x.c\tcompiled\t\n")
+    f.write("# kcve db files\nfs/ext4/inode.c\tnot-compiled\text4\ndrivers/x.c\tcompiled\t\n"
+            "fs/ext4/inode.c\tnot-compiled\text4\n")
 # Yocto's build document alone (one document per line): the compiled files under ${BP}/, or
 # the kernel configuration
 os.makedirs(os.path.join(s1, "sb1"))
@@ -248,6 +249,31 @@ p = subprocess.run([KCVE, "check", "--db", db, "--version", "6.1.25", "--files",
                    capture_output=True, text=True)
 if p.returncode != 13 or "line 2: verdict 'maybe'" not in p.stderr or p.stderr.count("\n") != 1:
     problems.append("--files with a bad verdict: exit %d, %r" % (p.returncode, p.stderr))
+# a file that is no such list -- a .config, a JSON document -- is refused the same way, not
+# read as paths that are all unknown (its first entry has no verdict); so is a list holding a
+# NUL byte (what follows it would go unread), and one giving a file two verdicts (which one
+# counted depended on the sort; the same file twice with one verdict is fine); a batch line's
+# FILES with a NUL says the same
+nul = os.path.join(s1, "nul.tsv")
+with open(nul, "wb") as f:
+    f.write(b"fs/ext4/inode.c\tcompiled\n\0drivers/x.c\tnot-compiled\n")
+twice = os.path.join(s1, "twice.tsv")
+with open(twice, "w") as f:
+    f.write("fs/ext4/inode.c\tcompiled\ndrivers/x.c\tnot-compiled\nfs/ext4/inode.c\tnot-compiled\n")
+for path, want in ((foo, "line 1: "), (sbom_files, "line 1: '{' has no verdict"),
+                   (nul, "line 2 holds a NUL byte"),
+                   (twice, "line 3: 'fs/ext4/inode.c' has another verdict than on line 1")):
+    p = subprocess.run([KCVE, "check", "--db", db, "--version", "6.1.25", "--files", path],
+                       capture_output=True, text=True)
+    if p.returncode != 13 or want not in p.stderr or p.stderr.count("\n") != 1:
+        problems.append("--files %s: exit %d, %r" % (os.path.basename(path), p.returncode,
+                                                      p.stderr))
+with open(os.path.join(D, "fleet"), "w") as f:
+    f.write("6.1.25 %s nul\n" % nul)
+p = run(["check", "--db", db, "--batch", os.path.join(D, "fleet")], ok=(13,))
+got = [json.loads(l) for l in p.stdout.splitlines()]
+if len(got) != 1 or "line 2 holds a NUL byte" not in got[0].get("error", ""):
+    problems.append("batch FILES with a NUL byte: %r" % got)
 if subprocess.run([KCVE, "check", "--db", db, "--version", "6.1.25", "--files", flist, "--config",
                    foo], capture_output=True).returncode != 2:
     problems.append("--files with --config is not a usage error")
@@ -286,6 +312,9 @@ for v1, v2, by, inputs in (("6.1.5", "6.1.25", False, []),
         if {c["id"] for c in got["cves"]} != want or got["fixed"] != len(want):
             problems.append("%s: %r, the --json difference %r" % (what, got, want))
         fixed_seen += len(want)
+        if got.get("from_coverage") != a["coverage"] or got.get("to_coverage") != b["coverage"]:
+            problems.append("%s: coverage %r %r, the two checks %r %r" % (
+                what, got.get("from_coverage"), got.get("to_coverage"), a["coverage"], b["coverage"]))
         # the warnings: the two releases' (each once) and the records' age once
         want_w = [m for m in warnings(a_err)] + [m for m in release_warnings(view(b))]
         if sorted(warnings(p.stderr)) != sorted(want_w):

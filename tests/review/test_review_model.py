@@ -13,8 +13,8 @@
 4. Recall on the replay fixture's 250 real CVE fix commits, full messages, is >= 0.95 at the
    built-in threshold (needs ../shared).
 5. The ceiling tool (`review-model.py cv`): cross-validation inside a span of releases gives
-   the same figures twice, keeps the recall it is asked for, and refuses fewer than 2 folds
-   (needs ../shared).
+   the same figures twice, keeps the recall it is asked for, and refuses fewer than 2 folds,
+   a span without commits and a recall above 1 with one line each (needs ../shared).
 6. The command line: --threshold moves the decisions; a truncated or empty --model, a missing
    one and a bad --threshold are each one error line with their exit code.
 Parts that need ../shared are skipped without it; the test exits 77 only when all of them are."""
@@ -167,6 +167,15 @@ def test_cv():
     assert m and float(m.group(2)) >= 0.85 and 0.0 < float(m.group(1)) <= 1.0, outs[0]
     r = subprocess.run(args[:-4] + ["--folds", "1"], capture_output=True, text=True)
     assert r.returncode != 0 and "at least 2" in r.stderr, (r.returncode, r.stderr)
+    # a span without commits, and a recall that cannot be asked for: one line each, no traceback
+    for bad, want in ((["--releases", "900-901"], "holds 0 commits"),
+                      (["--recall", "1.5"], "at most 1")):
+        b = list(args)
+        i = b.index(bad[0])
+        b[i + 1] = bad[1]
+        r = subprocess.run(b, capture_output=True, text=True)
+        assert r.returncode == 1 and want in r.stderr and r.stderr.count("\n") == 1, \
+            (bad, r.returncode, r.stderr[-400:])
     print("cv: %s" % outs[0].strip().replace("\n", "; "))
 
 

@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 
+#include "check/emit/json.h"
 #include "core/kjson.h"
 
 void ck_print_fixed(FILE *f, const struct ck_fixed *fx, enum ck_fixed_format fmt)
@@ -34,6 +35,9 @@ void ck_print_fixed(FILE *f, const struct ck_fixed *fx, enum ck_fixed_format fmt
 			json_array_append_new(l, o);
 		}
 		json_object_set_new(doc, "cves", l);
+		/* each release's warnings, as check --json's "coverage" */
+		json_object_set_new(doc, "from_coverage", ck_coverage_json(fx->a));
+		json_object_set_new(doc, "to_coverage", ck_coverage_json(fx->b));
 		json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', f);
 		json_decref(doc);

@@ -1,6 +1,7 @@
 /* The output of --fixed-between / --fixed-by (check/verdict/upgrade.h: struct ck_fixed): a
- * table with the count per severity, one JSON document, or one line of ids (docs/check.md
- * "What an upgrade brings"). */
+ * table with the count per severity, one JSON document (from, to, fixed, severity, cves, and
+ * each release's coverage warnings as check --json writes them: from_coverage, to_coverage),
+ * or one line of ids (docs/check.md "What an upgrade brings"). */
 #ifndef KCVE_CHECK_FIXED_H
 #define KCVE_CHECK_FIXED_H
 

@@ -24,8 +24,7 @@ static json_t *stages_json(const struct ck_result *R)
 	return st;
 }
 
-/* [{"kind", "message"}...]: the release's warnings, then the records' age. */
-static json_t *coverage_json(const struct ck_result *R)
+json_t *ck_coverage_json(const struct ck_result *R)
 {
 	json_t *cov = json_array();
 	for (size_t i = 0; i < R->ncov; i++)
@@ -137,7 +136,7 @@ int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t
 				    kj_str(ck_reading_name((enum ck_reading)R->reading)));
 		json_object_set_new(jr, "disagreements", json_integer((json_int_t)R->ndisagree));
 		json_object_set_new(jr, "needs_git", json_integer((json_int_t)R->nneeds_git));
-		json_object_set_new(jr, "coverage", coverage_json(R));
+		json_object_set_new(jr, "coverage", ck_coverage_json(R));
 		if (o->fixed_in) {
 			json_object_set_new(jr, "fixed_in", kj_str(R->fixed_in));
 			json_object_set_new(jr, "unfixed_on_branch",
@@ -246,7 +245,7 @@ json_t *ck_result_line_json(const struct ck_set *s, const struct ck_result *R, b
 	free(order);
 	json_object_set_new(o, "stages", stages_json(R));
 	json_object_set_new(o, "fixed_in", R->fixed_in[0] ? kj_str(R->fixed_in) : json_null());
-	json_object_set_new(o, "coverage", coverage_json(R));
+	json_object_set_new(o, "coverage", ck_coverage_json(R));
 	if (R->code)
 		json_object_set_new(o, "code", code_line_json(s, R));
 	if (funcs)

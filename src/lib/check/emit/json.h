@@ -17,6 +17,9 @@
 /* The --json document of the results res[0..nres) (2-space indent, a final newline). */
 int ck_print_json(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		  const struct ck_out_opts *o);
+/* A result's "coverage": [{"kind", "message"}...], the release's warnings, then the records'
+ * age (the one writer of it: --json, --batch lines, --fixed-between --json). */
+json_t *ck_coverage_json(const struct ck_result *R);
 /* The members of a --batch line for the result R (the caller adds the kernel's own members):
  * "records", "affected" and "unknown" (ids, ranked), with --kev "kev" and "untracked_kev",
  * "stages", "fixed_in" (null when none), "coverage", with the code stage "code", and with

@@ -13,6 +13,7 @@
 struct flist_ent {
 	const char *path;
 	enum ck_filev v;
+	size_t line; /* 1-based, for messages */
 };
 
 struct ck_filelist {
@@ -24,6 +25,14 @@ struct ck_filelist {
 static int cmp_ent(const void *a, const void *b)
 {
 	return strcmp(((const struct flist_ent *)a)->path, ((const struct flist_ent *)b)->path);
+}
+
+/* By path, then line: the order of the list (a path listed twice: its first line first). */
+static int cmp_ent_line(const void *a, const void *b)
+{
+	const struct flist_ent *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
 bool ck_filelist_looks(const char *c)
@@ -46,6 +55,16 @@ bool ck_filelist_looks(const char *c)
 struct ck_filelist *ck_filelist_parse(const char *text, size_t len, char **error)
 {
 	*error = NULL;
+	const char *nul = memchr(text, '\0', len);
+	if (nul) { /* the lines after it would be left out unread */
+		size_t line = 1;
+		for (const char *p = text; p < nul; p++)
+			line += *p == '\n';
+		char msg[96];
+		text_snprintf(msg, sizeof msg, "line %zu holds a NUL byte: not a text list", line);
+		*error = xstrdup(msg);
+		return NULL;
+	}
 	struct ck_filelist *fl = xcalloc(1, sizeof *fl);
 	sb_add(&fl->buf, text, len);
 	size_t alloc = 0, lineno = 0;
@@ -61,7 +80,16 @@ struct ck_filelist *ck_filelist_parse(const char *text, size_t len, char **error
 			if (tab2)
 				*tab2 = '\0';
 			enum ck_filev v;
-			if (!verdict) {
+			if (!verdict && !fl->n) {
+				/* as a --batch line's FILES is told by its first entry (ck_filelist_looks):
+				 * a .config or a JSON document given as a list is refused, not read as
+				 * paths that are all unknown */
+				char msg[160];
+				text_snprintf(msg, sizeof msg, "line %zu: '%.40s' has no verdict, and the "
+					      "first entry of a list needs one", lineno, line);
+				*error = xstrdup(msg);
+				break;
+			} else if (!verdict) {
 				v = CK_FILE_UNKNOWN;
 			} else if (!strcmp(verdict, "compiled")) {
 				v = CK_FILE_COMPILED;
@@ -80,17 +108,29 @@ struct ck_filelist *ck_filelist_parse(const char *text, size_t len, char **error
 				*tab = '\0';
 			XGROW(fl->v, fl->n + 1, alloc);
 			fl->v[fl->n].path = line;
+			fl->v[fl->n].line = lineno;
 			fl->v[fl->n++].v = v;
 		}
 		line = eol ? eol + 1 : NULL;
 	}
 	if (!*error && !fl->n)
 		*error = xstrdup("the per-file verdict list is empty");
+	if (!*error)
+		qsort(fl->v, fl->n, sizeof *fl->v, cmp_ent_line);
+	/* a path given two verdicts: which one the lookup found would depend on the sort */
+	for (size_t i = 1; !*error && i < fl->n; i++) {
+		const struct flist_ent *a = &fl->v[i - 1], *b = &fl->v[i];
+		if (strcmp(a->path, b->path) || a->v == b->v)
+			continue;
+		char msg[160];
+		text_snprintf(msg, sizeof msg, "line %zu: '%.60s' has another verdict than on line %zu",
+			      b->line, b->path, a->line);
+		*error = xstrdup(msg);
+	}
 	if (*error) {
 		ck_filelist_free(fl);
 		return NULL;
 	}
-	qsort(fl->v, fl->n, sizeof *fl->v, cmp_ent);
 	return fl;
 }
 
@@ -118,7 +158,7 @@ int ck_filelist_open(struct ck_filelist **out, const char *path, struct kcve_err
 enum ck_filev ck_filelist_verdict(void *ctx, const char *path, const char **reason)
 {
 	const struct ck_filelist *fl = ctx;
-	struct flist_ent key = {path, CK_FILE_UNKNOWN};
+	struct flist_ent key = {.path = path};
 	const struct flist_ent *e = bsearch(&key, fl->v, fl->n, sizeof *fl->v, cmp_ent);
 	if (reason)
 		*reason = e ? "per-file verdict list" : "not in the per-file verdict list";

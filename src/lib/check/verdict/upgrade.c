@@ -81,6 +81,8 @@ void ck_fixed_between(struct ck_fixed *fx, const struct ck_set *s, const struct 
 	memset(fx, 0, sizeof *fx);
 	fx->from = a->release;
 	fx->to = b->release;
+	fx->a = a;
+	fx->b = b;
 	fx->rows = xcalloc(s->n + 1, sizeof *fx->rows);
 	for (size_t i = 0; i < s->n; i++) {
 		KCVE_ASSERT(a->e[i].rec == i && b->e[i].rec == i);

@@ -23,6 +23,7 @@ struct ck_fixed_row {
 };
 struct ck_fixed {
 	const char *from, *to;     /* the two releases (borrowed) */
+	const struct ck_result *a, *b; /* their results (borrowed: their coverage warnings) */
 	struct ck_fixed_row *rows; /* owned */
 	size_t n;
 	size_t count[5];           /* per severity, in the order of sev */

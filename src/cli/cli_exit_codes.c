@@ -35,6 +35,7 @@ static const struct {
 	{KCVE_E_COVERAGE, "coverage", "check --strict: the records do not cover a checked kernel (newer, nonexistent, unsupported branch, older than --max-age)"},
 	{KCVE_E_ARCH, "arch", "--arch names another architecture than the .config was made for"},
 	{KCVE_E_LIMIT, "limit", "the input is beyond a size kcve supports (a history of over 2^31 commits, a merge of over 65,535 parents)"},
+	{KCVE_E_EMPTY, "empty", "check with a VEX output: no record was checked and none withdrawn, so the document would state nothing (none is written)"},
 };
 
 void cli_print_exit_codes(FILE *out)

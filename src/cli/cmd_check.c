@@ -121,7 +121,8 @@ static const struct cli_option opts[] = {
 	STRING("fixed-between", fixed_from, "V1 V2", "the CVEs fixed going from release V1 to V2, counted per\n"
 	       "severity (table, --json or --ids)"),
 	STRING("fixed-by", fixed_by, "V", "the CVEs release V fixed (from the release before it to V)"),
-	FLAG("all", all, "JSON/VEX: include records that do not apply (fixed/not introduced)"),
+	FLAG("all", all, "JSON/VEX: include records that do not apply (fixed/not introduced;\n"
+	     "a VEX document of kernels nothing applies to always does)"),
 	FLAG("fail-if-affected", fail, "exit with status 18 when a CVE applies"),
 	FLAG("strict", strict, "exit with status 21 when the records do not cover a checked release\n"
 	     "(newer than the records know, nonexistent, unsupported branch,\n"
@@ -331,6 +332,7 @@ static void load_set(struct kcve_global *g, const char *tree, const char *db, bo
 struct printer {
 	const struct check_args *a;
 	struct kcve_global *g;
+	const struct kcve_diag *diag; /* the run's (the sink's) */
 	bool affected, gaps;
 };
 
@@ -356,13 +358,15 @@ static int print_kernel(void *ctx, const struct ck_set *set, struct ck_result *r
 	return 0;
 }
 
-static void print_results(const struct check_args *a, const struct ck_set *set,
+static void print_results(const struct printer *pr, const struct ck_set *set,
 			  struct ck_result *res, size_t nres, struct ck_since *since)
 {
+	const struct check_args *a = pr->a;
 	struct ck_out_opts o = {.all = a->all, .fixed_in = a->fixed_in,
 				.color = cli_use_color(stdout)};
 	struct ck_vex_opts vo = a->vo;
 	vo.all = a->all;
+	vo.diag = pr->diag;
 	struct kcve_err err = {0};
 	if (since && ck_since_finish(since, set, res, nres, &vo, &err))
 		die_err(&err);
@@ -371,6 +375,11 @@ static void print_results(const struct check_args *a, const struct ck_set *set,
 		o.since = since->label;
 		vo.since = &since->vex;
 	}
+	/* a VEX document states something: every record when nothing applies (warned), else
+	 * none is written (check/emit/vex.h) */
+	if ((a->csaf || a->openvex || a->spdx3 || a->cdx) &&
+	    ck_vex_scope_announce(res, nres, &vo, &err))
+		die_err(&err);
 	if (a->csaf)
 		ck_print_csaf(stdout, set, res, nres, &vo, since ? &since->csaf : NULL);
 	else if (a->json)
@@ -407,7 +416,7 @@ static int print_end(void *ctx, const struct ck_set *set, const struct ck_run_en
 			kcve_die(KCVE_E_IO, "cannot write the result to standard output");
 		return 0;
 	}
-	print_results(pr->a, set, end->res, end->nres, end->since);
+	print_results(pr, set, end->res, end->nres, end->since);
 	return 0;
 }
 
@@ -467,6 +476,7 @@ int cmd_check(int argc, char **argv, struct kcve_global *g)
 	struct ck_sink sink = {.ctx = &pr, .diag = {print_warning, print_note, &pr},
 			       .detail = g->verbose ? print_note : NULL, .kernel = print_kernel,
 			       .end = print_end, .lines = stdout};
+	pr.diag = &sink.diag;
 	struct kcve_err err = {0};
 	int rc = ck_run(&rq, &sink, &err);
 	ck_set_release(&set);

@@ -18,6 +18,8 @@
 #include "check/stages/cond.h"
 #include "check/stages/filestage.h"
 #include "check/verdict/check.h"
+#include "check/verdict/delta.h"
+#include "check/verdict/statement.h"
 #include "check/verdict/verdict.h"
 #include "core/xalloc.h"
 
@@ -407,6 +409,46 @@ static void test_scan_cache(void **state)
 	unlink(path);
 }
 
+/* docs/vex.md "When nothing applies": what one VEX document of a set of results states. */
+static void test_vex_scope(void **state)
+{
+	(void)state;
+	struct ck_entry fixed[2] = {{.rec = 0, .outcome = CK_OUT_FIXED, .stage = "version"},
+				    {.rec = 1, .outcome = CK_OUT_NOT_INTRODUCED, .stage = "version"}};
+	struct ck_entry some[2] = {{.rec = 0, .outcome = CK_OUT_FIXED, .stage = "version"},
+				   {.rec = 1, .outcome = CK_OUT_NOT_COMPILED, .stage = "config"}};
+	struct ck_result res[2] = {{.e = fixed, .n = 2}, {.e = some, .n = 2}};
+	/* nothing applies to the one kernel: every record, as with --all */
+	assert_int_equal(ck_vex_scope_of(res, 1, false, NULL), CK_VEX_SCOPE_WIDENED);
+	assert_true(ck_vex_doc_all(res, 1, false, NULL));
+	struct ck_vex_stmt vs;
+	ck_vex_stmt_of(&fixed[0], ck_vex_doc_all(res, 1, false, NULL), &vs);
+	assert_true(vs.listed);
+	assert_int_equal(vs.status, CK_VEX_FIXED);
+	/* --all as given: nothing widened */
+	assert_int_equal(ck_vex_scope_of(res, 1, true, NULL), CK_VEX_SCOPE_LISTED);
+	/* the document is one: a second kernel with something to state keeps the rule */
+	assert_int_equal(ck_vex_scope_of(res, 2, false, NULL), CK_VEX_SCOPE_LISTED);
+	assert_false(ck_vex_doc_all(res, 2, false, NULL));
+	/* a statement of the previous revision is renewed: something to state */
+	fixed[1].stated = true;
+	assert_int_equal(ck_vex_scope_of(res, 1, false, NULL), CK_VEX_SCOPE_LISTED);
+	fixed[1].stated = false;
+	/* a withdrawn CVE (--since) is a statement */
+	struct ck_delta_entry w = {.id = "CVE-2099-0009", .kind = CK_DELTA_REMOVED, .rejected = true};
+	struct ck_delta d = {.v = &w, .n = 1};
+	assert_int_equal(ck_vex_scope_of(res, 1, false, &d), CK_VEX_SCOPE_LISTED);
+	w.rejected = false; /* removed, not rejected: no statement */
+	assert_int_equal(ck_vex_scope_of(res, 1, false, &d), CK_VEX_SCOPE_WIDENED);
+	/* no entry at all: nothing, even with --all; but a withdrawn CVE is still stated */
+	struct ck_result none = {.e = NULL, .n = 0};
+	assert_int_equal(ck_vex_scope_of(&none, 1, false, NULL), CK_VEX_SCOPE_NOTHING);
+	assert_int_equal(ck_vex_scope_of(&none, 1, true, NULL), CK_VEX_SCOPE_NOTHING);
+	assert_int_equal(ck_vex_scope_of(res, 0, false, NULL), CK_VEX_SCOPE_NOTHING);
+	w.rejected = true;
+	assert_int_equal(ck_vex_scope_of(&none, 1, false, &d), CK_VEX_SCOPE_LISTED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_cond),
 		cmocka_unit_test(test_db_roundtrip),
 		cmocka_unit_test(test_scan_cache),
+		cmocka_unit_test(test_vex_scope),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,8 +8,12 @@ unknown (a header the makefiles never name), no data, not compiled (a file the c
 leaves out, a directory Kbuild does not list), fixed and never introduced (listed with --all),
 two kernels in one document, the code stage finding the fix in a tree (or not), and a revision: --since OLD where OLD had a CVE affected that is
 fixed now (renewed as fixed by every format), a CVE rejected since (withdrawn in every format),
-a new CVE, and a CVE already fixed with OLD (stated by none without --all). The OpenVEX and
-CycloneDX documents are checked against their schemas too (the CSAF and SPDX 3 validators run in
+a new CVE, and a CVE already fixed with OLD (stated by none without --all). Nothing applies
+(docs/vex.md "When nothing applies"): a fully patched kernel is stated in every format exactly as
+with --all, with one warning (no other case warns), --json and --ids unchanged; a document where
+one of two kernels has something keeps the rule; a revision with only a withdrawn CVE states just
+that; no record at all (an empty database) is exit 24 and no document. The OpenVEX (always, also
+of a fully patched kernel) and CycloneDX documents are checked against their schemas too (the CSAF and SPDX 3 validators run in
 check-csaf-validator and check-spdx3).
 
 Each document is read back into {(release, CVE): (status, justification)} in OpenVEX's words:
@@ -19,8 +23,10 @@ import difflib
 import json
 import os
 import shutil
+import struct
 import sys
 import tempfile
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixtures  # noqa: E402  (check, run)
@@ -155,23 +161,33 @@ def from_spdx3(doc):
     return out
 
 
-def statements(label, args, multi=False, empty_ok=False):
-    """Every format of one check; returns OpenVEX's statements after comparing the others."""
+WIDENED = "the VEX document states every record checked (as with --all)"
+
+
+def statements(label, args, multi=False, widened=False):
+    """Every format of one check; returns OpenVEX's statements after comparing the others.
+    widened: nothing applies, so each format warns once that it states every record checked
+    (else none warns)."""
     docs = {}
     for fmt in FORMATS:
-        out = run("check", *args, fmt, *AUTHOR)
+        out, err = fixtures.run("check", *args, fmt, *AUTHOR, timeout=120)
         docs[fmt] = json.loads(out or "{}")
+        n = err.count(WIDENED)
+        check(n == (1 if widened else 0),
+              f"{label} {fmt}: {n} warnings that every record is stated, want {int(widened)}")
     if not VALIDATORS:
         VALIDATORS.extend(vex.validators())
     ovx, cdx = VALIDATORS
-    # an OpenVEX document with nothing to state breaks the schema's "at least one statement"
-    # (a known gap of the writer, left as it is here): validated only when it states something
-    ov_errs = vex.errors(ovx, docs["--openvex"]) if docs["--openvex"].get("statements") else []
-    errs = ov_errs + vex.errors(cdx["1.5"], docs["--cyclonedx"]) + \
+    # every document, also of a kernel nothing applies to (the OpenVEX schema wants at least
+    # one statement)
+    errs = vex.errors(ovx, docs["--openvex"]) + vex.errors(cdx["1.5"], docs["--cyclonedx"]) + \
         vex.errors(cdx["1.6"], docs["--cyclonedx"])
     check(not errs, f"{label}: schema errors: {errs[:3]}")
     want = from_openvex(docs["--openvex"])
-    check(want or empty_ok, f"{label}: OpenVEX states nothing")
+    check(want, f"{label}: OpenVEX states nothing")
+    check(all(docs[f].get(k) for f, k in (("--csaf", "vulnerabilities"),
+                                          ("--cyclonedx", "vulnerabilities"))),
+          f"{label}: CSAF or CycloneDX states nothing")
     got = {"--csaf": from_csaf(docs["--csaf"]), "--spdx3": from_spdx3(docs["--spdx3"])}
     if "--cyclonedx" in docs:
         cdx, coarse = from_cyclonedx(docs["--cyclonedx"])
@@ -236,9 +252,81 @@ def code_case(tmp):
         st = statements(f"code stage, {side}", args + ["--all"])
         follows_table(f"code stage, {side}", args, st, all_=True)
         check(st.get(key) == want, f"code stage, {side}: {st.get(key)}, want {want}")
-        st = statements(f"code stage, {side}, without --all", args, empty_ok=True)
-        check(st.get(key) == (want if side == "open" else None),
-              f"code stage, {side}, without --all: {st.get(key)}")
+        # the tree with the fix: nothing applies, so the one record is stated as with --all
+        st = statements(f"code stage, {side}, without --all", args, widened=side == "fixed")
+        check(st.get(key) == want, f"code stage, {side}, without --all: {st.get(key)}")
+
+
+def empty_db(path):
+    """A well-formed database (format 2) without a record: an empty payload with the tree section
+    (newest record 0, HEAD 0, no branch data), built 2023-11-14."""
+    payload = bytes(4)  # uleb newest, uleb head, u8 has-branches, uleb count
+    comp = zlib.compress(payload)
+    built = struct.pack("<II", 1700000000, 0)
+    crc = zlib.crc32(built, zlib.crc32(payload))
+    with open(path, "wb") as f:
+        f.write(b"KCVEDB\0\x02" + struct.pack("<IIIII", 0, len(payload), len(comp), crc, 4) +
+                built + comp)
+
+
+def nothing_applies_case(tmp):
+    """docs/vex.md "When nothing applies": a fully patched kernel (every record fixed or never
+    introduced) is stated in every format exactly as with --all, with one warning; --json and
+    --ids are not VEX and stay as they were; a kernel set where one kernel has something keeps
+    the usual rule; a revision with only a withdrawn CVE states that; no record at all is one
+    error line, exit 24, and no document."""
+    patched = os.path.join(tmp, "patched")
+    records = [
+        rec("CVE-2099-0001", ["fs/ext4/inode.c"],                              # 6.1.5: affected,
+            [f"5.10:{A}:6.1.20:{B}", f"5.10:{A}:6.6:{B}"]),                   # 6.6.1: fixed
+        rec("CVE-2099-0003", ["fs/ext4/inode.c"], [f"4.4:{A}:5.0:{B}"]),      # fixed
+        rec("CVE-2099-0004", ["fs/ext4/inode.c"], [f"6.7:{A}:6.8:{B}"]),      # not introduced
+    ]
+    write_tree(patched, records, rejected=["CVE-2099-0009"])
+    args = ["--tree", patched, "--version", "6.6.1"]
+    st = statements("nothing applies", args, widened=True)
+    every = statements("nothing applies --all", args + ["--all"])
+    check(st == every, f"nothing applies: not what --all states: {sorted(set(st.items()) ^ set(every.items()))}")
+    follows_table("nothing applies", args, st, all_=True)
+    check(len(st) == len(records) and st.get(("6.6.1", "CVE-2099-0003")) == ("fixed", "-")
+          and st.get(("6.6.1", "CVE-2099-0004")) == ("not_affected", "vulnerable_code_not_present"),
+          f"nothing applies: every record, fixed / not affected: {st}")
+    # not VEX: --json lists nothing without --all, --ids an empty line, neither warns
+    out, err = fixtures.run("check", *args, "--json", timeout=120)
+    cves = [c["id"] for r in json.loads(out or "{}").get("results", []) for c in r.get("cves", [])]
+    check(cves == [] and WIDENED not in err, f"nothing applies --json: {cves}, {err[-300:]!r}")
+    out, err = fixtures.run("check", *args, "--ids", timeout=120)
+    check(out == "6.6.1:\n" and WIDENED not in err, f"nothing applies --ids: {out!r}")
+    # one kernel of the document has something: the others are not widened
+    st = statements("one of two applies", ["--tree", patched, "--version", "6.1.5,6.6.1"],
+                    multi=True)
+    check(st == {("6.1.5", "CVE-2099-0001"): ("affected", "-")},
+          f"one of two applies: only the affected one: {st}")
+    # a revision whose only news is a withdrawn CVE states that, nothing more, without warning
+    old = os.path.join(tmp, "patched-old")
+    write_tree(old, records + [rec("CVE-2099-0009", ["fs/ext4/inode.c"], [f"5.10:{A}:6.6.40:{B}"])])
+    st = statements("only withdrawn", args + ["--since", old])
+    check(st == {("6.6.1", "CVE-2099-0009"): ("not_affected", "withdrawn")},
+          f"only withdrawn: {st}")
+    # a revision of a document that stated every record renews them (no new widening, no warning)
+    st = statements("nothing applies, revised", args + ["--since", patched])
+    check(st == every, f"nothing applies, revised: {st}")
+    # no record at all: no document in any format
+    db = os.path.join(tmp, "empty.db")
+    empty_db(db)
+    for fmt in FORMATS:
+        out, err = fixtures.run("check", "--db", db, "--version", "6.6.1", fmt, *AUTHOR,
+                                ok=(24,), timeout=120)
+        errs = [ln for ln in err.splitlines() if ln.startswith("kcve: error:")]
+        check(out == "" and len(errs) == 1 and "would state nothing" in errs[0],
+              f"no records {fmt}: stdout {out!r}, errors {errs}")
+    for fmt in ("--json", "--ids"):
+        out, _ = fixtures.run("check", "--db", db, "--version", "6.6.1", fmt, timeout=120)
+        check(out, f"no records {fmt}: exit 0 with output")
+    # ... but a revision that withdraws a CVE of OLD still has that to state
+    st = statements("no records, one withdrawn", ["--db", db, "--version", "6.6.1", "--since", old])
+    check(st == {("6.6.1", "CVE-2099-0009"): ("not_affected", "withdrawn")},
+          f"no records, one withdrawn: {st}")
 
 
 def main():
@@ -307,6 +395,7 @@ def main():
               f"two kernels --since: withdrawn for both (OLD kept it for both): "
               f"{[st.get((k, 'CVE-2099-0009')) for k in ('6.1.5', '6.6.1')]}")
         code_case(tmp)
+        nothing_applies_case(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -34,6 +34,7 @@ enum kcve_exit {
 	KCVE_E_COVERAGE = 21,    /* kcve check --strict: the records do not cover a checked kernel (newer, nonexistent, unsupported branch, older than --max-age) */
 	KCVE_E_ARCH = 22,        /* the architecture given disagrees with the .config's */
 	KCVE_E_LIMIT = 23,       /* input beyond a size kcve supports (history over 2^31 commits, merge of over 65,535 parents) */
+	KCVE_E_EMPTY = 24,       /* kcve check: a VEX document would state nothing (no record checked, none withdrawn) */
 };
 
 /* An error value carried through library calls: code + message, filled by the callee. */

@@ -389,6 +389,9 @@ static json_t *document(struct ck_result *res, size_t nres, const struct product
 int ck_print_csaf(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		  const struct ck_vex_opts *o, const struct ck_csaf_since *since)
 {
+	struct ck_vex_opts doc_o; /* nothing listed: every record, as with --all */
+	ck_vex_doc_opts(res, nres, o, since ? since->deltas : NULL, &doc_o);
+	o = &doc_o;
 	struct products P;
 	json_t *tree = product_tree(res, nres, o, &P);
 	json_t *vulns = json_array();

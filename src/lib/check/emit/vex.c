@@ -278,9 +278,50 @@ void ck_vex_mark_stated(const struct ck_set *s, struct ck_result *res, size_t nr
 	json_decref(prev_ix);
 }
 
+void ck_vex_doc_opts(const struct ck_result *res, size_t nres, const struct ck_vex_opts *o,
+		     const struct ck_delta *deltas, struct ck_vex_opts *out)
+{
+	*out = *o;
+	out->all = ck_vex_doc_all(res, nres, o->all, deltas);
+}
+
+/* "6.1.5, 6.6.1": the kernels of a document, for a message. */
+static void kernels_text(const struct ck_result *res, size_t nres, struct strbuf *out)
+{
+	for (size_t k = 0; k < nres; k++)
+		sb_addf(out, "%s%s", k ? ", " : "", res[k].label);
+	if (!nres)
+		sb_addf(out, "no kernel");
+}
+
+int ck_vex_scope_announce(const struct ck_result *res, size_t nres, const struct ck_vex_opts *o,
+			  struct kcve_err *err)
+{
+	const struct ck_delta *deltas = o->since ? o->since->deltas : NULL;
+	enum ck_vex_scope sc = ck_vex_scope_of(res, nres, o->all, deltas);
+	if (sc == CK_VEX_SCOPE_LISTED)
+		return 0;
+	struct strbuf k = STRBUF_INIT;
+	kernels_text(res, nres, &k);
+	int rc = 0;
+	if (sc == CK_VEX_SCOPE_WIDENED)
+		diag_warn(o->diag, "no CVE applies to %s; the VEX document states every record "
+			  "checked (as with --all), since a VEX document needs at least one "
+			  "statement", sb_str(&k));
+	else
+		rc = kcve_err_set(err, KCVE_E_EMPTY, "no record was checked for %s (the records are "
+				  "empty) and none was withdrawn, so the VEX document would state "
+				  "nothing; no document was written", sb_str(&k));
+	sb_release(&k);
+	return rc;
+}
+
 json_t *ck_openvex_document(const struct ck_set *s, struct ck_result *res, size_t nres,
 			    const struct ck_vex_opts *o, long long when)
 {
+	struct ck_vex_opts doc_o; /* nothing listed: every record, as with --all */
+	ck_vex_doc_opts(res, nres, o, o->since ? o->since->deltas : NULL, &doc_o);
+	o = &doc_o;
 	const struct ck_vex_since *since = o->since;
 	json_t *prev = since ? since->prev : NULL;
 	json_t *prev_ix = prev ? index_statements(prev) : NULL;
@@ -507,6 +548,9 @@ static void cdx_withdrawn_kernel(void *ctx, json_t *v, size_t k)
 int ck_print_cyclonedx(FILE *f, const struct ck_set *s, struct ck_result *res, size_t nres,
 		       const struct ck_vex_opts *o)
 {
+	struct ck_vex_opts doc_o; /* nothing listed: every record, as with --all */
+	ck_vex_doc_opts(res, nres, o, o->since ? o->since->deltas : NULL, &doc_o);
+	o = &doc_o;
 	json_t *comps = json_array(), *vulns = json_array();
 	/* with an SBOM the VEX points into it (BOM-Link); else it names the kernels itself */
 	for (size_t k = 0; k < nres && !(o->sbom && o->sbom->cyclonedx); k++) {

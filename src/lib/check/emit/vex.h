@@ -77,6 +77,18 @@ void ck_vex_withdrawn_each(const struct ck_delta *deltas, size_t nres, json_t *v
  * (check/verdict/statement.h), in every VEX format. */
 void ck_vex_mark_stated(const struct ck_set *s, struct ck_result *res, size_t nres,
 			const struct ck_vex_opts *o);
+/* The options a writer uses for one document of res[0..nres): o, with all set when nothing
+ * would be listed (check/verdict/statement.h ck_vex_scope_of: every record checked is stated,
+ * as with --all; deltas: the --since deltas the document withdraws CVEs of, or NULL). Every
+ * writer calls it, so the four formats state the same. */
+void ck_vex_doc_opts(const struct ck_result *res, size_t nres, const struct ck_vex_opts *o,
+		     const struct ck_delta *deltas, struct ck_vex_opts *out);
+/* Before writing a VEX document of res[0..nres) with o (o->since set for a revision): when
+ * nothing applies, the one warning to o->diag that the document states every record checked,
+ * and 0; when there is nothing at all to state (no record, none withdrawn), KCVE_E_EMPTY in err
+ * (write nothing then); else 0 and quiet. */
+int ck_vex_scope_announce(const struct ck_result *res, size_t nres, const struct ck_vex_opts *o,
+			  struct kcve_err *err);
 /* The OpenVEX document dated `when`. With o->since: the previous document's @id and first
  * timestamp, its version + 1, last_updated, and a timestamp per statement that stays the
  * previous one where the statement did not change; every statement made before is renewed

@@ -49,6 +49,31 @@ void ck_vex_stmt_of(const struct ck_entry *e, bool all, struct ck_vex_stmt *out)
 	out->listed = all || applies || e->stated;
 }
 
+enum ck_vex_scope ck_vex_scope_of(const struct ck_result *res, size_t nres, bool all,
+				  const struct ck_delta *deltas)
+{
+	bool entries = false;
+	for (size_t k = 0; k < nres; k++) {
+		for (size_t i = 0; deltas && i < deltas[k].n; i++)
+			if (deltas[k].v[i].rejected) /* a withdrawn statement */
+				return CK_VEX_SCOPE_LISTED;
+		for (size_t i = 0; i < res[k].n; i++) {
+			struct ck_vex_stmt vs;
+			ck_vex_stmt_of(&res[k].e[i], all, &vs);
+			if (vs.listed)
+				return CK_VEX_SCOPE_LISTED;
+			entries = true;
+		}
+	}
+	return entries ? CK_VEX_SCOPE_WIDENED : CK_VEX_SCOPE_NOTHING;
+}
+
+bool ck_vex_doc_all(const struct ck_result *res, size_t nres, bool all,
+		    const struct ck_delta *deltas)
+{
+	return all || ck_vex_scope_of(res, nres, all, deltas) == CK_VEX_SCOPE_WIDENED;
+}
+
 const char *ck_vex_status_name(enum ck_vex_status s)
 {
 	switch (s) {

@@ -46,6 +46,12 @@ static void test_normalize(void **state)
 	assert_null(norm("5.15.0-91-generic"));
 	assert_null(norm("abc"));
 	assert_null(norm("6"));
+	/* two versions where one is taken are refused, not read as the first */
+	assert_null(norm("6.1.5,6.1.6"));
+	assert_null(norm("6.1.5 6.1.6"));
+	assert_null(norm("6.1.5\t"));
+	assert_null(norm("6.1.5\x1b[31m"));
+	assert_string_equal(norm("6.1.5x"), "6.1.5"); /* CONFIG_LOCALVERSION="x" */
 	char out[64];
 	assert_true(ck_version_from_proc("Linux version 6.1.0-27-amd64 (x) #1 SMP PREEMPT_DYNAMIC "
 					 "Debian 6.1.115-1 (2024-11-01)", out, sizeof out));
@@ -54,6 +60,9 @@ static void test_normalize(void **state)
 					 "SMP (Ubuntu 5.15.0-91.101-generic 5.15.131)", out, sizeof out));
 	assert_string_equal(out, "5.15.131");
 	assert_false(ck_version_from_proc("Linux version 6.1.0 #1 SMP", out, sizeof out));
+	assert_true(ck_version_from_proc("Linux version 6.1.0-27-amd64 (x) #1 SMP Debian 6.1.115-1, "
+					 "2024-11-01", out, sizeof out));
+	assert_string_equal(out, "6.1.115");
 }
 
 static const char *REC =

@@ -17,6 +17,15 @@
 
 int ck_version_normalize(const char *in, char *out, size_t outsz, struct kcve_err *err)
 {
+	/* A local version may follow the release ("6.1.192-3", "6.6.30+", CONFIG_LOCALVERSION), but
+	 * never a comma or a blank: "6.1.5,6.1.6" or "6.1.5 6.1.6" is two versions given where one is
+	 * taken, and reading the first of them would answer a question nobody asked. */
+	for (const unsigned char *q = (const unsigned char *)in; *q; q++)
+		if (*q == ',' || isspace(*q) || *q < 0x20 || *q == 0x7f)
+			return kcve_err_set(err, KCVE_E_USAGE,
+					    "'%s' is not one kernel version (it holds a comma, a blank or a "
+					    "control character); give one like 6.1.107 (a list of kernels is "
+					    "--version A,B)", in);
 	const char *s = in;
 	if (strncmp(s, "linux-", 6) == 0)
 		s += 6;
@@ -83,7 +92,7 @@ static bool take_version_at(const char *p, char *out, size_t outsz)
 	struct kcve_err e;
 	char tok[64];
 	size_t n = 0;
-	while (p[n] && !isspace((unsigned char)p[n]) && p[n] != ')' && n < sizeof tok - 1)
+	while (p[n] && !isspace((unsigned char)p[n]) && p[n] != ')' && p[n] != ',' && n < sizeof tok - 1)
 		n++;
 	memcpy(tok, p, n);
 	tok[n] = '\0';

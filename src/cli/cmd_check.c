@@ -71,9 +71,9 @@ static const struct cli_option opts[] = {
 	       "holding fix fingerprints, the fixes are also read in its code\n"
 	       "(its Makefile gives the release when --version is absent)"),
 	STRING("arch", arch, "ARCH", "SRCARCH for --source (default: from the config)"),
-	STRING("files", files, "FILE", "per-file verdicts instead of a configuration: 'path<TAB>compiled|\n"
-	       "not-compiled|unknown' lines, as 'kcve db files' prints them\n"
-	       "(files not listed are unknown)"),
+	STRING("files", files, "FILE", "per-file verdicts instead of a configuration:\n"
+	       "'path<TAB>compiled|not-compiled|unknown' lines, as 'kcve db\n"
+	       "files' prints them (files not listed are unknown)"),
 	STRING("build", build, "DIR", "kernel build directory: exact compiled files (headers too) from\n"
 	       "its .*.cmd files; its include/config/kernel.release gives the\n"
 	       "version when none is given"),
